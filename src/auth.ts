@@ -1,0 +1,172 @@
+import type { Clock } from './clock.ts';
+import { formatDuration } from './duration.ts';
+import { HttpError } from './http/errors.ts';
+import type { Log } from './log.ts';
+import type { Secrets } from './redact.ts';
+
+export interface Credentials {
+  /** As issued: percent-encoded, sent verbatim. */
+  token: string;
+  userId: string;
+}
+
+export interface IssuedToken {
+  userId: string;
+  expirationTime: number;
+  accessToken: string;
+}
+
+export interface TokenSource {
+  readonly kind: 'given' | 'issued';
+  current(): Promise<Credentials>;
+  /** Called once the server says the token expired; true when a new one was obtained. */
+  renewAfterExpiry(): Promise<boolean>;
+}
+
+/** `access-token` from the workflow: used as it is, never renewed. */
+export class GivenToken implements TokenSource {
+  readonly kind = 'given';
+  readonly #creds: Credentials;
+  constructor(token: string, userId: string) {
+    this.#creds = { token, userId };
+  }
+  current(): Promise<Credentials> {
+    return Promise.resolve(this.#creds);
+  }
+  renewAfterExpiry(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+}
+
+export interface IssuedTokensOptions {
+  issue: () => Promise<IssuedToken>;
+  clock: Clock;
+  secrets: Secrets;
+  log: Log;
+  /** Overrides the token's own user for X-DEVOPS-UID. */
+  userId?: string;
+  /** A token with less than this left is renewed before use. Default 60 s. */
+  renewMarginMs?: number;
+}
+
+/** Tokens from the token endpoint (with `bk-token`, or without a cookie): fetched, masked, renewed. */
+export class IssuedTokens implements TokenSource {
+  readonly kind = 'issued';
+  readonly #o: IssuedTokensOptions;
+  #info: IssuedToken | undefined;
+  #pending: Promise<IssuedToken> | undefined;
+  renewals = 0;
+
+  constructor(options: IssuedTokensOptions) {
+    this.#o = options;
+  }
+
+  /** The last token obtained, if any. */
+  get info(): IssuedToken | undefined {
+    return this.#info;
+  }
+
+  async current(): Promise<Credentials> {
+    const info = this.#info;
+    const margin = this.#o.renewMarginMs ?? 60_000;
+    const fresh = info !== undefined && info.expirationTime - this.#o.clock.now() >= margin ? info : await this.#renew();
+    return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
+  }
+
+  async renewAfterExpiry(): Promise<boolean> {
+    this.#o.log.info('bk-ci says the access token expired; getting a new one');
+    await this.#renew();
+    return true;
+  }
+
+  /** One request at a time, however many callers ask. */
+  #renew(): Promise<IssuedToken> {
+    this.#pending ??= this.#fetch().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #fetch(): Promise<IssuedToken> {
+    const had = this.#info !== undefined;
+    const info = await this.#o.issue();
+    // Masked before anything else can print it.
+    this.#o.secrets.add(info.accessToken);
+    this.#info = info;
+    if (had) {
+      this.renewals++;
+      this.#o.log.info(`renewed the access token; the new one expires at ${utcTime(info.expirationTime)}`);
+    }
+    return info;
+  }
+}
+
+export type TokenProblem =
+  | { kind: 'expired'; at?: number }
+  | { kind: 'empty' }
+  | { kind: 'illegal' }
+  | { kind: 'refused' };
+
+/**
+ * What an error says about the token, in either dialect: the spec's HTTP 401 JSON, or bk-ci's
+ * HTTP 400 plain text from AccessTokenFilter (`Verification failed : … Access token expired in: <ms>`).
+ */
+export function tokenProblem(error: unknown): TokenProblem | undefined {
+  if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 401)) return undefined;
+  const m = error.serverMessage;
+  const at = /expired in:\s*(\d{10,})/i.exec(m)?.[1];
+  if (at !== undefined) return { kind: 'expired', at: Number(at) };
+  if (/token\W{0,3}\w{0,12}\W{0,3}expir|token过期/i.test(m)) return { kind: 'expired' };
+  if (/accessToken is empty|access token is empty/i.test(m)) return { kind: 'empty' };
+  if (/token\s*(illegal|invalid)|Access token (illegal|invalid)|token参数非法/i.test(m)) return { kind: 'illegal' };
+  if (/^Verification failed/i.test(m)) return { kind: 'illegal' };
+  return error.status === 401 ? { kind: 'refused' } : undefined;
+}
+
+export class AuthError extends Error {
+  override name = 'AuthError';
+  readonly problem: TokenProblem;
+  readonly status: number | undefined;
+  constructor(message: string, problem: TokenProblem, options: ErrorOptions & { status?: number }) {
+    super(message, options);
+    this.problem = problem;
+    this.status = options.status;
+  }
+}
+
+export const utcTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+
+/** A message that says what went wrong with the token and what to do about it. */
+export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource, cause: unknown, afterRenewal: boolean): AuthError {
+  const said = cause instanceof HttpError ? ` (HTTP ${cause.status}: ${cause.serverMessage})` : '';
+  const status = cause instanceof HttpError ? cause.status : undefined;
+  const opts = { cause, ...(status === undefined ? {} : { status }) };
+  switch (problem.kind) {
+    case 'expired': {
+      const when = problem.at === undefined ? '' : ` at ${utcTime(problem.at)}`;
+      if (tokens.kind === 'given') {
+        const ago = problem.at === undefined ? '' : `, ${formatDuration(Math.max(0, Date.now() - problem.at))} ago`;
+        return new AuthError(
+          `the access-token expired${when}${ago}${said}. bk-ci tokens live a few hours; get a new one from the token endpoint and update the secret, or give bk-token instead so that the action gets and renews tokens itself.`,
+          problem,
+          opts,
+        );
+      }
+      return new AuthError(
+        `bk-ci says the access token expired${when}${afterRenewal ? ' even right after it was renewed' : ''}${said}: check that the server's clock is right and its token lifetime longer than a request takes.`,
+        problem,
+        opts,
+      );
+    }
+    case 'empty':
+      return new AuthError(`bk-ci received no access token${said}. Set access-token (with user-id) or bk-token.`, problem, opts);
+    case 'illegal':
+      return new AuthError(
+        `bk-ci rejected the access token as illegal${said}. Pass it exactly as the token endpoint issued it (already percent-encoded: do not decode it or encode it again), and check that it was issued by this bk-ci installation.`,
+        problem,
+        opts,
+      );
+    case 'refused':
+      return new AuthError(`bk-ci refused the credentials${said}. Check access-token and user-id, or bk-token.`, problem, opts);
+  }
+}

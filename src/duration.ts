@@ -1,0 +1,34 @@
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * `90` (seconds), `90s`, `500ms`, `5m`, `1h`, `1h30m`. Returns milliseconds, or undefined
+ * for anything else (negative numbers, fractions with units, unknown units, empty text).
+ */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t) * 1000;
+  if (t === '' || !/^(\d+(ms|s|m|h))+$/.test(t)) return undefined;
+  let total = 0;
+  let lastRank = -1;
+  const ranks = ['h', 'm', 's', 'ms'];
+  for (const [, n, unit] of t.matchAll(/(\d+)(ms|s|m|h)/g)) {
+    const rank = ranks.indexOf(unit ?? '');
+    // Units must come largest first and once each: `30m1h` is more likely a typo than intent.
+    if (rank <= lastRank) return undefined;
+    lastRank = rank;
+    total += Number(n) * (UNIT_MS[unit ?? ''] ?? 0);
+  }
+  return Number.isSafeInteger(total) ? total : undefined;
+}
+
+/** `1h2m3s`, `1m12s`, `4.5s`, `250ms`: short, exact enough for a log line. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 10_000) return `${(Math.round(ms / 100) / 10).toString()}s`;
+  let s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+}

@@ -1,0 +1,160 @@
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import { formatDuration } from '../duration.ts';
+import type { Log } from '../log.ts';
+import { redactUrl } from '../redact.ts';
+import { excerpt, plain } from '../text.ts';
+import { CancelledError, HttpError, NetworkError, RequestTimeoutError, ResponseFormatError, type RequestError } from './errors.ts';
+import { isRetryable, retryDelay, type Failure, type RetryPolicy } from './retry.ts';
+import { BodyTooLargeError, exchange, type WireResponse } from './transport.ts';
+
+export interface CallerOptions {
+  dispatcher: Dispatcher;
+  clock: Clock;
+  random: () => number;
+  log: Log;
+  requestTimeoutMs: number;
+  retry: RetryPolicy;
+  /** Aborted when the job is cancelled. */
+  signal: AbortSignal;
+  maxBodyBytes: number;
+  userAgent: string;
+}
+
+export interface CallRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** No retry is scheduled past this instant (by the injected clock). */
+  deadline?: number;
+}
+
+/** Codes that mean the connection was never made, so the request cannot have been sent. */
+const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
+const errorBody = z.object({
+  status: z.number().optional(),
+  code: z.number().optional(),
+  message: z.string().nullish(),
+});
+
+/** A readable account of an error body: bk-ci JSON, plain text (bk-ci's token filter) or an HTML page. */
+function describeErrorBody(res: WireResponse): { message: string; serverStatus?: number } {
+  const text = res.body.trim();
+  if (text.startsWith('{')) {
+    try {
+      const parsed = errorBody.safeParse(JSON.parse(text));
+      if (parsed.success) {
+        const serverStatus = parsed.data.code ?? parsed.data.status;
+        return { message: plain(parsed.data.message ?? '', 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
+      }
+    } catch {
+      // not JSON after all: shown as text
+    }
+  }
+  return { message: plain(excerpt(text), 500) };
+}
+
+const header = (res: WireResponse, name: string): string | undefined => {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
+export class HttpCaller {
+  readonly #o: CallerOptions;
+  /** HTTP status of the last answer received. */
+  lastStatus: number | undefined;
+
+  constructor(options: CallerOptions) {
+    this.#o = options;
+  }
+
+  get signal(): AbortSignal {
+    return this.#o.signal;
+  }
+
+  async call(req: CallRequest): Promise<WireResponse> {
+    const { clock, log, retry } = this.#o;
+    const shown = redactUrl(req.url);
+    for (let attempt = 0; ; attempt++) {
+      let error: RequestError;
+      let failure: Failure;
+      try {
+        const res = await this.#attempt(req, shown);
+        this.lastStatus = res.status;
+        if (res.status >= 200 && res.status < 300) return res;
+        const { message, serverStatus } = describeErrorBody(res);
+        const retryAfter = header(res, 'retry-after');
+        error = new HttpError({
+          method: req.method,
+          url: shown,
+          status: res.status,
+          serverMessage: message,
+          ...(serverStatus === undefined ? {} : { serverStatus }),
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+        });
+        failure = { kind: 'status', status: res.status, retryAfter };
+      } catch (e) {
+        if (e instanceof NetworkError) failure = { kind: 'network', beforeSend: e.beforeSend };
+        else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
+        else throw e;
+        error = e;
+      }
+      if (attempt >= retry.retries || !isRetryable(req.method, failure)) throw error;
+      const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
+      if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
+      const reason = error instanceof HttpError ? `HTTP ${error.status}` : error instanceof RequestTimeoutError ? 'no answer within request-timeout' : `network error (${(error as NetworkError).code ?? 'unknown'})`;
+      log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retry.retries} in ${formatDuration(delay)}`);
+      await clock.sleep(delay, this.#o.signal).catch(() => {
+        throw new CancelledError();
+      });
+    }
+  }
+
+  async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
+    const { signal, requestTimeoutMs } = this.#o;
+    if (signal.aborted) throw new CancelledError();
+    const timeout = AbortSignal.timeout(requestTimeoutMs);
+    const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
+    this.#o.log.debug(`${req.method} ${shown}`);
+    try {
+      return await exchange(this.#o.dispatcher, {
+        method: req.method,
+        url: req.url,
+        headers,
+        ...(req.body === undefined ? {} : { body: req.body }),
+        signal: AbortSignal.any([signal, timeout]),
+        maxBodyBytes: this.#o.maxBodyBytes,
+      });
+    } catch (e) {
+      if (signal.aborted) throw new CancelledError();
+      if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
+      if (e instanceof BodyTooLargeError) throw new ResponseFormatError({ method: req.method, url: shown, status: 200, detail: e.message, cause: e });
+      const code = errorCode(e);
+      return Promise.reject(
+        new NetworkError({ method: req.method, url: shown, beforeSend: code !== undefined && BEFORE_SEND.has(code), detail: plain(describeCause(e)), cause: e, ...(code === undefined ? {} : { code }) }),
+      );
+    }
+  }
+}
+
+function errorCode(e: unknown): string | undefined {
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function describeCause(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
+    if (x.message && !parts.includes(x.message)) parts.push(x.message);
+  }
+  return parts.join(': ') || String(e);
+}
+
+export const stripQuery = (url: string): string => url.split('?')[0] ?? url;

@@ -1,0 +1,55 @@
+/** When and how long to wait before trying a request again. Data, so that it is read in one place. */
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  retries: number;
+  /** Start of the exponential backoff; the n-th retry waits up to base·2ⁿ⁻¹. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A server's Retry-After is honoured up to this. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY = {
+  retries: 3,
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 60_000,
+} as const satisfies RetryPolicy;
+
+export type Failure =
+  | { kind: 'status'; status: number; retryAfter?: string | undefined }
+  | { kind: 'network'; beforeSend: boolean }
+  | { kind: 'timeout' };
+
+/**
+ * GET and PUT are safe to repeat; a POST creates something, so it is repeated only when the
+ * server said it did not take it (423, 429) or the connection never got as far as sending it.
+ */
+export function isRetryable(method: string, failure: Failure): boolean {
+  const throttled = failure.kind === 'status' && (failure.status === 423 || failure.status === 429);
+  if (method === 'POST') return throttled || (failure.kind === 'network' && failure.beforeSend);
+  if (failure.kind === 'status') return throttled || failure.status >= 500;
+  return true;
+}
+
+/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date. Undefined if unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * The delay before retry number `retry` (1 for the first). A server's Retry-After wins, capped;
+ * otherwise full jitter over an exponential ceiling, so that many runners do not retry in step.
+ */
+export function retryDelay(retry: number, failure: Failure, now: number, random: () => number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+  if (failure.kind === 'status') {
+    const after = parseRetryAfter(failure.retryAfter, now);
+    if (after !== undefined) return Math.min(after, policy.maxRetryAfterMs);
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return Math.round(random() * ceiling);
+}

@@ -1,0 +1,141 @@
+import * as core from '@actions/core';
+import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { GivenToken, IssuedTokens, type TokenSource } from './auth.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { writeData } from './data-output.ts';
+import { formatDuration } from './duration.ts';
+import { BkciApi, issueToken } from './http/api.ts';
+import { HttpCaller } from './http/caller.ts';
+import { statusOf } from './http/errors.ts';
+import { DEFAULT_RETRY_POLICY } from './http/retry.ts';
+import { InputError, parseInputs, type Inputs } from './inputs.ts';
+import type { Log } from './log.ts';
+import { errorMessage, OperationError, type Outcome } from './outcome.ts';
+import { describeTask, perform } from './perform.ts';
+import { Secrets } from './redact.ts';
+import { renderSummary } from './summary.ts';
+
+const USER_AGENT = 'bkci-action/0.1';
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
+const CANCEL_EXIT_MS = 1800;
+
+export interface RunOptions {
+  dispatcher?: Dispatcher;
+  clock?: Clock;
+  random?: () => number;
+}
+
+/** The step: inputs once, one operation, outputs and summary, and the only setFailed. */
+export async function run(options: RunOptions = {}): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const start = clock.now();
+  const secrets = new Secrets((v) => core.setSecret(v));
+  // Masked before anything at all is printed, parse errors included.
+  for (const name of ['access-token', 'bk-token', 'secret-token'] as const) secrets.add(core.getInput(name));
+  const log: Log = {
+    debug: (m) => core.debug(secrets.redact(m)),
+    info: (m) => core.info(secrets.redact(m)),
+    warning: (m) => core.warning(secrets.redact(m)),
+  };
+  const cancel = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) return;
+    log.info(`received ${signal}: stopping`);
+    cancel.abort();
+    setTimeout(() => process.exit(1), CANCEL_EXIT_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+
+  let inputs: Inputs | undefined;
+  let http: HttpCaller | undefined;
+  let api: BkciApi | undefined;
+  let tokens: TokenSource | undefined;
+  try {
+    inputs = await parseInputs((name) => core.getInput(name));
+    const { settings, task } = inputs;
+    const deadline = start + settings.timeoutMs;
+    http = new HttpCaller({
+      dispatcher,
+      clock,
+      random: options.random ?? Math.random,
+      log,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      retry: { ...DEFAULT_RETRY_POLICY, retries: settings.retries },
+      signal: cancel.signal,
+      maxBodyBytes: MAX_BODY_BYTES,
+      userAgent: USER_AGENT,
+    });
+    const caller = http;
+    tokens =
+      settings.accessToken !== undefined && settings.bkToken === undefined
+        ? new GivenToken(settings.accessToken, settings.userId ?? '')
+        : new IssuedTokens({
+            issue: () => issueToken(caller, settings.baseUrl, settings.bkToken, deadline),
+            clock,
+            secrets,
+            log,
+            ...(settings.userId === undefined ? {} : { userId: settings.userId }),
+          });
+    api = new BkciApi(http, { baseUrl: settings.baseUrl, tokens, deadline, ...(settings.appCode === undefined ? {} : { appCode: settings.appCode }) });
+    const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
+    log.info(outcome.headline);
+    await setOutputs(outcome, inputs, api, http, tokens);
+    await writeSummary(inputs, true, outcome, secrets);
+  } catch (e) {
+    const cancelled = cancel.signal.aborted;
+    const outcome = e instanceof OperationError ? e.outcome : undefined;
+    let message = errorMessage(e);
+    if (cancelled && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
+    if (e instanceof InputError) message = `${message}\nNo request was sent.`;
+    if (inputs !== undefined) {
+      try {
+        if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined) await setOutputs(outcome, inputs, api, http, tokens);
+        else core.setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
+        await writeSummary(inputs, false, outcome, secrets, message);
+      } catch (inner) {
+        log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
+      }
+    }
+    core.setFailed(secrets.redact(`bk-ci ${inputs?.task.operation ?? 'action'} failed: ${message}`));
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (options.dispatcher === undefined) await dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+async function currentUser(tokens: TokenSource): Promise<string | undefined> {
+  if (tokens instanceof IssuedTokens && tokens.info === undefined) return undefined;
+  return (await tokens.current()).userId;
+}
+
+async function setOutputs(outcome: Outcome, inputs: Inputs, api: BkciApi, http: HttpCaller, tokens: TokenSource): Promise<void> {
+  for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
+  if ('data' in outcome) {
+    const { file, inline } = await writeData(outcome.data, inputs.task.operation, process.env.RUNNER_TEMP);
+    core.setOutput('data-file', file);
+    if (inline !== undefined) core.setOutput('data', inline);
+    else core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
+  }
+  core.setOutput('http-status', String(api.lastStatus ?? http.lastStatus ?? ''));
+  const user = inputs.settings.userId ?? (await currentUser(tokens).catch(() => undefined));
+  if (user !== undefined) core.setOutput('user-id', user);
+}
+
+async function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  const md = renderSummary({
+    operation: inputs.task.operation,
+    host: new URL(inputs.settings.baseUrl).host,
+    asked: describeTask(inputs.task, inputs.settings),
+    ok,
+    headline: outcome?.headline ?? (ok ? 'done' : 'failed'),
+    blocks: outcome?.blocks ?? [],
+    ...(error === undefined ? {} : { error }),
+    scrub: (text) => secrets.redact(text),
+  });
+  await core.summary.addRaw(md).write();
+}

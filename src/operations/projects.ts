@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { BkciApi } from '../http/api.ts';
+import { HttpError } from '../http/errors.ts';
+import { mergeForUpdate, type ProjectFields } from '../project-fields.ts';
+import { OperationError, type Block, type Outcome } from '../outcome.ts';
+
+/** ProjectVO: the fields this action reads are checked, the rest passed through to `data`. */
+const projectVO = z.looseObject({
+  englishName: z.string(),
+  projectName: z.string(),
+  description: z.string().nullish(),
+  creator: z.string().nullish(),
+  enabled: z.boolean().nullish(),
+  approvalStatus: z.number().nullish(),
+});
+export type Project = z.infer<typeof projectVO>;
+
+const TABLE_LIMIT = 50;
+
+/** The project, or undefined when there is none: bk-ci answers 200 without data, the spec 404. */
+export async function findProject(api: BkciApi, projectId: string): Promise<Project | undefined> {
+  try {
+    return await api.call({ method: 'GET', path: ['projects', projectId], data: projectVO });
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) return undefined;
+    throw e;
+  }
+}
+
+function projectFacts(p: Project): Block {
+  return {
+    kind: 'facts',
+    rows: [
+      ['English name', p.englishName],
+      ['Name', p.projectName],
+      ['Description', p.description ?? ''],
+      ['Creator', p.creator ?? ''],
+      ['Enabled', p.enabled === false ? 'no' : 'yes'],
+    ],
+  };
+}
+
+const projectOutcome = (headline: string, p: Project, extra: Block[] = []): Outcome => ({
+  headline,
+  data: p,
+  outputs: {},
+  blocks: [projectFacts(p), ...extra],
+});
+
+const notFound = (projectId: string): OperationError =>
+  new OperationError(`project "${projectId}" was not found (or the user may not see it); check project-id, the English name of the project`, {
+    headline: `project ${projectId} not found`,
+    outputs: {},
+    blocks: [],
+  });
+
+export async function getProject(api: BkciApi, projectId: string): Promise<Outcome> {
+  const p = await findProject(api, projectId);
+  if (p === undefined) throw notFound(projectId);
+  return projectOutcome(`project ${p.englishName}: ${p.projectName}`, p);
+}
+
+export async function listProjects(api: BkciApi): Promise<Outcome> {
+  const list = (await api.call({ method: 'GET', path: ['projects'], data: z.array(projectVO) })) ?? [];
+  const rows = list.slice(0, TABLE_LIMIT).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
+  const blocks: Block[] = [{ kind: 'table', title: `${list.length} projects`, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows }];
+  if (list.length > TABLE_LIMIT) blocks.push({ kind: 'note', text: `… and ${list.length - TABLE_LIMIT} more (all of them are in data-file)` });
+  return { headline: `${list.length} projects`, data: list, outputs: { count: String(list.length) }, blocks };
+}
+
+async function readBack(api: BkciApi, projectId: string, what: string): Promise<Project> {
+  const p = await findProject(api, projectId);
+  if (p === undefined) {
+    throw new OperationError(`project "${projectId}" was ${what}, but reading it back found nothing; it may be waiting for approval`, {
+      headline: `project ${projectId} ${what}, not readable`,
+      outputs: {},
+      blocks: [],
+    });
+  }
+  return p;
+}
+
+export type IfExists = 'fail' | 'skip' | 'update';
+
+export async function createProject(api: BkciApi, project: ProjectFields & { englishName: string; projectName: string; description: string }, ifExists: IfExists): Promise<Outcome> {
+  const id = project.englishName;
+  const existing = await findProject(api, id);
+  if (existing !== undefined) {
+    if (ifExists === 'skip') {
+      return projectOutcome(`project ${id} already exists; left as it is (if-exists: skip)`, existing, [{ kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' }]);
+    }
+    if (ifExists === 'update') return updateProject(api, id, project, existing);
+    throw new OperationError(`project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`, projectOutcome(`project ${id} already exists`, existing));
+  }
+  const created = await api.call({ method: 'POST', path: ['projects'], body: project, data: z.boolean() });
+  if (created === false) throw new Error(`bk-ci answered false to creating project "${id}"`);
+  const p = await readBack(api, id, 'created');
+  return projectOutcome(`created project ${id}`, p, [{ kind: 'note', text: 'The project was created.' }]);
+}
+
+const show = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * bk-ci's PUT resets every organisation field it is not given and needs `englishName` equal to
+ * the path id; so: read, merge the given fields over what is there, PUT it all, read back.
+ */
+export async function updateProject(api: BkciApi, projectId: string, given: ProjectFields, current?: Project): Promise<Outcome> {
+  const before = current ?? (await findProject(api, projectId));
+  if (before === undefined) throw notFound(projectId);
+  const body = mergeForUpdate(before, given, projectId);
+  const ok = await api.call({ method: 'PUT', path: ['projects', projectId], body, data: z.boolean() });
+  if (ok === false) throw new Error(`bk-ci answered false to updating project "${projectId}"`);
+  const after = await readBack(api, projectId, 'updated');
+  const rows = Object.keys(given)
+    .filter((k) => k !== 'englishName')
+    .map((k) => {
+      const key = k === 'logoAddress' ? 'logoAddr' : k;
+      return [k, show(before[key]), show(after[key])];
+    });
+  const changed = rows.filter(([, b, a]) => b !== a).length;
+  return projectOutcome(`updated project ${projectId} (${changed} of ${rows.length} given fields changed)`, after, [
+    { kind: 'table', title: 'Given fields', headers: ['Field', 'Before', 'After'], rows },
+  ]);
+}

@@ -1,0 +1,37 @@
+import type { Block } from './outcome.ts';
+import { escapeMarkdown } from './text.ts';
+
+export const SUMMARY_LIMIT = 1024 * 1024;
+
+export interface SummaryInput {
+  operation: string;
+  host: string;
+  asked: [string, string][];
+  ok: boolean;
+  headline: string;
+  blocks: Block[];
+  error?: string;
+  /** Applied to every text before it is escaped: takes secrets out. */
+  scrub?: (text: string) => string;
+}
+
+/** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
+export function renderSummary(s: SummaryInput): string {
+  const scrub = s.scrub ?? ((text: string) => text);
+  const cell = (text: string): string => escapeMarkdown(scrub(text)) || ' ';
+  const table = (headers: string[], rows: string[][]): string =>
+    [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+
+  const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
+  if (!s.ok && s.error !== undefined) parts.push(`**Failed:** ${cell(s.error)}`);
+  if (s.asked.length > 0) parts.push(table(['Asked', ''], s.asked));
+  for (const b of s.blocks) {
+    if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));
+    else if (b.kind === 'table') parts.push(`**${cell(b.title)}**\n\n${table(b.headers, b.rows)}`);
+    else parts.push(cell(b.text));
+  }
+  const md = `${parts.join('\n\n')}\n`;
+  if (Buffer.byteLength(md) <= SUMMARY_LIMIT) return md;
+  const cut = Buffer.from(md).subarray(0, SUMMARY_LIMIT - 200).toString('utf8');
+  return `${cut.slice(0, cut.lastIndexOf('\n'))}\n\n… (summary cut at 1 MiB; the whole result is in data-file)\n`;
+}

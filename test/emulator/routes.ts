@@ -1,0 +1,248 @@
+import type { Callback, SignTask, StoredProject } from './state.ts';
+import { day, newProject, projectVO } from './state.ts';
+import type { Reply, Wire } from './wire.ts';
+
+export interface World {
+  wire: Wire;
+  now: () => number;
+  projects: Map<string, StoredProject>;
+  signs: Map<string, SignTask>;
+  callbacks: Callback[];
+  nextProjectId: () => number;
+  baseUrl: () => string;
+}
+
+export interface Call {
+  method: string;
+  /** Path segments after the v3 prefix, each decoded once. */
+  segments: string[];
+  query: URLSearchParams;
+  userId: string;
+  body: unknown;
+}
+
+const CALLBACK_EVENTS = new Set([
+  'DELETE_PIPELINE', 'CREATE_PIPELINE', 'UPDATE_PIPELINE', 'STREAM_ENABLED', 'RESTORE_PIPELINE',
+  'BUILD_START', 'BUILD_END', 'BUILD_STAGE_START', 'BUILD_STAGE_END', 'BUILD_JOB_START', 'BUILD_JOB_END',
+  'BUILD_TASK_START', 'BUILD_TASK_END', 'BUILD_TASK_PAUSE',
+  'PROJECT_CREATE', 'PROJECT_UPDATE', 'PROJECT_ENABLE', 'PROJECT_DISABLE',
+]);
+const REGIONS = new Set(['DEVNET', 'OSS', 'IDC']);
+const ENGLISH_NAME = /^[a-z][a-zA-Z0-9-]+$/;
+
+type Route = (w: World, c: Call, ...params: string[]) => Reply;
+
+/** [method, pattern] → handler; `:x` matches one segment. */
+const ROUTES: [string, string, Route][] = [
+  ['GET', 'sign/ipa/:id/detail', signDetail],
+  ['GET', 'sign/ipa/:id/downloadUrl', signDownloadUrl],
+  ['GET', 'projects', listProjects],
+  ['POST', 'projects', createProject],
+  ['GET', 'projects/:id', getProject],
+  ['PUT', 'projects/:id', updateProject],
+  ['POST', 'projects/:id/callbacks/batch', createCallbacks],
+];
+
+export function route(w: World, c: Call): Reply {
+  // bk-ci's interface declares `downloadUrl/` with a trailing slash; the docs omit it.
+  const segments = c.segments.at(-1) === '' ? c.segments.slice(0, -1) : c.segments;
+  let pathMatched = false;
+  for (const [method, pattern, handler] of ROUTES) {
+    const parts = pattern.split('/');
+    if (parts.length !== segments.length) continue;
+    const params: string[] = [];
+    if (!parts.every((p, i) => (p.startsWith(':') ? (params.push(segments[i] ?? ''), true) : p === segments[i]))) continue;
+    pathMatched = true;
+    if (method === c.method) return handler(w, c, ...params);
+  }
+  return pathMatched ? w.wire.error(405, 405, 'HTTP方法不被允许。') : w.wire.notFound();
+}
+
+function signStatus(w: World, task: SignTask): { status: string; message: string } {
+  if (w.now() - task.createdAt < task.runningMs) return { status: 'RUNNING', message: 'Sign is running...' };
+  return task.result === 'SUCCESS'
+    ? { status: 'SUCCESS', message: 'Sign finished.' }
+    : { status: 'FAIL', message: task.failMessage || 'Unknown error.' };
+}
+
+function signDetail(w: World, _c: Call, id: string): Reply {
+  const task = w.signs.get(id);
+  if (task === undefined) {
+    // bk-ci's EnumResignStatus.parse(null) is RUNNING: an unknown id runs forever.
+    return w.wire.flavour === 'bkci'
+      ? w.wire.ok({ resignId: id, status: 'RUNNING', message: 'Sign is running...' })
+      : w.wire.notFound();
+  }
+  return w.wire.ok({ resignId: id, ...signStatus(w, task) });
+}
+
+function signDownloadUrl(w: World, _c: Call, id: string): Reply {
+  const task = w.signs.get(id);
+  if (task === undefined) return w.wire.domain(404, 2122011, '签名任务不存在。');
+  const filePath = `bk-archive/${task.projectId}/${task.pipelineId}/${task.buildId}/${task.resultFileName}`;
+  return w.wire.ok(`${w.baseUrl()}/artifactory/api/service/artifactories/file/download/local?filePath=${encodeURIComponent(filePath)}`);
+}
+
+function getProject(w: World, _c: Call, id: string): Reply {
+  const p = w.projects.get(id);
+  // bk-ci: getByEnglishName returns null and the answer is 200, code 0, no data.
+  if (p === undefined) return w.wire.flavour === 'bkci' ? w.wire.projectOk(undefined) : w.wire.notFound();
+  return w.wire.projectOk(projectVO(p));
+}
+
+function listProjects(w: World, c: Call): Reply {
+  const visible = [...w.projects.values()].filter((p) => p.members.has(c.userId) && !p.offlined);
+  return w.wire.projectOk(visible.map(projectVO));
+}
+
+type Body = Record<string, unknown>;
+type FieldKind = 'string' | 'int' | 'bool' | 'object' | 'array';
+
+const CREATE_FIELDS: Record<string, FieldKind> = {
+  projectName: 'string', englishName: 'string', description: 'string', projectType: 'int', bgId: 'int', bgName: 'string',
+  businessLineId: 'int', businessLineName: 'string', deptId: 'int', deptName: 'string', centerId: 'int', centerName: 'string',
+  secrecy: 'bool', hidden: 'bool', projectScope: 'int', kind: 'int', properties: 'object', subjectScopes: 'array',
+  logoAddress: 'string', authSecrecy: 'int', enabled: 'bool', productId: 'int', productName: 'string', kpiCode: 'string', kpiName: 'string',
+};
+const UPDATE_FIELDS: Record<string, FieldKind> = { ...CREATE_FIELDS, ccAppId: 'int', ccAppName: 'string' };
+
+/** Jackson's view of the body: unknown fields ignored, wrong types and missing required fields a 400. */
+function readBody(w: World, body: unknown, fields: Record<string, FieldKind>, required: string[]): Body | Reply {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return w.wire.error(400, 400, 'JSON参数错误');
+  const b = body as Body;
+  for (const name of required) {
+    if (b[name] === undefined || b[name] === null) return w.wire.error(400, 400, `请求体内容参数错误。温馨提示：请确认${name}是否符合要求`);
+  }
+  for (const [name, kind] of Object.entries(fields)) {
+    const v = b[name];
+    if (v === undefined || v === null) continue;
+    const fits =
+      kind === 'string' ? typeof v === 'string'
+      : kind === 'int' ? Number.isInteger(v)
+      : kind === 'bool' ? typeof v === 'boolean'
+      : kind === 'array' ? Array.isArray(v)
+      : typeof v === 'object' && !Array.isArray(v);
+    if (!fits) return w.wire.error(400, 400, '查询参数请求错误');
+  }
+  return b;
+}
+
+const isReply = (x: Body | Reply): x is Reply => typeof (x as Reply).contentType === 'string' && typeof (x as Reply).status === 'number' && typeof (x as Reply).body === 'string';
+
+function checkProjectName(w: World, name: string, exceptEnglishName: string): Reply | undefined {
+  if (name.trim() === '') return w.wire.domain(400, 2119003, '名称不能为空');
+  if (name.length > 64) return w.wire.domain(400, 2119004, '项目名至多1-64个字符');
+  for (const p of w.projects.values()) {
+    if (p.projectName === name && p.englishName !== exceptEnglishName) return w.wire.domain(409, 2119002, '项目名或英文名重复');
+  }
+  return undefined;
+}
+
+function createProject(w: World, c: Call): Reply {
+  const b = readBody(w, c.body, CREATE_FIELDS, ['projectName', 'englishName', 'description']);
+  if (isReply(b)) return b;
+  const projectName = b.projectName as string;
+  const englishName = b.englishName as string;
+  const nameProblem = checkProjectName(w, projectName, '\u0000');
+  if (nameProblem) return nameProblem;
+  if (englishName.trim() === '') return w.wire.domain(400, 2119003, '名称不能为空');
+  if (englishName.length < 2 || englishName.length > 32) return w.wire.domain(400, 2119005, '英文名长度在3-32个字符');
+  if (!ENGLISH_NAME.test(englishName)) return w.wire.domain(400, 2119006, '英文名是字符+数字组成，并以小写字母开头');
+  if (w.projects.has(englishName)) return w.wire.domain(409, 2119007, '英文名已经存在');
+  const p = newProject({ englishName, projectName }, w.nextProjectId(), c.userId, w.now());
+  assignFields(p, b, true);
+  w.projects.set(englishName, p);
+  return w.wire.projectOk(true, 201);
+}
+
+/**
+ * bk-ci's ProjectDao.update: organisation fields are written whether given or not (their
+ * defaults when omitted); a few only when non-null; `kind` and `ccAppId` never.
+ */
+function assignFields(p: StoredProject, b: Body, creating: boolean): void {
+  const int = (k: string, d: number | null): number | null => (b[k] === undefined || b[k] === null ? d : (b[k] as number));
+  const str = (k: string, d: string): string => (typeof b[k] === 'string' ? (b[k] as string) : d);
+  p.projectName = b.projectName as string;
+  p.description = b.description as string;
+  p.projectType = int('projectType', 0) ?? 0;
+  p.bgId = int('bgId', 0) ?? 0;
+  p.bgName = str('bgName', '');
+  p.businessLineId = int('businessLineId', null);
+  p.businessLineName = str('businessLineName', '');
+  p.centerId = int('centerId', creating ? 0 : null);
+  p.centerName = str('centerName', '');
+  p.deptId = int('deptId', creating ? 0 : null);
+  p.deptName = str('deptName', '');
+  p.productId = int('productId', null);
+  p.subjectScopes = Array.isArray(b.subjectScopes) ? b.subjectScopes : [];
+  p.secrecy = b.secrecy === true;
+  if (typeof b.hidden === 'boolean') p.hidden = b.hidden;
+  if (typeof b.logoAddress === 'string') p.logoAddr = b.logoAddress;
+  if (typeof b.properties === 'object' && b.properties !== null) p.properties = b.properties as Record<string, unknown>;
+  if (Number.isInteger(b.authSecrecy)) p.authSecrecy = b.authSecrecy as number;
+  if (creating) {
+    p.kind = int('kind', 0) ?? 0;
+    p.projectScope = int('projectScope', 0) ?? 0;
+    if (typeof b.enabled === 'boolean') p.enabled = b.enabled;
+  }
+}
+
+function updateProject(w: World, c: Call, id: string): Reply {
+  const p = w.projects.get(id);
+  if (p === undefined) return w.wire.notFound();
+  const b = readBody(w, c.body, UPDATE_FIELDS, ['projectName', 'description']);
+  if (isReply(b)) return b;
+  // The permission check and the name-uniqueness check both use the body's englishName
+  // (default ""), not the path: a client that leaves it out trips over its own name.
+  const englishName = typeof b.englishName === 'string' ? b.englishName : '';
+  const target = w.projects.get(englishName);
+  if (target === undefined || !target.members.has(c.userId)) {
+    return w.wire.flavour === 'spec'
+      ? w.wire.error(403, 403, 'You do not have permission to do so')
+      : w.wire.error(400, 400, '修改项目错误: 没有该项目的操作权限');
+  }
+  const nameProblem = checkProjectName(w, b.projectName as string, englishName);
+  if (nameProblem) return nameProblem;
+  assignFields(p, b, false);
+  p.englishName = englishName;
+  p.updator = c.userId;
+  p.updatedAt = day(w.now());
+  return w.wire.projectOk(true);
+}
+
+function createCallbacks(w: World, c: Call, projectId: string): Reply {
+  for (const name of ['url', 'region', 'event']) {
+    if (c.query.get(name) === null) return w.wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`);
+  }
+  const url = c.query.get('url') ?? '';
+  const region = c.query.get('region') ?? '';
+  const event = c.query.get('event') ?? '';
+  if (!REGIONS.has(region)) return w.wire.error(400, 400, '查询参数类型错误');
+  if (event.trim() === '') return w.wire.error(400, 400, '请求的参数内容为空');
+  const project = w.projects.get(projectId);
+  if (project === undefined || !project.members.has(c.userId)) {
+    return w.wire.domain(403, 2101104, `流水线: ${c.userId}非项目${projectId}管理员`);
+  }
+  if (!/^https?:\/\/[^/\s]+/i.test(url)) return w.wire.domain(400, 2101132, '回调的url非法');
+  const names = event.split(',').map((e) => e.trim());
+  // CallBackEvent.valueOf on every name before anything is saved: one bad name fails all.
+  if (names.some((n) => !CALLBACK_EVENTS.has(n))) return w.wire.error(400, 400, '查询参数请求错误');
+  const successEvents: string[] = [];
+  const failureEvents: Record<string, string> = {};
+  for (const name of names) {
+    if (url.length > 255) {
+      failureEvents[name] = "Data truncation: Data too long for column 'CALLBACK_URL' at row 1";
+      continue;
+    }
+    const existing = w.callbacks.find((cb) => cb.projectId === projectId && cb.url === url && cb.event === name);
+    const secretToken = c.query.get('secretToken');
+    if (existing) {
+      existing.secretToken = secretToken;
+      existing.region = region;
+    } else {
+      w.callbacks.push({ projectId, url, event: name, region, secretToken, creator: c.userId });
+    }
+    successEvents.push(name);
+  }
+  return w.wire.ok({ successEvents, failureEvents });
+}

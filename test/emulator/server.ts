@@ -1,0 +1,280 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { FaultPlan, type Fault, type FaultRule } from './faults.ts';
+import { route, type World } from './routes.ts';
+import { newProject, type Callback, type SignTask, type StoredProject } from './state.ts';
+import { TokenAuthority, type TokenInfo } from './tokens.ts';
+import { html, json, Wire, type Flavour, type Reply } from './wire.ts';
+
+export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3/';
+export const TOKEN_PATH = '/ms/auth/api/user/token/get';
+const CONTROL_PREFIX = '/__emulator/';
+
+export interface EmulatorOptions {
+  flavour?: Flavour;
+  /** Lifetime of issued tokens. Default 4 h, bk-ci's in-code default. */
+  tokenLifetimeMs?: number;
+  /** `wrapped` is what bk-ci's code returns, `bare` what its docs show. Default: bare for spec, wrapped for bkci. */
+  tokenResponse?: 'wrapped' | 'bare';
+  /** Requests per second and user on the token endpoint (bk-ci's gateway allows 20). Off by default. */
+  tokenRateLimit?: number;
+  now?: () => number;
+  port?: number;
+  host?: string;
+}
+
+export interface LoggedRequest {
+  method: string;
+  /** The path exactly as sent, still percent-encoded. */
+  path: string;
+  /** The query string exactly as sent, without `?`. */
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  time: number;
+}
+
+export interface SignSeed {
+  resignId: string;
+  runningMs?: number;
+  result?: 'SUCCESS' | 'FAIL';
+  failMessage?: string;
+  projectId?: string;
+}
+
+export interface ProjectSeed extends Partial<Omit<StoredProject, 'members'>> {
+  englishName: string;
+  projectName: string;
+  members?: string[];
+}
+
+export interface Emulator {
+  readonly url: string;
+  readonly flavour: Flavour;
+  readonly faults: FaultPlan;
+  readonly log: LoggedRequest[];
+  readonly tokens: TokenAuthority;
+  readonly projects: Map<string, StoredProject>;
+  readonly callbacks: Callback[];
+  /** A user with a login ticket (`bk_token`) and a ready access token. */
+  addUser(userId: string, tokenLifetimeMs?: number): { bkToken: string; token: TokenInfo };
+  seedProject(seed: ProjectSeed): StoredProject;
+  seedSign(seed: SignSeed): SignTask;
+  /** Requests to the openapi prefix or the token endpoint, in order. */
+  requests(filter?: { method?: string; path?: string }): LoggedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const flavour = options.flavour ?? 'bkci';
+  const now = options.now ?? Date.now;
+  const wire = new Wire(flavour);
+  const tokens = new TokenAuthority(() => options.tokenLifetimeMs ?? 4 * 3600_000, now);
+  const tokenResponse = options.tokenResponse ?? (flavour === 'spec' ? 'bare' : 'wrapped');
+  const faults = new FaultPlan();
+  const log: LoggedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const tokenHits = new Map<string, number[]>();
+  let lastProjectId = 0;
+  let url = '';
+
+  const world: World = {
+    wire,
+    now,
+    projects: new Map(),
+    signs: new Map(),
+    callbacks: [],
+    nextProjectId: () => ++lastProjectId,
+    baseUrl: () => url,
+  };
+
+  const seedProject = (seed: ProjectSeed): StoredProject => {
+    const { members, ...fields } = seed;
+    const creator = seed.creator ?? members?.[0] ?? 'admin';
+    const p = newProject(fields, world.nextProjectId(), creator, now());
+    for (const m of members ?? []) p.members.add(m);
+    world.projects.set(p.englishName, p);
+    return p;
+  };
+
+  const seedSign = (seed: SignSeed): SignTask => {
+    const task: SignTask = {
+      resignId: seed.resignId,
+      createdAt: now(),
+      runningMs: seed.runningMs ?? 0,
+      result: seed.result ?? 'SUCCESS',
+      failMessage: seed.failMessage ?? '',
+      projectId: seed.projectId ?? 'demo',
+      pipelineId: 'p-0123456789abcdef',
+      buildId: 'b-0123456789abcdef',
+      resultFileName: `${seed.resignId}_enterprise_sign.ipa`,
+    };
+    world.signs.set(task.resignId, task);
+    return task;
+  };
+
+  const addUser = (userId: string, lifetimeMs?: number) => ({
+    bkToken: tokens.addTicket(userId),
+    token: tokens.issue(userId, lifetimeMs),
+  });
+
+  function control(method: string, path: string, body: string): Reply {
+    const input = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
+    const name = path.slice(CONTROL_PREFIX.length);
+    if (method === 'POST' && name === 'users') {
+      const made = addUser(String(input.userId ?? 'admin'), typeof input.tokenLifetimeMs === 'number' ? input.tokenLifetimeMs : undefined);
+      return json(200, made);
+    }
+    if (method === 'POST' && name === 'projects') {
+      return json(200, { englishName: seedProject(input as unknown as ProjectSeed).englishName });
+    }
+    if (method === 'POST' && name === 'signs') return json(200, seedSign(input as unknown as SignSeed));
+    if (method === 'POST' && name === 'faults') {
+      const rule = input as unknown as FaultRule & { times?: number | null };
+      faults.add({ ...rule, times: rule.times === null ? Infinity : (rule.times ?? 1) });
+      return json(200, { ok: true });
+    }
+    if (method === 'GET' && name === 'log') return json(200, log);
+    return json(404, { message: `no control endpoint ${method} ${path}` });
+  }
+
+  function handle(method: string, path: string, query: URLSearchParams, req: IncomingMessage, body: string): Reply {
+    if (path === TOKEN_PATH) return issueToken(method, req);
+    if (!path.startsWith(OPENAPI_PREFIX)) return wire.notFound();
+    const check = tokens.check(query.get('access_token'));
+    if (!check.ok) {
+      if (check.reason === 'empty') return wire.tokenEmpty();
+      if (check.reason === 'expired') return wire.tokenExpired(check.expiredAt);
+      return wire.tokenIllegal();
+    }
+    const uid = req.headers['x-devops-uid'];
+    if (typeof uid !== 'string' || uid === '') return wire.error(400, 400, '参数校验失败:request param userId cannot be empty');
+    let parsed: unknown;
+    if (method === 'POST' || method === 'PUT') {
+      if (body === '') return wire.error(400, 400, 'JSON参数错误');
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return wire.error(400, 400, 'JSON参数错误');
+      }
+    }
+    let segments: string[];
+    try {
+      segments = path.slice(OPENAPI_PREFIX.length).split('/').map(decodeURIComponent);
+    } catch {
+      return wire.error(400, 400, '查询参数请求错误');
+    }
+    return route(world, { method, segments, query, userId: uid, body: parsed });
+  }
+
+  function issueToken(method: string, req: IncomingMessage): Reply {
+    if (method !== 'GET') return wire.error(405, 405, 'HTTP方法不被允许。');
+    const ticket = /(?:^|;\s*)bk_token=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+    const userId = tokens.userOfTicket(ticket);
+    if (userId === undefined) return wire.gatewayError(401, '用户权限验证失败。');
+    if (options.tokenRateLimit !== undefined) {
+      const t = now();
+      const hits = (tokenHits.get(userId) ?? []).filter((h) => t - h < 1000);
+      hits.push(t);
+      tokenHits.set(userId, hits);
+      if (hits.length > options.tokenRateLimit) return html(429, 'Too Many Requests');
+    }
+    const info = tokens.issue(userId);
+    return tokenResponse === 'wrapped' ? wire.ok(info) : json(200, info);
+  }
+
+  function send(res: ServerResponse, reply: Reply): void {
+    res.writeHead(reply.status, { 'content-type': `${reply.contentType};charset=utf-8`, ...reply.headers });
+    res.end(reply.body);
+  }
+
+  function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, normal: () => void): void {
+    switch (fault.kind) {
+      case 'status': {
+        const ct = fault.contentType ?? 'json';
+        const body = fault.body ?? (ct === 'html' ? html(fault.status, 'Error').body : ct === 'json' ? JSON.stringify({ status: fault.status, message: `injected ${fault.status}` }) : `injected ${fault.status}`);
+        const contentType = ct === 'html' ? 'text/html' : ct === 'json' ? 'application/json' : 'text/plain';
+        send(res, { status: fault.status, body, contentType, ...(fault.headers ? { headers: fault.headers } : {}) });
+        return;
+      }
+      case 'wrapper-status':
+        send(res, json(200, { status: fault.status, message: fault.message ?? 'injected failure' }));
+        return;
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'hang':
+        return;
+      case 'truncate':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"status":0,"data":{"resignId":"s-');
+        return;
+      case 'delay':
+        setTimeout(normal, fault.ms);
+        return;
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const method = req.method ?? 'GET';
+      const rawUrl = req.url ?? '/';
+      const q = rawUrl.indexOf('?');
+      const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+      const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (path.startsWith(CONTROL_PREFIX)) {
+        try {
+          send(res, control(method, path, body));
+        } catch (e) {
+          send(res, json(400, { message: String(e) }));
+        }
+        return;
+      }
+      log.push({ method, path, query: rawQuery, headers: { ...req.headers }, body, time: now() });
+      const normal = (): void => {
+        try {
+          send(res, handle(method, path, new URLSearchParams(rawQuery), req, body));
+        } catch (e) {
+          send(res, wire.error(500, 500, `服务器错误。 ${String(e)}`));
+        }
+      };
+      const fault = faults.take(method, path);
+      if (fault === undefined) normal();
+      else applyFault(fault, req, res, normal);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  return {
+    url,
+    flavour,
+    faults,
+    log,
+    tokens,
+    projects: world.projects,
+    callbacks: world.callbacks,
+    addUser,
+    seedProject,
+    seedSign,
+    requests: (filter = {}) =>
+      log.filter((r) => (filter.method === undefined || r.method === filter.method) && (filter.path === undefined || r.path.includes(filter.path))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
