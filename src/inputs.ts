@@ -90,9 +90,36 @@ const schema = z.object({
   'resign-id': segment('resign-id').optional(),
   project: z.string().optional(),
   'if-exists': z.enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` }).default('fail'),
-  'callback-url': z.string().optional(),
-  region: z.string().optional(),
-  events: z.string().optional(),
+  'callback-url': z
+    .string()
+    .transform((v, ctx) => {
+      if (!isHttpUrl(v)) ctx.addIssue({ code: 'custom', message: `callback-url "${v}" must be an absolute http(s) URL` });
+      return v;
+    })
+    .optional(),
+  region: z
+    .string()
+    .transform((v, ctx) => {
+      const region = REGIONS.find((r) => r === v);
+      if (region !== undefined) return region;
+      const hint = suggest(v, REGIONS);
+      ctx.addIssue({ code: 'custom', message: `region "${v}" is not one of ${REGIONS.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}` });
+      return z.NEVER;
+    })
+    .optional(),
+  events: z
+    .string()
+    .transform((v, ctx) => {
+      const events = splitEvents(v);
+      if (events.length === 0) ctx.addIssue({ code: 'custom', message: 'events names no event' });
+      for (const e of events) {
+        if ((CALLBACK_EVENTS as readonly string[]).includes(e)) continue;
+        const hint = suggest(e, CALLBACK_EVENTS);
+        ctx.addIssue({ code: 'custom', message: `event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}` });
+      }
+      return events;
+    })
+    .optional(),
   'secret-token': z.string().optional(),
   wait: bool('wait').default(true),
   timeout: duration('timeout', 1000, 72 * 3_600_000).default(30 * 60_000),
@@ -124,14 +151,13 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-function checkCallbackUrl(text: string): string | undefined {
+function isHttpUrl(text: string): boolean {
   try {
     const u = new URL(text);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return undefined;
+    return u.protocol === 'http:' || u.protocol === 'https:';
   } catch {
-    // reported below
+    return false;
   }
-  return `callback-url "${text}" must be an absolute http(s) URL`;
 }
 
 /** All inputs, read once: an Inputs object, or an InputError that lists every problem. */
@@ -202,29 +228,14 @@ export async function parseInputs(get: (name: InputName) => string): Promise<Inp
     case 'create-callbacks': {
       const projectId = need('project-id', i['project-id']);
       const callbackUrl = need('callback-url', i['callback-url']);
-      if (i['callback-url'] !== undefined) {
-        const p = checkCallbackUrl(callbackUrl);
-        if (p) problems.push(p);
-      }
-      const regionText = need('region', i.region);
-      const region = REGIONS.find((r) => r === regionText);
-      if (i.region !== undefined && region === undefined) {
-        const hint = suggest(regionText, REGIONS);
-        problems.push(`region "${regionText}" is not one of ${REGIONS.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}`);
-      }
-      const events = splitEvents(need('events', i.events));
-      if (i.events !== undefined && events.length === 0) problems.push('events names no event');
-      for (const e of events) {
-        if ((CALLBACK_EVENTS as readonly string[]).includes(e)) continue;
-        const hint = suggest(e, CALLBACK_EVENTS);
-        problems.push(`event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}`);
-      }
+      if (i.region === undefined) need('region', undefined);
+      if (i.events === undefined) need('events', undefined);
       task = {
         operation: i.operation,
         projectId,
         callbackUrl,
-        region: region ?? 'DEVNET',
-        events,
+        region: i.region ?? 'DEVNET',
+        events: i.events ?? [],
         ...(i['secret-token'] === undefined ? {} : { secretToken: i['secret-token'] }),
       };
       break;

@@ -1,5 +1,6 @@
 import { IssuedTokens, type TokenSource } from './auth.ts';
 import type { Clock } from './clock.ts';
+import { formatDuration } from './duration.ts';
 import type { BkciApi } from './http/api.ts';
 import type { Settings, Task } from './inputs.ts';
 import type { Log } from './log.ts';
@@ -50,7 +51,7 @@ export function describeTask(task: Task, settings: Settings): [string, string][]
   switch (task.operation) {
     case 'sign-detail':
       rows.push(['resign-id', task.resignId], ['wait', String(task.wait)]);
-      if (task.wait) rows.push(['timeout', `${settings.timeoutMs / 1000}s`], ['poll-interval', `${settings.pollIntervalMs / 1000}s`]);
+      if (task.wait) rows.push(['timeout', formatDuration(settings.timeoutMs)], ['poll-interval', formatDuration(settings.pollIntervalMs)]);
       break;
     case 'get-project':
       rows.push(['project-id', task.projectId]);

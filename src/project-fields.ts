@@ -38,7 +38,13 @@ export type ProjectFields = z.infer<typeof projectFields>;
 /** `project` as a JSON object or a YAML mapping. YAML's parser loads only when needed. */
 export async function parseProjectText(text: string): Promise<unknown> {
   const t = text.trim();
-  if (t.startsWith('{')) return JSON.parse(t) as unknown;
+  if (t.startsWith('{')) {
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      // a YAML flow mapping also starts with '{'
+    }
+  }
   const { parse } = await import('yaml');
   return parse(t, { schema: 'core' }) as unknown;
 }

@@ -35,7 +35,8 @@ export class Secrets {
   /** Registers the value and the forms it may take on the wire; masks them at once. */
   add(value: string | undefined): void {
     if (value === undefined || value.length < 4) return;
-    const forms = new Set([value, encodeURIComponent(value)]);
+    // The runner masks the URI-escaped form itself; the decoded one it does not.
+    const forms = new Set([value]);
     try {
       forms.add(decodeURIComponent(value));
     } catch {

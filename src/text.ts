@@ -6,7 +6,8 @@
 export function plain(text: string, max = 2000): string {
   let t = text.replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ⏎ ');
   if (t.length > max) t = `${t.slice(0, max)}… (${t.length - max} more characters)`;
-  return t.replace(/^(\s*):/, '$1\u200b:');
+  // A zero-width space between the colons: not white space to the runner, invisible to people.
+  return t.replace(/^(\s*):(?=:)/, '$1:\u200b');
 }
 
 /** Markdown and HTML neutralised, for text put into the job summary. */

@@ -46,7 +46,7 @@ interface Progress {
  * Reads the task, and with `wait` polls it at start + k·interval until SUCCESS or FAIL. The last
  * poll is at the deadline, not before it; request time counts against the timeout.
  */
-export async function signDetail(api: BkciApi, p: SignParams, d: SignDeps): Promise<Outcome> {
+export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: SignDeps): Promise<Outcome> {
   const { clock, log } = d;
   const deadline = p.start + p.timeoutMs;
   const heartbeatMs = d.heartbeatMs ?? 30_000;

@@ -25,9 +25,9 @@ export function memoryLog(): Log & { lines: LogLine[]; text: () => string } {
 
 export interface ClientSetup {
   baseUrl: string;
-  accessToken?: string;
-  bkToken?: string;
-  userId?: string;
+  accessToken?: string | undefined;
+  bkToken?: string | undefined;
+  userId?: string | undefined;
   clock?: Clock;
   random?: () => number;
   retry?: Partial<RetryPolicy>;

@@ -54,11 +54,13 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
-const unescapeData = (s: string): string => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+export const unescapeData = (s: string): string => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
 
 export interface RunStepOptions {
   inputs: Record<string, string>;
   env?: Record<string, string>;
+  /** Called with each chunk of the step's stdout and stderr as it comes. */
+  echo?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** Called once the process has started; e.g. to send it a signal. */
   onSpawn?: (kill: (signal: NodeJS.Signals) => void, output: () => string) => void;
 }
@@ -96,8 +98,14 @@ export async function runStep(actionDir: string, options: RunStepOptions): Promi
   const child = spawn(process.execPath, [join(actionDir, 'dist', 'index.js')], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    options.echo?.(c.toString(), 'stdout');
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    options.echo?.(c.toString(), 'stderr');
+  });
   options.onSpawn?.((signal) => child.kill(signal), () => stdout);
   const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
   const durationMs = Date.now() - started;
@@ -110,6 +118,13 @@ export async function runStep(actionDir: string, options: RunStepOptions): Promi
     errors: [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => unescapeData(m[1] ?? '')),
     durationMs,
   };
-  await rm(work, { recursive: true, force: true });
+  stepDirs.push(work);
   return result;
+}
+
+const stepDirs: string[] = [];
+
+/** Removes what runStep left behind; outputs such as data-file point into it until then. */
+export async function cleanupSteps(): Promise<void> {
+  await Promise.all(stepDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }

@@ -1,0 +1,194 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPENAPI_PREFIX, startEmulator, TOKEN_PATH, type Emulator } from './emulator/server.ts';
+import type { Flavour } from './emulator/wire.ts';
+import { cleanupSteps, installAction, runStep, unescapeData, type StepResult } from './support/runner.ts';
+
+let actionDir: string;
+beforeAll(async () => {
+  actionDir = await installAction();
+  expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
+});
+afterAll(async () => {
+  await rm(actionDir, { recursive: true, force: true });
+  await cleanupSteps();
+});
+
+/** Workflow commands the step printed, other than the ones it is expected to print. */
+const commands = (r: StepResult): string[] => r.stdout.split('\n').filter((l) => /^::/.test(l.trimStart()));
+
+function expectOneCleanError(r: StepResult, message: RegExp): void {
+  expect(r.code).toBe(1);
+  expect(r.errors).toHaveLength(1);
+  expect(r.errors[0]).toMatch(message);
+  expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
+}
+
+describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavour) => {
+  let emu: Emulator;
+  let bkToken: string;
+  let accessToken: string;
+  beforeEach(async () => {
+    emu = await startEmulator({ flavour });
+    ({ bkToken, token: { accessToken } } = emu.addUser('alice'));
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice', bgId: 12 });
+  });
+  afterEach(() => emu.close());
+
+  const step = (inputs: Record<string, string>, extra: Partial<Parameters<typeof runStep>[1]> = {}) =>
+    runStep(actionDir, { inputs: { 'base-url': emu.url, 'bk-token': bkToken, ...inputs }, ...extra });
+
+  it('get-token: outputs the token masked, and nothing else holds it', async () => {
+    const r = await step({ operation: 'get-token' });
+    expect(r.code).toBe(0);
+    const token = r.outputs['access-token'] ?? '';
+    expect(token).toMatch(/%2B|%2F|%3D/);
+    const masks = [...r.stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => unescapeData(m[1] ?? ''));
+    expect(masks).toContain(token);
+    expect(r.outputs['user-id']).toBe('alice');
+    expect(r.outputs['expiration-time']).toMatch(/^\d{13}$/);
+    const elsewhere = [r.stdout.replaceAll(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, r.outputs.data ?? '', await readFile(r.outputs['data-file'] ?? '', 'utf8').catch(() => '')].join('\n');
+    expect(elsewhere).not.toContain(token);
+    expect(elsewhere).not.toContain(decodeURIComponent(token));
+    expect(elsewhere).not.toContain(bkToken);
+  });
+
+  it('sign-detail: waits for SUCCESS with 1 s polls and outputs everything', async () => {
+    emu.seedSign({ resignId: 's-1', runningMs: 1500 });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-1', 'poll-interval': '1s', 'download-url': 'true' });
+    expect(r.code).toBe(0);
+    expect(r.outputs).toMatchObject({ 'sign-status': 'SUCCESS', 'sign-message': 'Sign finished.', polls: '3', 'http-status': '200', 'user-id': 'alice' });
+    expect(r.outputs['download-url']).toContain('/artifactory/');
+    expect(JSON.parse(r.outputs.data ?? '')).toEqual({ resignId: 's-1', status: 'SUCCESS', message: 'Sign finished.' });
+    expect(JSON.parse(await readFile(r.outputs['data-file'] ?? '', 'utf8'))).toEqual(JSON.parse(r.outputs.data ?? ''));
+    expect(r.summary).toMatch(/✅ bk-ci sign-detail/);
+    expect(r.summary).toMatch(/\| Status \| SUCCESS \|/);
+    expect(r.summary).toMatch(/Status changes/);
+  });
+
+  it('sign-detail: FAIL fails the step with the server message, outputs kept', async () => {
+    emu.seedSign({ resignId: 's-2', runningMs: 0, result: 'FAIL', failMessage: 'IPA包签名失败' });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-2' });
+    expectOneCleanError(r, /^bk-ci sign-detail failed: re-sign task s-2 failed: IPA包签名失败$/);
+    expect(r.outputs['sign-status']).toBe('FAIL');
+    expect(r.summary).toMatch(/❌/);
+  });
+
+  it('sign-detail: times out, saying the task goes on', async () => {
+    emu.seedSign({ resignId: 's-3', runningMs: 600_000 });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-3', 'poll-interval': '1s', timeout: '2s' });
+    expectOneCleanError(r, /still RUNNING on the server after 2(\.\d)?s \(3 polls, timeout 2s\)/);
+    expect(r.outputs).toMatchObject({ 'sign-status': 'RUNNING', polls: '3', elapsed: '2' });
+  });
+
+  it('sign-detail: SIGINT mid-wait stops within 2 s with a cancelled summary', async () => {
+    emu.seedSign({ resignId: 's-4', runningMs: 600_000 });
+    let signalledAt = 0;
+    const r = await step(
+      { operation: 'sign-detail', 'resign-id': 's-4', 'poll-interval': '1s' },
+      {
+        onSpawn: (kill, out) => {
+          const timer = setInterval(() => {
+            if (out().includes('RUNNING (')) {
+              clearInterval(timer);
+              setTimeout(() => {
+                signalledAt = Date.now();
+                kill('SIGINT');
+              }, 1200);
+            }
+          }, 20);
+        },
+      },
+    );
+    const exitAfter = Date.now() - signalledAt;
+    expect(exitAfter).toBeLessThan(2000);
+    expectOneCleanError(r, /cancelled after \d(\.\d)?s, last status RUNNING/);
+    expect(r.summary).toMatch(/cancelled after/);
+  });
+
+  it('get-project with access-token and user-id, verbatim in the query', async () => {
+    const r = await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': '', 'access-token': accessToken, 'user-id': 'alice' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ englishName: 'demo', bgId: '12' });
+    expect(emu.requests({ path: OPENAPI_PREFIX })[0]?.query).toBe(`access_token=${accessToken}`);
+    expect(emu.requests({ path: TOKEN_PATH })).toHaveLength(0);
+  });
+
+  it('get-project on a missing project fails', async () => {
+    const r = await step({ operation: 'get-project', 'project-id': 'ghost' });
+    expectOneCleanError(r, /project "ghost" was not found/);
+    expect(r.outputs['http-status']).toBe(flavour === 'bkci' ? '200' : '404');
+  });
+
+  it('list-projects: count, and data-file when data is over 1 MiB', async () => {
+    for (let i = 0; i < 2500; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `Project ${i}`, creator: 'alice', description: 'd'.repeat(200) });
+    const r = await step({ operation: 'list-projects' });
+    expect(r.code).toBe(0);
+    expect(r.outputs.count).toBe('2501');
+    expect(r.outputs.data ?? '').toBe('');
+    expect(r.stdout).toMatch(/::warning::the result is larger than 1 MiB.*data-file/);
+    expect(JSON.parse(await readFile(r.outputs['data-file'] ?? '', 'utf8'))).toHaveLength(2501);
+    expect(r.summary).toMatch(/… and 2451 more/);
+  });
+
+  it('create-project from YAML, then update-project keeps what is not given', async () => {
+    const created = await step({ operation: 'create-project', project: 'englishName: made\nprojectName: Made\nbgId: 5\ndeptId: 6\n' });
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.outputs.data ?? '')).toMatchObject({ englishName: 'made', description: '', bgId: '5' });
+    const updated = await step({ operation: 'update-project', 'project-id': 'made', project: '{"description": "now described"}' });
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.outputs.data ?? '')).toMatchObject({ description: 'now described', bgId: '5', deptId: '6' });
+    expect(updated.summary).toMatch(/\| description \| +\| now described \|/);
+  });
+
+  it('create-project with if-exists: skip outputs the existing project', async () => {
+    const r = await step({ operation: 'create-project', project: '{"englishName":"demo","projectName":"Demo"}', 'if-exists': 'skip' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ description: 'seeded' });
+  });
+
+  it('create-callbacks: success events, and the secret nowhere', async () => {
+    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': 'https://hooks.example.com/bkci', region: 'DEVNET', events: 'BUILD_START\nBUILD_END', 'secret-token': 'callback-secret-42' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.outputs['success-events'] ?? '')).toEqual(['BUILD_START', 'BUILD_END']);
+    expect(r.outputs['failure-events']).toBe('{}');
+    const all = [r.stdout.replaceAll(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, JSON.stringify(r.outputs)].join('\n');
+    expect(all).not.toContain('callback-secret-42');
+    expect(emu.callbacks[0]?.secretToken).toBe('callback-secret-42');
+  });
+
+  it('create-callbacks: a failed event fails the step, naming it', async () => {
+    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': `https://hooks.example.com/${'x'.repeat(260)}`, region: 'IDC', events: 'BUILD_END' });
+    expectOneCleanError(r, /1 of 1 callbacks failed: BUILD_END \(/);
+    expect(JSON.parse(r.outputs['failure-events'] ?? '')).toHaveProperty('BUILD_END');
+  });
+
+  it('an invalid input fails before any request', async () => {
+    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': 'https://h.example', region: 'mars', events: 'BUILD_ENDD', timeout: 'forever' });
+    expectOneCleanError(r, /invalid inputs:/);
+    expect(r.errors[0]).toMatch(/timeout "forever"/);
+    expect(r.errors[0]).toMatch(/No request was sent/);
+    expect(emu.log).toHaveLength(0);
+  });
+
+  it('an expired access-token fails with the instant and what to do', async () => {
+    const { token } = emu.addUser('alice', -90_000);
+    const r = await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': '', 'access-token': token.accessToken, 'user-id': 'alice' });
+    expectOneCleanError(r, /the access-token expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, 1m30s ago .*give bk-token instead/);
+    expect(r.stdout + r.stderr + r.summary).not.toContain(token.accessToken);
+  });
+
+  it('server text never becomes a workflow command', async () => {
+    const hostile = 'bad\n::warning::x\r\n::add-mask::y\n%0A::error::z';
+    emu.faults.add({ fault: { kind: 'wrapper-status', status: 1, message: hostile } });
+    const r = await step({ operation: 'get-project', 'project-id': 'demo' });
+    expect(r.code).toBe(1);
+    const unexpected = commands(r).filter((l) => !/^::(add-mask|debug)::/.test(l) && !l.startsWith('::error::bk-ci get-project failed'));
+    expect(unexpected).toEqual([]);
+    expect(r.stdout).not.toMatch(/^::add-mask::y/m);
+    expect(r.stdout).not.toMatch(/^::warning::x/m);
+    expect(r.summary).not.toMatch(/^::/m);
+  });
+});

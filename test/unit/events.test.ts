@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { CALLBACK_EVENTS, REGIONS, splitEvents, suggest } from '../../src/events.ts';
+
+describe('splitEvents', () => {
+  it.each([
+    ['BUILD_START', ['BUILD_START']],
+    ['BUILD_START,BUILD_END', ['BUILD_START', 'BUILD_END']],
+    ['BUILD_START, BUILD_END\nPROJECT_CREATE', ['BUILD_START', 'BUILD_END', 'PROJECT_CREATE']],
+    ['\n BUILD_START ,,\n\nBUILD_START\n', ['BUILD_START']],
+    [' , \n', []],
+  ])('%j', (text, events) => expect(splitEvents(text)).toEqual(events));
+});
+
+describe('suggest', () => {
+  it.each([
+    ['BUILD_FINISH', CALLBACK_EVENTS, undefined],
+    ['BUILD_ENDD', CALLBACK_EVENTS, 'BUILD_END'],
+    ['build_start', CALLBACK_EVENTS, 'BUILD_START'],
+    ['build-end', CALLBACK_EVENTS, 'BUILD_END'],
+    ['PIPELINE_CREATE', CALLBACK_EVENTS, undefined],
+    ['devnet', REGIONS, 'DEVNET'],
+    ['IDX', REGIONS, 'IDC'],
+    ['MARS', REGIONS, undefined],
+  ] as const)('%s → %s', (value, known, expected) => expect(suggest(value, known)).toBe(expected));
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { escapeMarkdown, excerpt, plain } from '../../src/text.ts';
+
+describe('plain', () => {
+  it.each([
+    ['ok', 'ok'],
+    ['a\n::warning::x', 'a ⏎ ::warning::x'],
+    ['a\r\n::add-mask::y', 'a ⏎ ::add-mask::y'],
+    ['::error::z', ':\u200b:error::z'],
+    ['  ::error::z', '  :\u200b:error::z'],
+    [':single', ':single'],
+    ['%0A::error::z', '%0A::error::z'],
+  ])('%j → %j', (input, output) => expect(plain(input)).toBe(output));
+
+  it('never leaves a line that starts a workflow command', () => {
+    for (const input of ['x\n::warning::x', '\r::set-output name=a::b', '\u2028::error::u', '::debug::d']) {
+      for (const line of plain(input).split(/\r?\n/)) expect(line.trimStart().startsWith('::')).toBe(false);
+    }
+  });
+
+  it('cuts very long text and says so', () => expect(plain('x'.repeat(30), 10)).toBe(`${'x'.repeat(10)}… (20 more characters)`));
+});
+
+describe('escapeMarkdown', () => {
+  it.each([
+    ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert\\(1\\)&gt;'],
+    ['a | b', 'a \\| b'],
+    ['**bold** _it_ `code`', '\\*\\*bold\\*\\* \\_it\\_ \\`code\\`'],
+    ['[link](http://x)', '\\[link\\]\\(http://x\\)'],
+    ['line\nbreak', 'line ⏎ break'],
+  ])('%j → %j', (input, output) => expect(escapeMarkdown(input)).toBe(output));
+});
+
+describe('excerpt', () => {
+  it.each([
+    ['<html><head><title>503 Service Unavailable</title></head><body><center><h1>503 Service Unavailable</h1></center><hr><center>openresty</center></body></html>', '503 Service Unavailable 503 Service Unavailable openresty'],
+    ['<style>p{}</style><p>后台正在部署中，请稍后。</p>', '后台正在部署中，请稍后。'],
+    ['plain  text\n\nhere', 'plain text here'],
+  ])('%#', (input, output) => expect(excerpt(input)).toBe(output));
+
+  it('cuts at the limit', () => expect(excerpt('y'.repeat(400), 300)).toHaveLength(301));
+});
