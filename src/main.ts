@@ -47,7 +47,11 @@ export async function run(options: RunOptions = {}): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent();
+  // Polls come every poll-interval (5 s by default), longer than undici's 4 s idle default:
+  // keep the connection for a minute, or less if the server's Keep-Alive header says so. The
+  // action's requests are sequential, so one connection per origin; without the limit, a
+  // request sent in the same tick as the last answer ended opens a second one.
+  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
 
   let inputs: Inputs | undefined;
   let http: HttpCaller | undefined;

@@ -83,7 +83,27 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(r.outputs).toMatchObject({ 'sign-status': 'RUNNING', polls: '3', elapsed: '2' });
   });
 
-  it('sign-detail: SIGINT mid-wait stops within 2 s with a cancelled summary', async () => {
+  it('sign-detail: the token request and every poll share one connection at the default interval', async () => {
+    emu.seedSign({ resignId: 's-ka', runningMs: 4000 });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-ka' });
+    expect(r.code).toBe(0);
+    expect(r.outputs.polls).toBe('2');
+    const ports = new Set(emu.requests().map((q) => q.remotePort));
+    expect(emu.requests()).toHaveLength(3);
+    expect(ports.size).toBe(1);
+  });
+
+  it('sign-detail: a failed download URL is a warning, not a failed step', async () => {
+    emu.seedSign({ resignId: 's-dl', runningMs: 0 });
+    emu.faults.add({ path: '/downloadUrl', times: 10, fault: { kind: 'status', status: 500, contentType: 'text', body: 'artifactory is down' } });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-dl', 'download-url': 'true', retries: '0' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^::warning::could not read the download URL of re-sign task s-dl: .*HTTP 500: artifactory is down$/m);
+    expect(r.outputs['sign-status']).toBe('SUCCESS');
+    expect(r.outputs['download-url']).toBeUndefined();
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('sign-detail: %s mid-wait stops within 2 s with a cancelled summary', async (signal) => {
     emu.seedSign({ resignId: 's-4', runningMs: 600_000 });
     let signalledAt = 0;
     const r = await step(
@@ -95,7 +115,7 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
               clearInterval(timer);
               setTimeout(() => {
                 signalledAt = Date.now();
-                kill('SIGINT');
+                kill(signal);
               }, 1200);
             }
           }, 20);

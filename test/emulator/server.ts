@@ -32,6 +32,8 @@ export interface LoggedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   time: number;
+  /** The client's port: the same port means the same connection. */
+  remotePort: number | undefined;
 }
 
 export interface SignSeed {
@@ -233,7 +235,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }
         return;
       }
-      log.push({ method, path, query: rawQuery, headers: { ...req.headers }, body, time: now() });
+      log.push({ method, path, query: rawQuery, headers: { ...req.headers }, body, time: now(), remotePort: req.socket.remotePort });
       const normal = (): void => {
         try {
           send(res, handle(method, path, new URLSearchParams(rawQuery), req, body));
@@ -246,6 +248,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       else applyFault(fault, req, res, normal);
     });
   });
+  // nginx's default keepalive_timeout, which bk-ci's gateway keeps.
+  server.keepAliveTimeout = 75_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
