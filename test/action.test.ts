@@ -49,7 +49,7 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(masks).toContain(token);
     expect(r.outputs['user-id']).toBe('alice');
     expect(r.outputs['expiration-time']).toMatch(/^\d{13}$/);
-    const elsewhere = [r.stdout.replaceAll(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, r.outputs.data ?? '', await readFile(r.outputs['data-file'] ?? '', 'utf8').catch(() => '')].join('\n');
+    const elsewhere = [unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')), r.stderr, r.summary, r.outputs.data ?? '', await readFile(r.outputs['data-file'] ?? '', 'utf8').catch(() => '')].join('\n');
     expect(elsewhere).not.toContain(token);
     expect(elsewhere).not.toContain(decodeURIComponent(token));
     expect(elsewhere).not.toContain(bkToken);
@@ -174,7 +174,7 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(r.code).toBe(0);
     expect(JSON.parse(r.outputs['success-events'] ?? '')).toEqual(['BUILD_START', 'BUILD_END']);
     expect(r.outputs['failure-events']).toBe('{}');
-    const all = [r.stdout.replaceAll(/^::add-mask::.*$/gm, ''), r.stderr, r.summary, JSON.stringify(r.outputs)].join('\n');
+    const all = [unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')), r.stderr, r.summary, JSON.stringify(r.outputs)].join('\n');
     expect(all).not.toContain('callback-secret-42');
     expect(emu.callbacks[0]?.secretToken).toBe('callback-secret-42');
   });
@@ -197,7 +197,7 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     const { token } = emu.addUser('alice', -90_000);
     const r = await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': '', 'access-token': token.accessToken, 'user-id': 'alice' });
     expectOneCleanError(r, /the access-token expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, 1m30s ago .*give bk-token instead/);
-    expect(r.stdout + r.stderr + r.summary).not.toContain(token.accessToken);
+    expect(unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')) + r.stderr + r.summary).not.toContain(token.accessToken);
   });
 
   it('server text never becomes a workflow command', async () => {

@@ -124,6 +124,12 @@ describe('retries: each fault × GET, PUT, POST', () => {
     if (!post.ok) expect(post.error).toBeInstanceOf(RequestTimeoutError);
   });
 
+  it('request-timeout covers the body too: a body that never ends is cut and retried', async () => {
+    const r = await attempt('GET', { kind: 'stall' }, 5, { requestTimeoutMs: 300, retries: 1 });
+    expect(r).toMatchObject({ ok: false, attempts: 2, delays: [1000] });
+    if (!r.ok) expect(r.error).toBeInstanceOf(RequestTimeoutError);
+  });
+
   it('each retry is a log line with its reason', async () => {
     const r = await attempt('GET', html503, 1);
     expect(r.log).toContain(`info: GET ${emu.url}/ms/openapi/api/apigw/v3/projects/demo: HTTP 503; retry 1 of 3 in 1s`);

@@ -34,6 +34,11 @@ export interface CallRequest {
 /** Codes that mean the connection was never made, so the request cannot have been sent. */
 const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
+/** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
+const CERTIFICATE = /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const CERTIFICATE_HINT =
+  'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
+
 const errorBody = z.object({
   status: z.number().optional(),
   code: z.number().optional(),
@@ -98,7 +103,7 @@ export class HttpCaller {
         });
         failure = { kind: 'status', status: res.status, retryAfter };
       } catch (e) {
-        if (e instanceof NetworkError) failure = { kind: 'network', beforeSend: e.beforeSend };
+        if (e instanceof NetworkError) failure = { kind: 'network', beforeSend: e.beforeSend, permanent: e.code !== undefined && CERTIFICATE.test(e.code) };
         else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
         else throw e;
         error = e;
@@ -134,9 +139,9 @@ export class HttpCaller {
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError) throw new ResponseFormatError({ method: req.method, url: shown, status: 200, detail: e.message, cause: e });
       const code = errorCode(e);
-      return Promise.reject(
-        new NetworkError({ method: req.method, url: shown, beforeSend: code !== undefined && BEFORE_SEND.has(code), detail: plain(describeCause(e)), cause: e, ...(code === undefined ? {} : { code }) }),
-      );
+      let detail = plain(describeCause(e)).replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
+      if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
+      throw new NetworkError({ method: req.method, url: shown, beforeSend: code !== undefined && BEFORE_SEND.has(code), detail, cause: e, ...(code === undefined ? {} : { code }) });
     }
   }
 }

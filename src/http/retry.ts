@@ -18,7 +18,8 @@ export const DEFAULT_RETRY_POLICY = {
 
 export type Failure =
   | { kind: 'status'; status: number; retryAfter?: string | undefined }
-  | { kind: 'network'; beforeSend: boolean }
+  /** `permanent`: a failure no retry can mend, such as a certificate that cannot be verified. */
+  | { kind: 'network'; beforeSend: boolean; permanent?: boolean }
   | { kind: 'timeout' };
 
 /**
@@ -26,6 +27,7 @@ export type Failure =
  * server said it did not take it (423, 429) or the connection never got as far as sending it.
  */
 export function isRetryable(method: string, failure: Failure): boolean {
+  if (failure.kind === 'network' && failure.permanent) return false;
   const throttled = failure.kind === 'status' && (failure.status === 423 || failure.status === 429);
   if (method === 'POST') return throttled || (failure.kind === 'network' && failure.beforeSend);
   if (failure.kind === 'status') return throttled || failure.status >= 500;

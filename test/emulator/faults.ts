@@ -9,6 +9,8 @@ export type Fault =
   | { kind: 'hang' }
   /** HTTP 200 whose JSON body stops half-way. */
   | { kind: 'truncate' }
+  /** Headers and part of the body, then nothing more: the body never ends. */
+  | { kind: 'stall' }
   /** The normal answer, late. */
   | { kind: 'delay'; ms: number };
 

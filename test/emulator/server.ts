@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { FaultPlan, type Fault, type FaultRule } from './faults.ts';
 import { route, type World } from './routes.ts';
@@ -21,6 +22,8 @@ export interface EmulatorOptions {
   now?: () => number;
   port?: number;
   host?: string;
+  /** Serve https with this key and certificate. */
+  tls?: { key: string; cert: string };
 }
 
 export interface LoggedRequest {
@@ -211,13 +214,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"status":0,"data":{"resignId":"s-');
         return;
+      case 'stall':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"status":0,"data":');
+        return;
       case 'delay':
         setTimeout(normal, fault.ms);
         return;
     }
   }
 
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -247,10 +254,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (fault === undefined) normal();
       else applyFault(fault, req, res, normal);
     });
-  });
+  };
+  const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createServer(listener);
   // nginx's default keepalive_timeout, which bk-ci's gateway keeps.
   server.keepAliveTimeout = 75_000;
-  server.on('connection', (s) => {
+  server.on(options.tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -260,7 +268,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  url = `${options.tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}:${port}`;
 
   return {
     url,

@@ -10,6 +10,7 @@ describe('isRetryable', () => {
     ['network, before send', { kind: 'network', beforeSend: true }, true, true],
     ['network, after send', { kind: 'network', beforeSend: false }, true, false],
     ['timeout', { kind: 'timeout' }, true, false],
+    ['certificate not verified', { kind: 'network', beforeSend: false, permanent: true }, false, false],
     ['500', status(500), true, false],
     ['503', status(503), true, false],
     ['423', status(423), true, true],
