@@ -25,7 +25,14 @@ const overrides = Object.fromEntries(
 
 const emulator = await startEmulator({ flavour: 'bkci' });
 const { bkToken } = emulator.addUser('demo-user');
-emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded for npm start', creator: 'demo-user', bgId: 1, bgName: 'Games' });
+emulator.seedProject({
+  englishName: 'demo',
+  projectName: 'Demo project',
+  description: 'seeded for npm start',
+  creator: 'demo-user',
+  bgId: 1,
+  bgName: 'Games',
+});
 emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
 
 const inputs = {
@@ -61,7 +68,8 @@ const show = (chunk: string): void => {
 };
 const result = await runStep(actionDir, { inputs, echo: show });
 rule('outputs');
-for (const [name, value] of Object.entries(result.outputs)) console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
+for (const [name, value] of Object.entries(result.outputs))
+  console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
 rule('job summary (GITHUB_STEP_SUMMARY)');
 console.log(result.summary);
 rule(`exit code ${result.code} after ${(result.durationMs / 1000).toFixed(1)} s`);

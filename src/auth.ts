@@ -101,11 +101,7 @@ export class IssuedTokens implements TokenSource {
   }
 }
 
-export type TokenProblem =
-  | { kind: 'expired'; at?: number }
-  | { kind: 'empty' }
-  | { kind: 'illegal' }
-  | { kind: 'refused' };
+export type TokenProblem = { kind: 'expired'; at?: number } | { kind: 'empty' } | { kind: 'illegal' } | { kind: 'refused' };
 
 /**
  * What an error says about the token, in either dialect: the spec's HTTP 401 JSON, or bk-ci's
@@ -134,7 +130,11 @@ export class AuthError extends Error {
   }
 }
 
-export const utcTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+export const utcTime = (ms: number): string =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 /** A message that says what went wrong with the token and what to do about it. */
 export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource, cause: unknown, afterRenewal: boolean): AuthError {

@@ -1,16 +1,42 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { CALLBACK_EVENTS, REGIONS, splitEvents, suggest } from './events.ts';
-import { parseProjectText, projectFields, type ProjectFields } from './project-fields.ts';
+import { type ProjectFields, parseProjectText, projectFields } from './project-fields.ts';
 
-export const OPERATIONS = ['get-token', 'sign-detail', 'get-project', 'list-projects', 'create-project', 'update-project', 'create-callbacks'] as const;
+export const OPERATIONS = [
+  'get-token',
+  'sign-detail',
+  'get-project',
+  'list-projects',
+  'create-project',
+  'update-project',
+  'create-callbacks',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Every input of action.yml. Reading one that is not here is a compile error. */
 export const INPUT_NAMES = [
-  'operation', 'base-url', 'access-token', 'bk-token', 'user-id', 'app-code', 'project-id', 'resign-id', 'project',
-  'if-exists', 'callback-url', 'region', 'events', 'secret-token', 'wait', 'timeout', 'poll-interval',
-  'request-timeout', 'retries', 'download-url', 'allow-insecure-http',
+  'operation',
+  'base-url',
+  'access-token',
+  'bk-token',
+  'user-id',
+  'app-code',
+  'project-id',
+  'resign-id',
+  'project',
+  'if-exists',
+  'callback-url',
+  'region',
+  'events',
+  'secret-token',
+  'wait',
+  'timeout',
+  'poll-interval',
+  'request-timeout',
+  'retries',
+  'download-url',
+  'allow-insecure-http',
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -31,9 +57,20 @@ export type Task =
   | { operation: 'sign-detail'; resignId: string; wait: boolean; downloadUrl: boolean }
   | { operation: 'get-project'; projectId: string }
   | { operation: 'list-projects' }
-  | { operation: 'create-project'; project: ProjectFields & { englishName: string; projectName: string; description: string }; ifExists: 'fail' | 'skip' | 'update' }
+  | {
+      operation: 'create-project';
+      project: ProjectFields & { englishName: string; projectName: string; description: string };
+      ifExists: 'fail' | 'skip' | 'update';
+    }
   | { operation: 'update-project'; projectId: string; project: ProjectFields }
-  | { operation: 'create-callbacks'; projectId: string; callbackUrl: string; region: (typeof REGIONS)[number]; events: string[]; secretToken?: string };
+  | {
+      operation: 'create-callbacks';
+      projectId: string;
+      callbackUrl: string;
+      region: (typeof REGIONS)[number];
+      events: string[];
+      secretToken?: string;
+    };
 
 export interface Inputs {
   settings: Settings;
@@ -77,10 +114,18 @@ const duration = (name: string, minMs: number, maxMs: number) =>
 
 /** One path segment: no empty value, no dot segment, no control characters. */
 const segment = (name: string) =>
-  z.string().refine((v) => v !== '.' && v !== '..' && !/[\u0000-\u001f\u007f]/.test(v), `${name} cannot be "." or ".." or hold control characters`);
+  z
+    .string()
+    .refine(
+      (v) => v !== '.' && v !== '..' && ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      `${name} cannot be "." or ".." or hold control characters`,
+    );
 
 const schema = z.object({
-  operation: z.enum(OPERATIONS, { error: (i) => (i.input === undefined ? 'operation is required' : `operation "${String(i.input)}" is not one of ${OPERATIONS.join(', ')}`) }),
+  operation: z.enum(OPERATIONS, {
+    error: (i) =>
+      i.input === undefined ? 'operation is required' : `operation "${String(i.input)}" is not one of ${OPERATIONS.join(', ')}`,
+  }),
   'base-url': z.string({ error: 'base-url is required, e.g. https://devops.example.com' }),
   'access-token': z.string().optional(),
   'bk-token': z.string().optional(),
@@ -89,7 +134,9 @@ const schema = z.object({
   'project-id': segment('project-id').optional(),
   'resign-id': segment('resign-id').optional(),
   project: z.string().optional(),
-  'if-exists': z.enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` }).default('fail'),
+  'if-exists': z
+    .enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` })
+    .default('fail'),
   'callback-url': z
     .string()
     .transform((v, ctx) => {
@@ -103,7 +150,10 @@ const schema = z.object({
       const region = REGIONS.find((r) => r === v);
       if (region !== undefined) return region;
       const hint = suggest(v, REGIONS);
-      ctx.addIssue({ code: 'custom', message: `region "${v}" is not one of ${REGIONS.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `region "${v}" is not one of ${REGIONS.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}`,
+      });
       return z.NEVER;
     })
     .optional(),
@@ -115,7 +165,10 @@ const schema = z.object({
       for (const e of events) {
         if ((CALLBACK_EVENTS as readonly string[]).includes(e)) continue;
         const hint = suggest(e, CALLBACK_EVENTS);
-        ctx.addIssue({ code: 'custom', message: `event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}`,
+        });
       }
       return events;
     })
@@ -146,7 +199,9 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
   if (url.username || url.password) return { problem: 'base-url must not hold a user name or password' };
   if (url.search || url.hash) return { problem: 'base-url must not have a query (?…) or fragment (#…)' };
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecure) {
-    return { problem: `base-url uses plain http to ${url.hostname}: the access token travels in the query string and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted` };
+    return {
+      problem: `base-url uses plain http to ${url.hostname}: the access token travels in the query string and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted`,
+    };
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -209,17 +264,26 @@ export async function parseInputs(get: (name: InputName) => string): Promise<Inp
           problems.push(`project-id "${id}" and project.englishName "${project.englishName}" differ; give one, or the same in both`);
         }
         if (project?.englishName !== undefined && !/^[a-z][a-zA-Z0-9-]{1,31}$/.test(project.englishName)) {
-          problems.push(`project.englishName "${project.englishName}" must be 2-32 characters: a lower-case letter first, then letters, digits or "-"`);
+          problems.push(
+            `project.englishName "${project.englishName}" must be 2-32 characters: a lower-case letter first, then letters, digits or "-"`,
+          );
         }
         task = {
           operation: i.operation,
-          project: { ...project, englishName: project?.englishName ?? '', projectName: project?.projectName ?? '', description: project?.description ?? '' },
+          project: {
+            ...project,
+            englishName: project?.englishName ?? '',
+            projectName: project?.projectName ?? '',
+            description: project?.description ?? '',
+          },
           ifExists: i['if-exists'],
         };
       } else {
         const projectId = need('project-id', i['project-id']);
         if (project?.englishName !== undefined && project.englishName !== projectId) {
-          problems.push(`project.englishName "${project.englishName}" differs from project-id "${projectId}"; the English name of a project cannot be changed`);
+          problems.push(
+            `project.englishName "${project.englishName}" differs from project-id "${projectId}"; the English name of a project cannot be changed`,
+          );
         }
         task = { operation: i.operation, projectId, project: project ?? {} };
       }

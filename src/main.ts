@@ -1,16 +1,17 @@
 import * as core from '@actions/core';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { GivenToken, IssuedTokens, type TokenSource } from './auth.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { writeData } from './data-output.ts';
 import { formatDuration } from './duration.ts';
 import { BkciApi, issueToken } from './http/api.ts';
 import { HttpCaller } from './http/caller.ts';
 import { statusOf } from './http/errors.ts';
 import { DEFAULT_RETRY_POLICY } from './http/retry.ts';
-import { InputError, parseInputs, type Inputs } from './inputs.ts';
+import { InputError, type InputName, type Inputs, parseInputs } from './inputs.ts';
 import type { Log } from './log.ts';
 import { errorMessage, OperationError, type Outcome } from './outcome.ts';
+import { OUTPUT_NAMES, type OutputName } from './output-names.ts';
 import { describeTask, perform } from './perform.ts';
 import { Secrets } from './redact.ts';
 import { renderSummary } from './summary.ts';
@@ -32,7 +33,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const start = clock.now();
   const secrets = new Secrets((v) => core.setSecret(v));
   // Masked before anything at all is printed, parse errors included.
-  for (const name of ['access-token', 'bk-token', 'secret-token'] as const) secrets.add(core.getInput(name));
+  for (const name of ['access-token', 'bk-token', 'secret-token'] as const satisfies readonly InputName[]) secrets.add(core.getInput(name));
   const log: Log = {
     debug: (m) => core.debug(secrets.redact(m)),
     info: (m) => core.info(secrets.redact(m)),
@@ -51,7 +52,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   // keep the connection for a minute, or less if the server's Keep-Alive header says so. The
   // action's requests are sequential, so one connection per origin; without the limit, a
   // request sent in the same tick as the last answer ended opens a second one.
-  const dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
+  const dispatcher =
+    options.dispatcher ?? new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
 
   let inputs: Inputs | undefined;
   let http: HttpCaller | undefined;
@@ -83,7 +85,12 @@ export async function run(options: RunOptions = {}): Promise<void> {
             log,
             ...(settings.userId === undefined ? {} : { userId: settings.userId }),
           });
-    api = new BkciApi(http, { baseUrl: settings.baseUrl, tokens, deadline, ...(settings.appCode === undefined ? {} : { appCode: settings.appCode }) });
+    api = new BkciApi(http, {
+      baseUrl: settings.baseUrl,
+      tokens,
+      deadline,
+      ...(settings.appCode === undefined ? {} : { appCode: settings.appCode }),
+    });
     const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
     await setOutputs(outcome, inputs, api, http, tokens);
@@ -96,8 +103,9 @@ export async function run(options: RunOptions = {}): Promise<void> {
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
     if (inputs !== undefined) {
       try {
-        if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined) await setOutputs(outcome, inputs, api, http, tokens);
-        else core.setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
+        if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined)
+          await setOutputs(outcome, inputs, api, http, tokens);
+        else setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
         await writeSummary(inputs, false, outcome, secrets, message);
       } catch (inner) {
         log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
@@ -111,22 +119,28 @@ export async function run(options: RunOptions = {}): Promise<void> {
   }
 }
 
+const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
+
 async function currentUser(tokens: TokenSource): Promise<string | undefined> {
   if (tokens instanceof IssuedTokens && tokens.info === undefined) return undefined;
   return (await tokens.current()).userId;
 }
 
 async function setOutputs(outcome: Outcome, inputs: Inputs, api: BkciApi, http: HttpCaller, tokens: TokenSource): Promise<void> {
-  for (const [name, value] of Object.entries(outcome.outputs)) core.setOutput(name, value);
+  for (const name of OUTPUT_NAMES) {
+    const value = outcome.outputs[name];
+    if (value !== undefined) setOutput(name, value);
+  }
   if ('data' in outcome) {
     const { file, inline } = await writeData(outcome.data, inputs.task.operation, process.env.RUNNER_TEMP);
-    core.setOutput('data-file', file);
-    if (inline !== undefined) core.setOutput('data', inline);
-    else core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
+    setOutput('data-file', file);
+    if (inline !== undefined) setOutput('data', inline);
+    else
+      core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
   }
-  core.setOutput('http-status', String(api.lastStatus ?? http.lastStatus ?? ''));
+  setOutput('http-status', String(api.lastStatus ?? http.lastStatus ?? ''));
   const user = inputs.settings.userId ?? (await currentUser(tokens).catch(() => undefined));
-  if (user !== undefined) core.setOutput('user-id', user);
+  if (user !== undefined) setOutput('user-id', user);
 }
 
 async function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Outputs } from './output-names.ts';
+
 /** Pieces of the job summary; every string in them is treated as untrusted text when rendered. */
 export type Block =
   | { kind: 'facts'; rows: [string, string][] }
@@ -10,7 +12,7 @@ export interface Outcome {
   headline: string;
   /** The result's `data`; absent when the operation got none. */
   data?: unknown;
-  outputs: Record<string, string>;
+  outputs: Outputs;
   blocks: Block[];
 }
 

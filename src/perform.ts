@@ -4,11 +4,11 @@ import { formatDuration } from './duration.ts';
 import type { BkciApi } from './http/api.ts';
 import type { Settings, Task } from './inputs.ts';
 import type { Log } from './log.ts';
-import type { Outcome } from './outcome.ts';
 import { createCallbacks } from './operations/callbacks.ts';
 import { getToken } from './operations/get-token.ts';
 import { createProject, getProject, listProjects, updateProject } from './operations/projects.ts';
 import { signDetail } from './operations/sign-detail.ts';
+import type { Outcome } from './outcome.ts';
 
 export interface Context {
   api: BkciApi;
@@ -29,7 +29,14 @@ export function perform(task: Task, c: Context): Promise<Outcome> {
     case 'sign-detail':
       return signDetail(
         c.api,
-        { resignId: task.resignId, wait: task.wait, downloadUrl: task.downloadUrl, timeoutMs: c.settings.timeoutMs, intervalMs: c.settings.pollIntervalMs, start: c.start },
+        {
+          resignId: task.resignId,
+          wait: task.wait,
+          downloadUrl: task.downloadUrl,
+          timeoutMs: c.settings.timeoutMs,
+          intervalMs: c.settings.pollIntervalMs,
+          start: c.start,
+        },
         { clock: c.clock, log: c.log, signal: c.signal },
       );
     case 'get-project':
@@ -63,7 +70,12 @@ export function describeTask(task: Task, settings: Settings): [string, string][]
       rows.push(['project-id', task.projectId], ['fields', Object.keys(task.project).join(', ')]);
       break;
     case 'create-callbacks':
-      rows.push(['project-id', task.projectId], ['callback-url', task.callbackUrl], ['region', task.region], ['events', task.events.join(', ')]);
+      rows.push(
+        ['project-id', task.projectId],
+        ['callback-url', task.callbackUrl],
+        ['region', task.region],
+        ['events', task.events.join(', ')],
+      );
       break;
     default:
       break;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** bk-ci ids are Long in create/update bodies but strings in ProjectVO; accept both, send numbers. */
-const id = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'a whole number').transform(Number)]);
+const id = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/, 'a whole number')
+    .transform(Number),
+]);
 
 /** The fields of ProjectCreateInfo / ProjectUpdateInfo; others are passed through untouched. */
 export const projectFields = z.looseObject({
@@ -51,11 +57,42 @@ export async function parseProjectText(text: string): Promise<unknown> {
 
 /** Fields of ProjectUpdateInfo. bk-ci's PUT resets every one of these it is not given. */
 const UPDATE_KEYS = [
-  'projectName', 'description', 'projectType', 'bgId', 'bgName', 'businessLineId', 'businessLineName',
-  'centerId', 'centerName', 'deptId', 'deptName', 'ccAppId', 'ccAppName', 'kind', 'secrecy', 'hidden',
-  'properties', 'subjectScopes', 'logoAddress', 'authSecrecy', 'productId', 'productName', 'kpiCode', 'kpiName',
+  'projectName',
+  'description',
+  'projectType',
+  'bgId',
+  'bgName',
+  'businessLineId',
+  'businessLineName',
+  'centerId',
+  'centerName',
+  'deptId',
+  'deptName',
+  'ccAppId',
+  'ccAppName',
+  'kind',
+  'secrecy',
+  'hidden',
+  'properties',
+  'subjectScopes',
+  'logoAddress',
+  'authSecrecy',
+  'productId',
+  'productName',
+  'kpiCode',
+  'kpiName',
 ] as const;
-const NUMERIC_KEYS = new Set(['bgId', 'businessLineId', 'centerId', 'deptId', 'ccAppId', 'projectType', 'kind', 'authSecrecy', 'productId']);
+const NUMERIC_KEYS = new Set([
+  'bgId',
+  'businessLineId',
+  'centerId',
+  'deptId',
+  'ccAppId',
+  'projectType',
+  'kind',
+  'authSecrecy',
+  'productId',
+]);
 
 /**
  * The PUT body that changes only what `given` names: the project as it is now (ProjectVO,

@@ -20,7 +20,11 @@ export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
   const cell = (text: string): string => escapeMarkdown(scrub(text)) || ' ';
   const table = (headers: string[], rows: string[][]): string =>
-    [`| ${headers.map(cell).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+    [
+      `| ${headers.map(cell).join(' | ')} |`,
+      `|${headers.map(() => '---').join('|')}|`,
+      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    ].join('\n');
 
   const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
   if (!s.ok && s.error !== undefined) parts.push(`**Failed:** ${cell(s.error)}`);
@@ -32,6 +36,8 @@ export function renderSummary(s: SummaryInput): string {
   }
   const md = `${parts.join('\n\n')}\n`;
   if (Buffer.byteLength(md) <= SUMMARY_LIMIT) return md;
-  const cut = Buffer.from(md).subarray(0, SUMMARY_LIMIT - 200).toString('utf8');
+  const cut = Buffer.from(md)
+    .subarray(0, SUMMARY_LIMIT - 200)
+    .toString('utf8');
   return `${cut.slice(0, cut.lastIndexOf('\n'))}\n\n… (summary cut at 1 MiB; the whole result is in data-file)\n`;
 }

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OPENAPI_PREFIX, startEmulator, TOKEN_PATH, type Emulator } from './emulator/server.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
 import type { Flavour } from './emulator/wire.ts';
-import { cleanupSteps, installAction, runStep, unescapeData, type StepResult } from './support/runner.ts';
+import { cleanupSteps, installAction, runStep, type StepResult, unescapeData } from './support/runner.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -32,7 +32,10 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
   let accessToken: string;
   beforeEach(async () => {
     emu = await startEmulator({ flavour });
-    ({ bkToken, token: { accessToken } } = emu.addUser('alice'));
+    ({
+      bkToken,
+      token: { accessToken },
+    } = emu.addUser('alice'));
     emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice', bgId: 12 });
   });
   afterEach(() => emu.close());
@@ -49,7 +52,13 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(masks).toContain(token);
     expect(r.outputs['user-id']).toBe('alice');
     expect(r.outputs['expiration-time']).toMatch(/^\d{13}$/);
-    const elsewhere = [unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')), r.stderr, r.summary, r.outputs.data ?? '', await readFile(r.outputs['data-file'] ?? '', 'utf8').catch(() => '')].join('\n');
+    const elsewhere = [
+      unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')),
+      r.stderr,
+      r.summary,
+      r.outputs.data ?? '',
+      await readFile(r.outputs['data-file'] ?? '', 'utf8').catch(() => ''),
+    ].join('\n');
     expect(elsewhere).not.toContain(token);
     expect(elsewhere).not.toContain(decodeURIComponent(token));
     expect(elsewhere).not.toContain(bkToken);
@@ -59,7 +68,13 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     emu.seedSign({ resignId: 's-1', runningMs: 1500 });
     const r = await step({ operation: 'sign-detail', 'resign-id': 's-1', 'poll-interval': '1s', 'download-url': 'true' });
     expect(r.code).toBe(0);
-    expect(r.outputs).toMatchObject({ 'sign-status': 'SUCCESS', 'sign-message': 'Sign finished.', polls: '3', 'http-status': '200', 'user-id': 'alice' });
+    expect(r.outputs).toMatchObject({
+      'sign-status': 'SUCCESS',
+      'sign-message': 'Sign finished.',
+      polls: '3',
+      'http-status': '200',
+      'user-id': 'alice',
+    });
     expect(r.outputs['download-url']).toContain('/artifactory/');
     expect(JSON.parse(r.outputs.data ?? '')).toEqual({ resignId: 's-1', status: 'SUCCESS', message: 'Sign finished.' });
     expect(JSON.parse(await readFile(r.outputs['data-file'] ?? '', 'utf8'))).toEqual(JSON.parse(r.outputs.data ?? ''));
@@ -95,7 +110,11 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
 
   it('sign-detail: a failed download URL is a warning, not a failed step', async () => {
     emu.seedSign({ resignId: 's-dl', runningMs: 0 });
-    emu.faults.add({ path: '/downloadUrl', times: 10, fault: { kind: 'status', status: 500, contentType: 'text', body: 'artifactory is down' } });
+    emu.faults.add({
+      path: '/downloadUrl',
+      times: 10,
+      fault: { kind: 'status', status: 500, contentType: 'text', body: 'artifactory is down' },
+    });
     const r = await step({ operation: 'sign-detail', 'resign-id': 's-dl', 'download-url': 'true', retries: '0' });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^::warning::could not read the download URL of re-sign task s-dl: .*HTTP 500: artifactory is down$/m);
@@ -129,7 +148,13 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
   });
 
   it('get-project with access-token and user-id, verbatim in the query', async () => {
-    const r = await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': '', 'access-token': accessToken, 'user-id': 'alice' });
+    const r = await step({
+      operation: 'get-project',
+      'project-id': 'demo',
+      'bk-token': '',
+      'access-token': accessToken,
+      'user-id': 'alice',
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ englishName: 'demo', bgId: '12' });
     expect(emu.requests({ path: OPENAPI_PREFIX })[0]?.query).toBe(`access_token=${accessToken}`);
@@ -143,7 +168,8 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
   });
 
   it('list-projects: count, and data-file when data is over 1 MiB', async () => {
-    for (let i = 0; i < 2500; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `Project ${i}`, creator: 'alice', description: 'd'.repeat(200) });
+    for (let i = 0; i < 2500; i++)
+      emu.seedProject({ englishName: `p-${i}`, projectName: `Project ${i}`, creator: 'alice', description: 'd'.repeat(200) });
     const r = await step({ operation: 'list-projects' });
     expect(r.code).toBe(0);
     expect(r.outputs.count).toBe('2501');
@@ -170,7 +196,14 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
   });
 
   it('create-callbacks: success events, and the secret nowhere', async () => {
-    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': 'https://hooks.example.com/bkci', region: 'DEVNET', events: 'BUILD_START\nBUILD_END', 'secret-token': 'callback-secret-42' });
+    const r = await step({
+      operation: 'create-callbacks',
+      'project-id': 'demo',
+      'callback-url': 'https://hooks.example.com/bkci',
+      region: 'DEVNET',
+      events: 'BUILD_START\nBUILD_END',
+      'secret-token': 'callback-secret-42',
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.outputs['success-events'] ?? '')).toEqual(['BUILD_START', 'BUILD_END']);
     expect(r.outputs['failure-events']).toBe('{}');
@@ -180,13 +213,26 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
   });
 
   it('create-callbacks: a failed event fails the step, naming it', async () => {
-    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': `https://hooks.example.com/${'x'.repeat(260)}`, region: 'IDC', events: 'BUILD_END' });
+    const r = await step({
+      operation: 'create-callbacks',
+      'project-id': 'demo',
+      'callback-url': `https://hooks.example.com/${'x'.repeat(260)}`,
+      region: 'IDC',
+      events: 'BUILD_END',
+    });
     expectOneCleanError(r, /1 of 1 callbacks failed: BUILD_END \(/);
     expect(JSON.parse(r.outputs['failure-events'] ?? '')).toHaveProperty('BUILD_END');
   });
 
   it('an invalid input fails before any request', async () => {
-    const r = await step({ operation: 'create-callbacks', 'project-id': 'demo', 'callback-url': 'https://h.example', region: 'mars', events: 'BUILD_ENDD', timeout: 'forever' });
+    const r = await step({
+      operation: 'create-callbacks',
+      'project-id': 'demo',
+      'callback-url': 'https://h.example',
+      region: 'mars',
+      events: 'BUILD_ENDD',
+      timeout: 'forever',
+    });
     expectOneCleanError(r, /invalid inputs:/);
     expect(r.errors[0]).toMatch(/timeout "forever"/);
     expect(r.errors[0]).toMatch(/No request was sent/);
@@ -195,7 +241,13 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
 
   it('an expired access-token fails with the instant and what to do', async () => {
     const { token } = emu.addUser('alice', -90_000);
-    const r = await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': '', 'access-token': token.accessToken, 'user-id': 'alice' });
+    const r = await step({
+      operation: 'get-project',
+      'project-id': 'demo',
+      'bk-token': '',
+      'access-token': token.accessToken,
+      'user-id': 'alice',
+    });
     expectOneCleanError(r, /the access-token expired at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, 1m30s ago .*give bk-token instead/);
     expect(unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')) + r.stderr + r.summary).not.toContain(token.accessToken);
   });

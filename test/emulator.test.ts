@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPENAPI_PREFIX, startEmulator, TOKEN_PATH, type Emulator } from './emulator/server.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
 import type { Flavour } from './emulator/wire.ts';
 import { raw } from './support/raw-http.ts';
 
@@ -13,7 +13,10 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
 
   beforeEach(async () => {
     emu = await startEmulator({ flavour });
-    ({ bkToken, token: { accessToken: token } } = emu.addUser('alice'));
+    ({
+      bkToken,
+      token: { accessToken: token },
+    } = emu.addUser('alice'));
   });
   afterEach(() => emu.close());
 
@@ -22,7 +25,10 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     const query = [t === null ? '' : `access_token=${t}`, opts.query ?? ''].filter(Boolean).join('&');
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (opts.uid !== null) headers['x-devops-uid'] = opts.uid ?? 'alice';
-    return raw(emu.url, method, `${P}${path}${query ? `?${query}` : ''}`, { headers, ...(opts.body === undefined ? {} : { body: opts.body }) });
+    return raw(emu.url, method, `${P}${path}${query ? `?${query}` : ''}`, {
+      headers,
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
   };
 
   describe('token endpoint', () => {
@@ -34,7 +40,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       if (bk) expect(body.status).toBe(0);
       expect(info.userId).toBe('alice');
       expect(String(info.expirationTime)).toMatch(/^\d{13}$/);
-      for (const escape of ['%2B', '%2F', '%3D']) expect(info.accessToken).toContain(escape);
+      for (const encoded of ['%2B', '%2F', '%3D']) expect(info.accessToken).toContain(encoded);
     });
 
     it('answers the other form when asked', async () => {
@@ -46,7 +52,10 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       await other.close();
     });
 
-    it.each([['no cookie', {}], ['an unknown ticket', { cookie: 'bk_token=nope' }]])('is 401 JSON with %s', async (_, headers) => {
+    it.each([
+      ['no cookie', {}],
+      ['an unknown ticket', { cookie: 'bk_token=nope' }],
+    ])('is 401 JSON with %s', async (_, headers) => {
       const res = await raw(emu.url, 'GET', TOKEN_PATH, { headers });
       expect(res.status).toBe(401);
       expect(res.json()).toEqual({ status: 401, data: '', result: bk, message: '用户权限验证失败。' });
@@ -56,7 +65,8 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       const limited = await startEmulator({ flavour, tokenRateLimit: 2 });
       const t = limited.addUser('carol').bkToken;
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await raw(limited.url, 'GET', TOKEN_PATH, { headers: { cookie: `bk_token=${t}` } })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await raw(limited.url, 'GET', TOKEN_PATH, { headers: { cookie: `bk_token=${t}` } })).status);
       expect(statuses).toEqual([200, 200, 429]);
       const page = await raw(limited.url, 'GET', TOKEN_PATH, { headers: { cookie: `bk_token=${t}` } });
       expect(page.headers['content-type']).toMatch(/text\/html/);
@@ -77,9 +87,12 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       }
     };
 
-    it('rejects a missing token', async () => expectAuthFailure(await call('GET', 'projects', { token: null }), /^Request accessToken is empty\.$/));
-    it('rejects an empty token', async () => expectAuthFailure(await call('GET', 'projects', { token: '' }), /^Request accessToken is empty\.$/));
-    it('rejects an illegal token', async () => expectAuthFailure(await call('GET', 'projects', { token: 'bm9wZQ%3D%3D' }), /Access token illegal/));
+    it('rejects a missing token', async () =>
+      expectAuthFailure(await call('GET', 'projects', { token: null }), /^Request accessToken is empty\.$/));
+    it('rejects an empty token', async () =>
+      expectAuthFailure(await call('GET', 'projects', { token: '' }), /^Request accessToken is empty\.$/));
+    it('rejects an illegal token', async () =>
+      expectAuthFailure(await call('GET', 'projects', { token: 'bm9wZQ%3D%3D' }), /Access token illegal/));
     it('rejects a token decoded by the client (+ becomes a space)', async () =>
       expectAuthFailure(await call('GET', 'projects', { token: decodeURIComponent(token) }), /Access token illegal/));
 
@@ -105,7 +118,9 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       emu.seedProject({ englishName: 'p1', projectName: 'P1', creator: 'alice' });
       expect((await call('POST', 'projects')).status).toBe(400);
       expect((await call('PUT', 'projects/p1')).status).toBe(400);
-      expect((await call('POST', 'projects/p1/callbacks/batch', { query: 'url=https%3A%2F%2Fx.example&region=DEVNET&event=BUILD_END' })).status).toBe(400);
+      expect(
+        (await call('POST', 'projects/p1/callbacks/batch', { query: 'url=https%3A%2F%2Fx.example&region=DEVNET&event=BUILD_END' })).status,
+      ).toBe(400);
     });
   });
 
@@ -113,7 +128,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     const create = (body: Record<string, unknown>) => call('POST', 'projects', { body: JSON.stringify(body) });
     const okStatus = (body: Record<string, unknown>) => (bk ? body.code : body.status);
 
-    it('creates (data true), gets and lists, in the flavour\'s wrapper', async () => {
+    it("creates (data true), gets and lists, in the flavour's wrapper", async () => {
       const res = await create({ englishName: 'demo-1', projectName: 'Demo', description: 'd', bgId: 12 });
       expect(res.status).toBe(bk ? 200 : 201);
       const body = res.json() as Record<string, unknown>;
@@ -168,25 +183,42 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('PUT resets organisation fields it is not given, and needs englishName = path id', async () => {
-      emu.seedProject({ englishName: 'org', projectName: 'Org', description: 'old', creator: 'alice', bgId: 5, bgName: 'BG', deptId: 7, deptName: 'Dept', centerId: 9, centerName: 'C' });
+      emu.seedProject({
+        englishName: 'org',
+        projectName: 'Org',
+        description: 'old',
+        creator: 'alice',
+        bgId: 5,
+        bgName: 'BG',
+        deptId: 7,
+        deptName: 'Dept',
+        centerId: 9,
+        centerName: 'C',
+      });
       const without = await call('PUT', 'projects/org', { body: JSON.stringify({ projectName: 'Org', description: 'new' }) });
       expect(without.status).toBe(bk ? 400 : 403);
       expect(emu.projects.get('org')?.description).toBe('old');
 
-      const res = await call('PUT', 'projects/org', { body: JSON.stringify({ englishName: 'org', projectName: 'Org', description: 'new' }) });
+      const res = await call('PUT', 'projects/org', {
+        body: JSON.stringify({ englishName: 'org', projectName: 'Org', description: 'new' }),
+      });
       expect(res.status).toBe(200);
       const p = emu.projects.get('org');
       expect(p).toMatchObject({ description: 'new', bgId: 0, bgName: '', deptId: null, deptName: '', centerId: null, centerName: '' });
     });
 
     it('PUT on a missing project is 404', async () => {
-      const res = await call('PUT', 'projects/ghost', { body: JSON.stringify({ englishName: 'ghost', projectName: 'G', description: '' }) });
+      const res = await call('PUT', 'projects/ghost', {
+        body: JSON.stringify({ englishName: 'ghost', projectName: 'G', description: '' }),
+      });
       expect(res.status).toBe(404);
     });
 
     it('PUT by a user who is not a member is refused', async () => {
       emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
-      const res = await call('PUT', 'projects/theirs', { body: JSON.stringify({ englishName: 'theirs', projectName: 'T', description: '' }) });
+      const res = await call('PUT', 'projects/theirs', {
+        body: JSON.stringify({ englishName: 'theirs', projectName: 'T', description: '' }),
+      });
       expect(res.status).toBe(bk ? 400 : 403);
     });
   });
@@ -240,7 +272,11 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       timed.seedSign({ resignId: 's-ok', runningMs: 3000 });
       timed.seedSign({ resignId: 's-bad', runningMs: 1000, result: 'FAIL', failMessage: '[errorCode=2122006]IPA包签名失败' });
       const detail = async (id: string) =>
-        ((await raw(timed.url, 'GET', `${P}sign/ipa/${id}/detail?access_token=${t.accessToken}`, { headers: { 'x-devops-uid': 'alice' } })).json() as { data: unknown }).data;
+        (
+          (
+            await raw(timed.url, 'GET', `${P}sign/ipa/${id}/detail?access_token=${t.accessToken}`, { headers: { 'x-devops-uid': 'alice' } })
+          ).json() as { data: unknown }
+        ).data;
       expect(await detail('s-ok')).toEqual({ resignId: 's-ok', status: 'RUNNING', message: 'Sign is running...' });
       now += 3000;
       expect(await detail('s-ok')).toEqual({ resignId: 's-ok', status: 'SUCCESS', message: 'Sign finished.' });
@@ -279,7 +315,12 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     it('logs method, raw path, raw query, headers and body', async () => {
       await call('POST', 'projects', { body: '{"englishName":"logged","projectName":"L","description":""}' });
       const [entry] = emu.requests({ method: 'POST' });
-      expect(entry).toMatchObject({ method: 'POST', path: `${P}projects`, query: `access_token=${token}`, body: '{"englishName":"logged","projectName":"L","description":""}' });
+      expect(entry).toMatchObject({
+        method: 'POST',
+        path: `${P}projects`,
+        query: `access_token=${token}`,
+        body: '{"englishName":"logged","projectName":"L","description":""}',
+      });
       expect(entry?.headers['x-devops-uid']).toBe('alice');
     });
   });
@@ -297,7 +338,9 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       const res = await call('GET', 'projects');
       expect(res.status).toBe(status);
       expect(res.headers['retry-after']).toBe('7');
-      expect(res.headers['content-type']).toContain(contentType === 'json' ? 'application/json' : contentType === 'html' ? 'text/html' : 'text/plain');
+      expect(res.headers['content-type']).toContain(
+        contentType === 'json' ? 'application/json' : contentType === 'html' ? 'text/html' : 'text/plain',
+      );
       expect((await call('GET', 'projects')).status).toBe(200);
     });
 
@@ -331,14 +374,22 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     it('hangs until the emulator closes', async () => {
       emu.faults.add({ fault: { kind: 'hang' } });
       const pending = call('GET', 'projects');
-      const first = await Promise.race([pending.then(() => 'answered', () => 'failed'), new Promise((r) => setTimeout(() => r('hanging'), 300))]);
+      const first = await Promise.race([
+        pending.then(
+          () => 'answered',
+          () => 'failed',
+        ),
+        new Promise((r) => setTimeout(() => r('hanging'), 300)),
+      ]);
       expect(first).toBe('hanging');
       await emu.close();
       await expect(pending).rejects.toThrow();
     });
 
     it('can be armed over HTTP, for workflows', async () => {
-      const res = await raw(emu.url, 'POST', '/__emulator/faults', { body: JSON.stringify({ path: '/projects', fault: { kind: 'status', status: 503 } }) });
+      const res = await raw(emu.url, 'POST', '/__emulator/faults', {
+        body: JSON.stringify({ path: '/projects', fault: { kind: 'status', status: 503 } }),
+      });
       expect(res.status).toBe(200);
       expect((await call('GET', 'projects')).status).toBe(503);
     });

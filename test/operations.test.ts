@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthError, IssuedTokens } from '../src/auth.ts';
+import { AuthError, type IssuedTokens } from '../src/auth.ts';
+import { systemClock } from '../src/clock.ts';
 import { HttpError, ResponseFormatError, WrapperStatusError } from '../src/http/errors.ts';
-import { OperationError } from '../src/outcome.ts';
 import { createCallbacks } from '../src/operations/callbacks.ts';
 import { getToken } from '../src/operations/get-token.ts';
 import { createProject, getProject, listProjects, updateProject } from '../src/operations/projects.ts';
 import { signDetail } from '../src/operations/sign-detail.ts';
-import { systemClock } from '../src/clock.ts';
-import { OPENAPI_PREFIX, startEmulator, TOKEN_PATH, type Emulator } from './emulator/server.ts';
+import { OperationError } from '../src/outcome.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
 import type { Flavour } from './emulator/wire.ts';
-import { makeClient, memoryLog, type ClientSetup } from './support/client.ts';
+import { type ClientSetup, makeClient, memoryLog } from './support/client.ts';
 
 describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (flavour) => {
   let emu: Emulator;
@@ -19,8 +19,22 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
 
   beforeEach(async () => {
     emu = await startEmulator({ flavour });
-    ({ bkToken, token: { accessToken } } = emu.addUser('alice'));
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice', bgId: 12, bgName: 'BG', deptId: 34, deptName: 'Dept', centerId: 56, centerName: 'Center' });
+    ({
+      bkToken,
+      token: { accessToken },
+    } = emu.addUser('alice'));
+    emu.seedProject({
+      englishName: 'demo',
+      projectName: 'Demo',
+      description: 'seeded',
+      creator: 'alice',
+      bgId: 12,
+      bgName: 'BG',
+      deptId: 34,
+      deptName: 'Dept',
+      centerId: 56,
+      centerName: 'Center',
+    });
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -36,7 +50,13 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
   describe('the wire', () => {
     it('sends the token verbatim, the headers, and {} on POST', async () => {
       const { api } = client();
-      await createCallbacks(api, { projectId: 'demo', callbackUrl: 'https://hooks.example.com/a?b=c&d', region: 'DEVNET', events: ['BUILD_START', 'BUILD_END'], secretToken: 's e/c+r=t' });
+      await createCallbacks(api, {
+        projectId: 'demo',
+        callbackUrl: 'https://hooks.example.com/a?b=c&d',
+        region: 'DEVNET',
+        events: ['BUILD_START', 'BUILD_END'],
+        secretToken: 's e/c+r=t',
+      });
       const [req] = emu.requests({ method: 'POST' });
       expect(req?.query.startsWith(`access_token=${accessToken}&`)).toBe(true);
       const q = new URLSearchParams(req?.query);
@@ -48,14 +68,21 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
     });
 
     it('encodes each path parameter as one segment', async () => {
-      for (const id of ['a/b', 'a?b', 'a#b', 'a%2Fb', '../x']) emu.seedProject({ englishName: id, projectName: `P ${id}`, creator: 'alice' });
+      for (const id of ['a/b', 'a?b', 'a#b', 'a%2Fb', '../x'])
+        emu.seedProject({ englishName: id, projectName: `P ${id}`, creator: 'alice' });
       const { api } = client();
       for (const id of ['a/b', 'a?b', 'a#b', 'a%2Fb', '../x']) {
         const outcome = await getProject(api, id);
         expect((outcome.data as { projectName: string }).projectName).toBe(`P ${id}`);
       }
       const paths = emu.requests().map((r) => r.path.slice(OPENAPI_PREFIX.length));
-      expect(paths).toEqual(['projects/a%2Fb', 'projects/a%3Fb', 'projects/a%23b', 'projects/a%252Fb', 'projects%2F..%2Fx'.replace('projects%2F', 'projects/')]);
+      expect(paths).toEqual([
+        'projects/a%2Fb',
+        'projects/a%3Fb',
+        'projects/a%23b',
+        'projects/a%252Fb',
+        'projects%2F..%2Fx'.replace('projects%2F', 'projects/'),
+      ]);
     });
 
     it('keeps a base-url path prefix', async () => {
@@ -113,7 +140,12 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
     it('create-project creates with description "" and reads it back', async () => {
       const outcome = await createProject(client().api, { englishName: 'fresh', projectName: 'Fresh', description: '', bgId: 7 }, 'fail');
       expect(outcome.data).toMatchObject({ englishName: 'fresh', projectName: 'Fresh', bgId: '7', creator: 'alice' });
-      expect(JSON.parse(emu.requests({ method: 'POST' })[0]?.body ?? '')).toEqual({ englishName: 'fresh', projectName: 'Fresh', description: '', bgId: 7 });
+      expect(JSON.parse(emu.requests({ method: 'POST' })[0]?.body ?? '')).toEqual({
+        englishName: 'fresh',
+        projectName: 'Fresh',
+        description: '',
+        bgId: 7,
+      });
       expect(emu.requests().map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
     });
 
@@ -133,7 +165,16 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
 
     it('update-project changes what is given and keeps the rest', async () => {
       const outcome = await updateProject(client().api, 'demo', { description: 'new words', centerId: 99 });
-      expect(outcome.data).toMatchObject({ englishName: 'demo', description: 'new words', bgId: '12', bgName: 'BG', deptId: '34', deptName: 'Dept', centerId: '99', centerName: 'Center' });
+      expect(outcome.data).toMatchObject({
+        englishName: 'demo',
+        description: 'new words',
+        bgId: '12',
+        bgName: 'BG',
+        deptId: '34',
+        deptName: 'Dept',
+        centerId: '99',
+        centerName: 'Center',
+      });
       const put = JSON.parse(emu.requests({ method: 'PUT' })[0]?.body ?? '') as Record<string, unknown>;
       expect(put).toMatchObject({ englishName: 'demo', bgId: 12, deptId: 34, centerId: 99 });
       expect(emu.requests().map((r) => r.method)).toEqual(['GET', 'PUT', 'GET']);
@@ -147,14 +188,24 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
 
   describe('create-callbacks', () => {
     it('registers and reports the events', async () => {
-      const outcome = await createCallbacks(client().api, { projectId: 'demo', callbackUrl: 'https://hooks.example.com/x', region: 'OSS', events: ['BUILD_END'] });
+      const outcome = await createCallbacks(client().api, {
+        projectId: 'demo',
+        callbackUrl: 'https://hooks.example.com/x',
+        region: 'OSS',
+        events: ['BUILD_END'],
+      });
       expect(outcome.outputs).toEqual({ 'success-events': '["BUILD_END"]', 'failure-events': '{}' });
       expect(emu.callbacks).toHaveLength(1);
     });
 
     it('fails when any event failed, naming each with its reason, outputs kept', async () => {
       const url = `https://hooks.example.com/${'x'.repeat(250)}`;
-      const error = await createCallbacks(client().api, { projectId: 'demo', callbackUrl: url, region: 'OSS', events: ['BUILD_START', 'BUILD_END'] }).catch((e: unknown) => e);
+      const error = await createCallbacks(client().api, {
+        projectId: 'demo',
+        callbackUrl: url,
+        region: 'OSS',
+        events: ['BUILD_START', 'BUILD_END'],
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OperationError);
       expect((error as OperationError).message).toMatch(/^2 of 2 callbacks failed: BUILD_START \(.*too long.*\); BUILD_END \(/);
       expect(JSON.parse((error as OperationError).outcome.outputs['failure-events'] ?? '')).toHaveProperty('BUILD_END');
@@ -162,7 +213,12 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
 
     it('reports a refusal for a user who does not manage the project', async () => {
       emu.seedProject({ englishName: 'bobs', projectName: 'Bob', creator: 'bob' });
-      const error = await createCallbacks(client().api, { projectId: 'bobs', callbackUrl: 'https://h.example/x', region: 'OSS', events: ['BUILD_END'] }).catch((e: unknown) => e);
+      const error = await createCallbacks(client().api, {
+        projectId: 'bobs',
+        callbackUrl: 'https://h.example/x',
+        region: 'OSS',
+        events: ['BUILD_END'],
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).status).toBe(flavour === 'bkci' ? 400 : 403);
       expect((error as HttpError).serverMessage).toContain('非项目bobs管理员');
@@ -174,14 +230,18 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
       emu.faults.add({ fault: { kind: 'wrapper-status', status: 2119999, message: 'something broke' } });
       const error = await getProject(client().api, 'demo').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WrapperStatusError);
-      expect((error as WrapperStatusError).message).toBe(`GET ${emu.url}${OPENAPI_PREFIX}projects/demo answered HTTP 200 with error status 2119999: something broke`);
+      expect((error as WrapperStatusError).message).toBe(
+        `GET ${emu.url}${OPENAPI_PREFIX}projects/demo answered HTTP 200 with error status 2119999: something broke`,
+      );
     });
 
     it('an HTML error page, as a short excerpt with the redacted URL', async () => {
       emu.faults.add({ times: 4, fault: { kind: 'status', status: 503, contentType: 'html' } });
       const error = await getProject(client({ retry: { retries: 0 } }).api, 'demo').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
-      expect((error as HttpError).message).toBe(`GET ${emu.url}${OPENAPI_PREFIX}projects/demo?access_token=*** answered HTTP 503: 503 Error 503 Error openresty`);
+      expect((error as HttpError).message).toBe(
+        `GET ${emu.url}${OPENAPI_PREFIX}projects/demo?access_token=*** answered HTTP 503: 503 Error 503 Error openresty`,
+      );
       expect((error as Error).message).not.toContain(accessToken);
     });
 
@@ -200,7 +260,10 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
       const { token } = emu.addUser('alice', -60_000);
       const error = await getProject(client({ accessToken: token.accessToken }).api, 'demo').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthError);
-      const utc = new Date(token.expirationTime).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+      const utc = new Date(token.expirationTime)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
       expect((error as Error).message).toContain(`the access-token expired at ${utc}, 1m ago`);
       expect((error as Error).message).toMatch(/give bk-token instead/);
     });
@@ -225,7 +288,14 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
     const wait = (id: string, timeoutMs: number, setup: Partial<ClientSetup> = {}, downloadUrl = false) => {
       const { api } = client(setup);
       const log = memoryLog();
-      return { log, done: signDetail(api, { resignId: id, wait: true, downloadUrl, timeoutMs, intervalMs: 1000, start: Date.now() }, { clock: systemClock, log, signal: new AbortController().signal }) };
+      return {
+        log,
+        done: signDetail(
+          api,
+          { resignId: id, wait: true, downloadUrl, timeoutMs, intervalMs: 1000, start: Date.now() },
+          { clock: systemClock, log, signal: new AbortController().signal },
+        ),
+      };
     };
 
     it('waits for SUCCESS and reads the download URL', async () => {
@@ -256,7 +326,11 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
       const { api, tokens, log: clientLog } = client({ baseUrl: skewed.url, accessToken: undefined, bkToken: ticket, renewMarginMs: 0 });
       const log = memoryLog();
       setTimeout(() => (serverSkew = 120_000), 1200);
-      const outcome = await signDetail(api, { resignId: 's-long', wait: true, downloadUrl: false, timeoutMs: 10_000, intervalMs: 1000, start: Date.now() }, { clock: systemClock, log, signal: new AbortController().signal });
+      const outcome = await signDetail(
+        api,
+        { resignId: 's-long', wait: true, downloadUrl: false, timeoutMs: 10_000, intervalMs: 1000, start: Date.now() },
+        { clock: systemClock, log, signal: new AbortController().signal },
+      );
       expect(outcome.outputs['sign-status']).toBe('SUCCESS');
       expect((tokens as IssuedTokens).renewals).toBeGreaterThanOrEqual(1);
       expect(clientLog.text()).toMatch(/access token expired; getting a new one/);

@@ -1,8 +1,8 @@
-import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from './emulator/server.ts';
+import { type Emulator, startEmulator } from './emulator/server.ts';
 import { startProxy } from './support/proxy.ts';
 import { cleanupSteps, installAction, runStep } from './support/runner.ts';
 import { makePki, type TestPki } from './support/tls.ts';
@@ -38,9 +38,15 @@ describe('proxies and private CAs, the built action', () => {
   it('sends plain-http requests through HTTP_PROXY', async () => {
     const proxy = await startProxy();
     await withEmulator(false, async (emu, bkToken) => {
-      const r = await runStep(actionDir, { inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' }, env: { HTTP_PROXY: proxy.url } });
+      const r = await runStep(actionDir, {
+        inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' },
+        env: { HTTP_PROXY: proxy.url },
+      });
       expect(r.code).toBe(0);
-      expect(proxy.log.map((l) => l.target.split('?')[0])).toEqual([`${emu.url}/ms/auth/api/user/token/get`, `${emu.url}/ms/openapi/api/apigw/v3/projects/demo`]);
+      expect(proxy.log.map((l) => l.target.split('?')[0])).toEqual([
+        `${emu.url}/ms/auth/api/user/token/get`,
+        `${emu.url}/ms/openapi/api/apigw/v3/projects/demo`,
+      ]);
     });
     await proxy.close();
   });
@@ -48,7 +54,10 @@ describe('proxies and private CAs, the built action', () => {
   it('bypasses the proxy for hosts in NO_PROXY', async () => {
     const proxy = await startProxy();
     await withEmulator(false, async (emu, bkToken) => {
-      const r = await runStep(actionDir, { inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' }, env: { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' } });
+      const r = await runStep(actionDir, {
+        inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' },
+        env: { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' },
+      });
       expect(r.code).toBe(0);
       expect(proxy.log).toEqual([]);
       expect(emu.requests()).toHaveLength(2);
@@ -59,7 +68,10 @@ describe('proxies and private CAs, the built action', () => {
   it('tunnels https through HTTPS_PROXY with CONNECT, trusting a private CA from NODE_EXTRA_CA_CERTS', async () => {
     const proxy = await startProxy();
     await withEmulator(true, async (emu, bkToken) => {
-      const r = await runStep(actionDir, { inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' }, env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile } });
+      const r = await runStep(actionDir, {
+        inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' },
+        env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile },
+      });
       expect(r.code).toBe(0);
       expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ englishName: 'demo' });
       expect(proxy.log).toEqual([{ method: 'CONNECT', target: emu.url.replace('https://', '') }]);
@@ -69,10 +81,14 @@ describe('proxies and private CAs, the built action', () => {
 
   it('fails readably on a certificate it cannot verify', async () => {
     await withEmulator(true, async (emu, bkToken) => {
-      const r = await runStep(actionDir, { inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' } });
+      const r = await runStep(actionDir, {
+        inputs: { operation: 'get-project', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo' },
+      });
       expect(r.code).toBe(1);
       expect(r.errors).toHaveLength(1);
-      expect(r.errors[0]).toMatch(/GET https:\/\/127\.0\.0\.1:\d+\/ms\/auth\/api\/user\/token\/get failed: unable to verify the first certificate\. If the gateway uses a certificate from a private CA, .*NODE_EXTRA_CA_CERTS/);
+      expect(r.errors[0]).toMatch(
+        /GET https:\/\/127\.0\.0\.1:\d+\/ms\/auth\/api\/user\/token\/get failed: unable to verify the first certificate\. If the gateway uses a certificate from a private CA, .*NODE_EXTRA_CA_CERTS/,
+      );
       expect(emu.requests()).toHaveLength(0);
       expect(r.stdout).not.toMatch(/retry/);
     });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../src/clock.ts';
 import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/http/errors.ts';
 import type { Fault } from './emulator/faults.ts';
-import { startEmulator, type Emulator } from './emulator/server.ts';
+import { type Emulator, startEmulator } from './emulator/server.ts';
 import { makeClient } from './support/client.ts';
 
 /** Real time for requests; a retry delay moves the clock forward at once instead of waiting. */
@@ -35,7 +35,12 @@ describe('retries: each fault × GET, PUT, POST', () => {
   });
   afterEach(() => emu.close());
 
-  async function attempt(method: Method, fault: Fault, times: number, options: { retries?: number; deadlineInMs?: number; requestTimeoutMs?: number } = {}) {
+  async function attempt(
+    method: Method,
+    fault: Fault,
+    times: number,
+    options: { retries?: number; deadlineInMs?: number; requestTimeoutMs?: number } = {},
+  ) {
     emu.faults.add({ method, times, fault });
     const clock = skippingClock();
     const c = makeClient({
@@ -60,51 +65,96 @@ describe('retries: each fault × GET, PUT, POST', () => {
   const html503: Fault = { kind: 'status', status: 503, contentType: 'html' };
 
   it.each<[string, Fault, number, Record<Method, { attempts: number; ok: boolean; delays: number[] }>]>([
-    ['nginx 503 page twice', html503, 2, {
-      GET: { attempts: 3, ok: true, delays: [1000, 2000] },
-      PUT: { attempts: 3, ok: true, delays: [1000, 2000] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['500 JSON once', { kind: 'status', status: 500 }, 1, {
-      GET: { attempts: 2, ok: true, delays: [1000] },
-      PUT: { attempts: 2, ok: true, delays: [1000] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['429 with Retry-After: 7', { kind: 'status', status: 429, contentType: 'html', headers: { 'retry-after': '7' } }, 1, {
-      GET: { attempts: 2, ok: true, delays: [7000] },
-      PUT: { attempts: 2, ok: true, delays: [7000] },
-      POST: { attempts: 2, ok: true, delays: [7000] },
-    }],
-    ['423 locked', { kind: 'status', status: 423 }, 2, {
-      GET: { attempts: 3, ok: true, delays: [1000, 2000] },
-      PUT: { attempts: 3, ok: true, delays: [1000, 2000] },
-      POST: { attempts: 3, ok: true, delays: [1000, 2000] },
-    }],
-    ['connection reset after the request was sent', { kind: 'reset' }, 1, {
-      GET: { attempts: 2, ok: true, delays: [1000] },
-      PUT: { attempts: 2, ok: true, delays: [1000] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['400 (never retried)', { kind: 'status', status: 400 }, 1, {
-      GET: { attempts: 1, ok: false, delays: [] },
-      PUT: { attempts: 1, ok: false, delays: [] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['404 (never retried)', { kind: 'status', status: 404 }, 1, {
-      GET: { attempts: 1, ok: false, delays: [] },
-      PUT: { attempts: 1, ok: false, delays: [] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['HTTP 200 with a failing wrapper status (never retried)', { kind: 'wrapper-status', status: 2100001 }, 1, {
-      GET: { attempts: 1, ok: false, delays: [] },
-      PUT: { attempts: 1, ok: false, delays: [] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
-    ['503 more times than retries', html503, 10, {
-      GET: { attempts: 4, ok: false, delays: [1000, 2000, 4000] },
-      PUT: { attempts: 4, ok: false, delays: [1000, 2000, 4000] },
-      POST: { attempts: 1, ok: false, delays: [] },
-    }],
+    [
+      'nginx 503 page twice',
+      html503,
+      2,
+      {
+        GET: { attempts: 3, ok: true, delays: [1000, 2000] },
+        PUT: { attempts: 3, ok: true, delays: [1000, 2000] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      '500 JSON once',
+      { kind: 'status', status: 500 },
+      1,
+      {
+        GET: { attempts: 2, ok: true, delays: [1000] },
+        PUT: { attempts: 2, ok: true, delays: [1000] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      '429 with Retry-After: 7',
+      { kind: 'status', status: 429, contentType: 'html', headers: { 'retry-after': '7' } },
+      1,
+      {
+        GET: { attempts: 2, ok: true, delays: [7000] },
+        PUT: { attempts: 2, ok: true, delays: [7000] },
+        POST: { attempts: 2, ok: true, delays: [7000] },
+      },
+    ],
+    [
+      '423 locked',
+      { kind: 'status', status: 423 },
+      2,
+      {
+        GET: { attempts: 3, ok: true, delays: [1000, 2000] },
+        PUT: { attempts: 3, ok: true, delays: [1000, 2000] },
+        POST: { attempts: 3, ok: true, delays: [1000, 2000] },
+      },
+    ],
+    [
+      'connection reset after the request was sent',
+      { kind: 'reset' },
+      1,
+      {
+        GET: { attempts: 2, ok: true, delays: [1000] },
+        PUT: { attempts: 2, ok: true, delays: [1000] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      '400 (never retried)',
+      { kind: 'status', status: 400 },
+      1,
+      {
+        GET: { attempts: 1, ok: false, delays: [] },
+        PUT: { attempts: 1, ok: false, delays: [] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      '404 (never retried)',
+      { kind: 'status', status: 404 },
+      1,
+      {
+        GET: { attempts: 1, ok: false, delays: [] },
+        PUT: { attempts: 1, ok: false, delays: [] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      'HTTP 200 with a failing wrapper status (never retried)',
+      { kind: 'wrapper-status', status: 2100001 },
+      1,
+      {
+        GET: { attempts: 1, ok: false, delays: [] },
+        PUT: { attempts: 1, ok: false, delays: [] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
+    [
+      '503 more times than retries',
+      html503,
+      10,
+      {
+        GET: { attempts: 4, ok: false, delays: [1000, 2000, 4000] },
+        PUT: { attempts: 4, ok: false, delays: [1000, 2000, 4000] },
+        POST: { attempts: 1, ok: false, delays: [] },
+      },
+    ],
   ])('%s', async (_, fault, times, expected) => {
     for (const method of ['GET', 'PUT', 'POST'] as const) {
       emu.faults.clear();
@@ -170,7 +220,8 @@ describe('retries: each fault × GET, PUT, POST', () => {
   });
 
   it('a response body over the cap is refused with a clear error', async () => {
-    for (let i = 0; i < 50; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
+    for (let i = 0; i < 50; i++)
+      emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
     const c = makeClient({ baseUrl: emu.url, accessToken: token, userId: 'alice', maxBodyBytes: 10_000 });
     await expect(c.api.call({ method: 'GET', path: ['projects'], data: z.unknown() })).rejects.toThrow(/exceeds the limit of 10000 bytes/);
     await c.close();

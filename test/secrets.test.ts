@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from './emulator/server.ts';
-import { cleanupSteps, installAction, runStep, unescapeData, type StepResult } from './support/runner.ts';
+import { cleanupSteps, installAction, runStep, type StepResult, unescapeData } from './support/runner.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -35,7 +35,10 @@ const OPERATIONS: [string, Record<string, string>][] = [
   ['create-project', { project: '{"englishName":"demo","projectName":"Demo"}' }],
   ['update-project', { 'project-id': 'demo', project: 'description: x' }],
   ['create-callbacks', { 'project-id': 'demo', 'callback-url': 'https://h.example/cb', region: 'DEVNET', events: 'BUILD_END' }],
-  ['create-callbacks', { 'project-id': 'demo', 'callback-url': `https://h.example/${'x'.repeat(260)}`, region: 'DEVNET', events: 'BUILD_END' }],
+  [
+    'create-callbacks',
+    { 'project-id': 'demo', 'callback-url': `https://h.example/${'x'.repeat(260)}`, region: 'DEVNET', events: 'BUILD_END' },
+  ],
   ['create-callbacks', { 'project-id': 'demo', 'callback-url': 'https://h.example/cb', region: 'DEVNET', events: 'NOT_AN_EVENT' }],
 ];
 
@@ -50,9 +53,19 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
     const runs: Record<string, string>[] = [{ 'bk-token': bkToken }];
     if (operation !== 'get-token') runs.push({ 'access-token': token.accessToken, 'user-id': 'alice' });
     for (const [i, auth] of runs.entries()) {
-      if (i === 1) emu.faults.add({ times: Infinity, path: '/ms/openapi/', fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` } });
-      const r = await runStep(actionDir, { inputs: { operation, 'base-url': emu.url, 'secret-token': SECRET_TOKEN, retries: '0', ...auth, ...inputs } });
-      const issued = emu.requests().map((q) => new URLSearchParams(q.query).get('access_token') ?? '').filter((t) => t !== '');
+      if (i === 1)
+        emu.faults.add({
+          times: Infinity,
+          path: '/ms/openapi/',
+          fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` },
+        });
+      const r = await runStep(actionDir, {
+        inputs: { operation, 'base-url': emu.url, 'secret-token': SECRET_TOKEN, retries: '0', ...auth, ...inputs },
+      });
+      const issued = emu
+        .requests()
+        .map((q) => new URLSearchParams(q.query).get('access_token') ?? '')
+        .filter((t) => t !== '');
       const secrets = new Set([bkToken, token.accessToken, SECRET_TOKEN, ...issued, ...issued.map((t) => encodeURIComponent(t))]);
       const text = await shown(r, operation);
       for (const secret of secrets) expect(text, `${operation} leaked ${secret}`).not.toContain(secret);
@@ -60,7 +73,13 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
       const lines = r.stdout.split('\n');
       const firstOther = lines.findIndex((l) => !l.startsWith('::add-mask::'));
       const earlyMasks = lines.slice(0, firstOther).map((l) => unescapeData(l.slice('::add-mask::'.length)));
-      for (const secret of [SECRET_TOKEN, ...Object.entries(auth).filter(([k]) => k !== 'user-id').map(([, v]) => v)]) expect(earlyMasks).toContain(secret);
+      for (const secret of [
+        SECRET_TOKEN,
+        ...Object.entries(auth)
+          .filter(([k]) => k !== 'user-id')
+          .map(([, v]) => v),
+      ])
+        expect(earlyMasks).toContain(secret);
     }
     await emu.close();
   });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { IssuedTokens } from '../src/auth.ts';
 import type { Clock } from '../src/clock.ts';
 import type { OpenapiRequest } from '../src/http/api.ts';
+import { type SignParams, signDetail } from '../src/operations/sign-detail.ts';
 import { OperationError } from '../src/outcome.ts';
-import { signDetail, type SignParams } from '../src/operations/sign-detail.ts';
 import { Secrets } from '../src/redact.ts';
 import { memoryLog } from './support/client.ts';
 
@@ -42,8 +42,16 @@ function fakeApi(clock: FakeClock, s: Scenario, onPoll?: (n: number) => void) {
   };
 }
 
-const params = (s: Scenario, extra: Partial<SignParams> = {}): SignParams => ({ resignId: 's-1', wait: true, downloadUrl: false, timeoutMs: s.timeoutMs, intervalMs: s.intervalMs, start: 0, ...extra });
-const after = (ms: number) => (t: number) => (t >= ms ? 'SUCCESS' : 'RUNNING');
+const params = (s: Scenario, extra: Partial<SignParams> = {}): SignParams => ({
+  resignId: 's-1',
+  wait: true,
+  downloadUrl: false,
+  timeoutMs: s.timeoutMs,
+  intervalMs: s.intervalMs,
+  start: 0,
+  ...extra,
+});
+const doneAt = (ms: number) => (t: number) => (t >= ms ? 'SUCCESS' : 'RUNNING');
 const never = () => 'RUNNING';
 
 async function outcomeOf(s: Scenario, extra: Partial<SignParams> = {}) {
@@ -59,12 +67,37 @@ async function outcomeOf(s: Scenario, extra: Partial<SignParams> = {}) {
 
 describe('the re-sign wait schedule (injected clock, no real sleeping)', () => {
   it.each<[string, Scenario, number[], 'SUCCESS' | 'timeout']>([
-    ['finishes between polls', { intervalMs: 5000, timeoutMs: 30_000, requestMs: 0, statusAt: after(12_000) }, [0, 5000, 10_000, 15_000], 'SUCCESS'],
-    ['finishes before the first poll', { intervalMs: 5000, timeoutMs: 30_000, requestMs: 0, statusAt: after(0) }, [0], 'SUCCESS'],
-    ['3 s task, 1 s interval: ⌈3/1⌉+1 polls', { intervalMs: 1000, timeoutMs: 30_000, requestMs: 0, statusAt: after(3000) }, [0, 1000, 2000, 3000], 'SUCCESS'],
-    ['last poll at the deadline, not before', { intervalMs: 5000, timeoutMs: 12_000, requestMs: 0, statusAt: never }, [0, 5000, 10_000, 12_000], 'timeout'],
-    ['request time counts: fixed rate from the start', { intervalMs: 5000, timeoutMs: 20_000, requestMs: 2000, statusAt: never }, [0, 5000, 10_000, 15_000, 20_000], 'timeout'],
-    ['requests slower than the interval: next poll at once', { intervalMs: 5000, timeoutMs: 20_000, requestMs: 7000, statusAt: never }, [0, 7000, 14_000, 21_000], 'timeout'],
+    [
+      'finishes between polls',
+      { intervalMs: 5000, timeoutMs: 30_000, requestMs: 0, statusAt: doneAt(12_000) },
+      [0, 5000, 10_000, 15_000],
+      'SUCCESS',
+    ],
+    ['finishes before the first poll', { intervalMs: 5000, timeoutMs: 30_000, requestMs: 0, statusAt: doneAt(0) }, [0], 'SUCCESS'],
+    [
+      '3 s task, 1 s interval: ⌈3/1⌉+1 polls',
+      { intervalMs: 1000, timeoutMs: 30_000, requestMs: 0, statusAt: doneAt(3000) },
+      [0, 1000, 2000, 3000],
+      'SUCCESS',
+    ],
+    [
+      'last poll at the deadline, not before',
+      { intervalMs: 5000, timeoutMs: 12_000, requestMs: 0, statusAt: never },
+      [0, 5000, 10_000, 12_000],
+      'timeout',
+    ],
+    [
+      'request time counts: fixed rate from the start',
+      { intervalMs: 5000, timeoutMs: 20_000, requestMs: 2000, statusAt: never },
+      [0, 5000, 10_000, 15_000, 20_000],
+      'timeout',
+    ],
+    [
+      'requests slower than the interval: next poll at once',
+      { intervalMs: 5000, timeoutMs: 20_000, requestMs: 7000, statusAt: never },
+      [0, 7000, 14_000, 21_000],
+      'timeout',
+    ],
     ['timeout shorter than the interval', { intervalMs: 60_000, timeoutMs: 10_000, requestMs: 0, statusAt: never }, [0, 10_000], 'timeout'],
   ])('%s', async (_, scenario, expectedPolls, end) => {
     const r = await outcomeOf(scenario);
@@ -108,7 +141,7 @@ describe('the re-sign wait schedule (injected clock, no real sleeping)', () => {
   });
 
   it('logs the start, each change, and a heartbeat at most every 30 s; each poll only at debug', async () => {
-    const r = await outcomeOf({ intervalMs: 5000, timeoutMs: 30 * 60_000, requestMs: 0, statusAt: after(150_000) });
+    const r = await outcomeOf({ intervalMs: 5000, timeoutMs: 30 * 60_000, requestMs: 0, statusAt: doneAt(150_000) });
     const info = r.log.lines.filter((l) => l.level === 'info').map((l) => l.message);
     expect(info[0]).toBe('waiting for re-sign task s-1: timeout 30m, a poll every 5s');
     expect(info.filter((m) => m.startsWith('still RUNNING'))).toEqual([
@@ -127,7 +160,11 @@ describe('the re-sign wait schedule (injected clock, no real sleeping)', () => {
     const api = fakeApi(clock, { intervalMs: 5000, timeoutMs: 600_000, requestMs: 0, statusAt: never }, (n) => {
       if (n === 3) cancel.abort();
     });
-    const error = await signDetail(api, params({ intervalMs: 5000, timeoutMs: 600_000, requestMs: 0, statusAt: never }), { clock, log: memoryLog(), signal: cancel.signal }).catch((e: unknown) => e);
+    const error = await signDetail(api, params({ intervalMs: 5000, timeoutMs: 600_000, requestMs: 0, statusAt: never }), {
+      clock,
+      log: memoryLog(),
+      signal: cancel.signal,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OperationError);
     expect((error as OperationError).message).toBe('cancelled after 10s, last status RUNNING; the task goes on on the server');
     expect(api.polls).toHaveLength(3);

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Credentials, IssuedToken, TokenSource } from '../auth.ts';
 import { AuthError, describeTokenProblem, tokenProblem } from '../auth.ts';
+import { plain } from '../text.ts';
 import type { HttpCaller } from './caller.ts';
 import { HttpError, ResponseFormatError, WrapperStatusError } from './errors.ts';
 import type { WireResponse } from './transport.ts';
-import { plain } from '../text.ts';
 
 export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3';
 export const TOKEN_PATH = '/ms/auth/api/user/token/get';
@@ -30,7 +30,10 @@ export function parseJson(res: WireResponse, method: string, url: string): unkno
   try {
     return JSON.parse(res.body) as unknown;
   } catch (e) {
-    const detail = res.body.trim() === '' ? 'an empty body' : `not valid JSON (${e instanceof Error ? e.message : String(e)}); it begins ${JSON.stringify(plain(res.body.slice(0, 80)))}`;
+    const detail =
+      res.body.trim() === ''
+        ? 'an empty body'
+        : `not valid JSON (${e instanceof Error ? e.message : String(e)}); it begins ${JSON.stringify(plain(res.body.slice(0, 80)))}`;
     throw new ResponseFormatError({ method, url, status: res.status, detail, cause: e });
   }
 }
@@ -56,7 +59,13 @@ export function checked<T>(value: unknown, schema: z.ZodType<T>, res: WireRespon
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'data'}: ${i.message}`);
-  throw new ResponseFormatError({ method, url, status: res.status, detail: `data does not have the expected shape (${issues.join('; ')})`, cause: parsed.error });
+  throw new ResponseFormatError({
+    method,
+    url,
+    status: res.status,
+    detail: `data does not have the expected shape (${issues.join('; ')})`,
+    cause: parsed.error,
+  });
 }
 
 export interface OpenapiRequest<T> {

@@ -5,8 +5,8 @@ import { formatDuration } from '../duration.ts';
 import type { Log } from '../log.ts';
 import { redactUrl } from '../redact.ts';
 import { excerpt, plain } from '../text.ts';
-import { CancelledError, HttpError, NetworkError, RequestTimeoutError, ResponseFormatError, type RequestError } from './errors.ts';
-import { isRetryable, retryDelay, type Failure, type RetryPolicy } from './retry.ts';
+import { CancelledError, HttpError, NetworkError, type RequestError, RequestTimeoutError, ResponseFormatError } from './errors.ts';
+import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
 import { BodyTooLargeError, exchange, type WireResponse } from './transport.ts';
 
 export interface CallerOptions {
@@ -32,10 +32,19 @@ export interface CallRequest {
 }
 
 /** Codes that mean the connection was never made, so the request cannot have been sent. */
-const BEFORE_SEND = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const BEFORE_SEND = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 /** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
-const CERTIFICATE = /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const CERTIFICATE =
+  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 const CERTIFICATE_HINT =
   'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
@@ -103,7 +112,8 @@ export class HttpCaller {
         });
         failure = { kind: 'status', status: res.status, retryAfter };
       } catch (e) {
-        if (e instanceof NetworkError) failure = { kind: 'network', beforeSend: e.beforeSend, permanent: e.code !== undefined && CERTIFICATE.test(e.code) };
+        if (e instanceof NetworkError)
+          failure = { kind: 'network', beforeSend: e.beforeSend, permanent: e.code !== undefined && CERTIFICATE.test(e.code) };
         else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
         else throw e;
         error = e;
@@ -111,7 +121,12 @@ export class HttpCaller {
       if (attempt >= retry.retries || !isRetryable(req.method, failure)) throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
-      const reason = error instanceof HttpError ? `HTTP ${error.status}` : error instanceof RequestTimeoutError ? 'no answer within request-timeout' : `network error (${(error as NetworkError).code ?? 'unknown'})`;
+      const reason =
+        error instanceof HttpError
+          ? `HTTP ${error.status}`
+          : error instanceof RequestTimeoutError
+            ? 'no answer within request-timeout'
+            : `network error (${(error as NetworkError).code ?? 'unknown'})`;
       log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retry.retries} in ${formatDuration(delay)}`);
       await clock.sleep(delay, this.#o.signal).catch(() => {
         throw new CancelledError();
@@ -137,11 +152,19 @@ export class HttpCaller {
     } catch (e) {
       if (signal.aborted) throw new CancelledError();
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
-      if (e instanceof BodyTooLargeError) throw new ResponseFormatError({ method: req.method, url: shown, status: 200, detail: e.message, cause: e });
+      if (e instanceof BodyTooLargeError)
+        throw new ResponseFormatError({ method: req.method, url: shown, status: 200, detail: e.message, cause: e });
       const code = errorCode(e);
       let detail = plain(describeCause(e)).replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
       if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
-      throw new NetworkError({ method: req.method, url: shown, beforeSend: code !== undefined && BEFORE_SEND.has(code), detail, cause: e, ...(code === undefined ? {} : { code }) });
+      throw new NetworkError({
+        method: req.method,
+        url: shown,
+        beforeSend: code !== undefined && BEFORE_SEND.has(code),
+        detail,
+        cause: e,
+        ...(code === undefined ? {} : { code }),
+      });
     }
   }
 }

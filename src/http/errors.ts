@@ -18,7 +18,11 @@ export class HttpError extends RequestError {
   readonly serverStatus: number | undefined;
   readonly retryAfter: string | undefined;
   constructor(init: { method: string; url: string; status: number; serverMessage: string; serverStatus?: number; retryAfter?: string }) {
-    super(`${init.method} ${init.url} answered HTTP ${init.status}${init.serverMessage ? `: ${init.serverMessage}` : ''}`, init.method, init.url);
+    super(
+      `${init.method} ${init.url} answered HTTP ${init.status}${init.serverMessage ? `: ${init.serverMessage}` : ''}`,
+      init.method,
+      init.url,
+    );
     this.status = init.status;
     this.serverMessage = init.serverMessage;
     this.serverStatus = init.serverStatus;
@@ -33,7 +37,11 @@ export class WrapperStatusError extends RequestError {
   readonly serverStatus: number;
   readonly serverMessage: string;
   constructor(init: { method: string; url: string; status: number; serverStatus: number; serverMessage: string }) {
-    super(`${init.method} ${init.url} answered HTTP ${init.status} with error status ${init.serverStatus}${init.serverMessage ? `: ${init.serverMessage}` : ''}`, init.method, init.url);
+    super(
+      `${init.method} ${init.url} answered HTTP ${init.status} with error status ${init.serverStatus}${init.serverMessage ? `: ${init.serverMessage}` : ''}`,
+      init.method,
+      init.url,
+    );
     this.status = init.status;
     this.serverStatus = init.serverStatus;
     this.serverMessage = init.serverMessage;
@@ -56,7 +64,9 @@ export class RequestTimeoutError extends RequestError {
   override name = 'RequestTimeoutError';
   readonly timeoutMs: number;
   constructor(init: { method: string; url: string; timeoutMs: number; cause?: unknown }) {
-    super(`${init.method} ${init.url} got no complete answer within request-timeout (${init.timeoutMs / 1000}s)`, init.method, init.url, { cause: init.cause });
+    super(`${init.method} ${init.url} got no complete answer within request-timeout (${init.timeoutMs / 1000}s)`, init.method, init.url, {
+      cause: init.cause,
+    });
     this.timeoutMs = init.timeoutMs;
   }
 }
@@ -66,7 +76,9 @@ export class ResponseFormatError extends RequestError {
   override name = 'ResponseFormatError';
   readonly status: number;
   constructor(init: { method: string; url: string; status: number; detail: string; cause?: unknown }) {
-    super(`${init.method} ${init.url} answered HTTP ${init.status} with an unexpected body: ${init.detail}`, init.method, init.url, { cause: init.cause });
+    super(`${init.method} ${init.url} answered HTTP ${init.status} with an unexpected body: ${init.detail}`, init.method, init.url, {
+      cause: init.cause,
+    });
     this.status = init.status;
   }
 }
@@ -81,5 +93,7 @@ export class CancelledError extends Error {
 
 /** The HTTP status a failure carries, if it has one. */
 export function statusOf(error: unknown): number | undefined {
-  return error instanceof HttpError || error instanceof WrapperStatusError || error instanceof ResponseFormatError ? error.status : undefined;
+  return error instanceof HttpError || error instanceof WrapperStatusError || error instanceof ResponseFormatError
+    ? error.status
+    : undefined;
 }

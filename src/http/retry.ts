@@ -49,7 +49,13 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
  * The delay before retry number `retry` (1 for the first). A server's Retry-After wins, capped;
  * otherwise full jitter over an exponential ceiling, so that many runners do not retry in step.
  */
-export function retryDelay(retry: number, failure: Failure, now: number, random: () => number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+export function retryDelay(
+  retry: number,
+  failure: Failure,
+  now: number,
+  random: () => number,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): number {
   if (failure.kind === 'status') {
     const after = parseRetryAfter(failure.retryAfter, now);
     if (after !== undefined) return Math.min(after, policy.maxRetryAfterMs);

@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { type Dispatcher, request } from 'undici';
 
 export interface WireRequest {
   method: 'GET' | 'POST' | 'PUT';

@@ -32,13 +32,23 @@ export async function createCallbacks(api: BkciApi, p: CallbackParams): Promise<
     data: { successEvents: success, failureEvents: failure },
     outputs: { 'success-events': JSON.stringify(success), 'failure-events': JSON.stringify(failure) },
     blocks: [
-      { kind: 'facts', rows: [['Project', p.projectId], ['Callback URL', p.callbackUrl], ['Region', p.region]] },
+      {
+        kind: 'facts',
+        rows: [
+          ['Project', p.projectId],
+          ['Callback URL', p.callbackUrl],
+          ['Region', p.region],
+        ],
+      },
       { kind: 'table', title: 'Events', headers: ['Event', 'Result', 'Reason'], rows },
     ],
   };
   if (result === undefined) throw new OperationError('bk-ci answered the callback batch without a result', outcome);
   if (failed.length > 0) {
-    throw new OperationError(`${failed.length} of ${p.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`, outcome);
+    throw new OperationError(
+      `${failed.length} of ${p.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`,
+      outcome,
+    );
   }
   return outcome;
 }

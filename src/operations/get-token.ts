@@ -1,4 +1,4 @@
-import { utcTime, type IssuedTokens } from '../auth.ts';
+import { type IssuedTokens, utcTime } from '../auth.ts';
 import { formatDuration } from '../duration.ts';
 import type { Outcome } from '../outcome.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { BkciApi } from '../http/api.ts';
 import { HttpError } from '../http/errors.ts';
+import { type Block, OperationError, type Outcome } from '../outcome.ts';
 import { mergeForUpdate, type ProjectFields } from '../project-fields.ts';
-import { OperationError, type Block, type Outcome } from '../outcome.ts';
 
 /** ProjectVO: the fields this action reads are checked, the rest passed through to `data`. */
 const projectVO = z.looseObject({
@@ -48,11 +48,14 @@ const projectOutcome = (headline: string, p: Project, extra: Block[] = []): Outc
 });
 
 const notFound = (projectId: string): OperationError =>
-  new OperationError(`project "${projectId}" was not found (or the user may not see it); check project-id, the English name of the project`, {
-    headline: `project ${projectId} not found`,
-    outputs: {},
-    blocks: [],
-  });
+  new OperationError(
+    `project "${projectId}" was not found (or the user may not see it); check project-id, the English name of the project`,
+    {
+      headline: `project ${projectId} not found`,
+      outputs: {},
+      blocks: [],
+    },
+  );
 
 export async function getProject(api: BkciApi, projectId: string): Promise<Outcome> {
   const p = await findProject(api, projectId);
@@ -63,8 +66,11 @@ export async function getProject(api: BkciApi, projectId: string): Promise<Outco
 export async function listProjects(api: BkciApi): Promise<Outcome> {
   const list = (await api.call({ method: 'GET', path: ['projects'], data: z.array(projectVO) })) ?? [];
   const rows = list.slice(0, TABLE_LIMIT).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
-  const blocks: Block[] = [{ kind: 'table', title: `${list.length} projects`, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows }];
-  if (list.length > TABLE_LIMIT) blocks.push({ kind: 'note', text: `… and ${list.length - TABLE_LIMIT} more (all of them are in data-file)` });
+  const blocks: Block[] = [
+    { kind: 'table', title: `${list.length} projects`, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows },
+  ];
+  if (list.length > TABLE_LIMIT)
+    blocks.push({ kind: 'note', text: `… and ${list.length - TABLE_LIMIT} more (all of them are in data-file)` });
   return { headline: `${list.length} projects`, data: list, outputs: { count: String(list.length) }, blocks };
 }
 
@@ -82,15 +88,24 @@ async function readBack(api: BkciApi, projectId: string, what: string): Promise<
 
 export type IfExists = 'fail' | 'skip' | 'update';
 
-export async function createProject(api: BkciApi, project: ProjectFields & { englishName: string; projectName: string; description: string }, ifExists: IfExists): Promise<Outcome> {
+export async function createProject(
+  api: BkciApi,
+  project: ProjectFields & { englishName: string; projectName: string; description: string },
+  ifExists: IfExists,
+): Promise<Outcome> {
   const id = project.englishName;
   const existing = await findProject(api, id);
   if (existing !== undefined) {
     if (ifExists === 'skip') {
-      return projectOutcome(`project ${id} already exists; left as it is (if-exists: skip)`, existing, [{ kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' }]);
+      return projectOutcome(`project ${id} already exists; left as it is (if-exists: skip)`, existing, [
+        { kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' },
+      ]);
     }
     if (ifExists === 'update') return updateProject(api, id, project, existing);
-    throw new OperationError(`project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`, projectOutcome(`project ${id} already exists`, existing));
+    throw new OperationError(
+      `project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`,
+      projectOutcome(`project ${id} already exists`, existing),
+    );
   }
   const created = await api.call({ method: 'POST', path: ['projects'], body: project, data: z.boolean() });
   if (created === false) throw new Error(`bk-ci answered false to creating project "${id}"`);

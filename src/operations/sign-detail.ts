@@ -5,7 +5,7 @@ import { formatDuration } from '../duration.ts';
 import type { BkciApi } from '../http/api.ts';
 import { CancelledError } from '../http/errors.ts';
 import type { Log } from '../log.ts';
-import { errorMessage, OperationError, type Block, type Outcome } from '../outcome.ts';
+import { type Block, errorMessage, OperationError, type Outcome } from '../outcome.ts';
 import { plain } from '../text.ts';
 
 const signDetailData = z.object({
@@ -41,7 +41,6 @@ interface Progress {
   downloadUrl?: string;
 }
 
-
 /**
  * Reads the task, and with `wait` polls it at start + k·interval until SUCCESS or FAIL. The last
  * poll is at the deadline, not before it; request time counts against the timeout.
@@ -54,7 +53,10 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
   const elapsed = (): number => clock.now() - p.start;
   const outcome = (headline: string): Outcome => buildOutcome(headline, p, progress, elapsed());
 
-  if (p.wait) log.info(`waiting for re-sign task ${p.resignId}: timeout ${formatDuration(p.timeoutMs)}, a poll every ${formatDuration(p.intervalMs)}`);
+  if (p.wait)
+    log.info(
+      `waiting for re-sign task ${p.resignId}: timeout ${formatDuration(p.timeoutMs)}, a poll every ${formatDuration(p.intervalMs)}`,
+    );
   let lastLine = clock.now();
   let warnedUnknown = false;
   try {
@@ -74,11 +76,16 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       }
       if (detail.status === 'SUCCESS') break;
       if (detail.status === 'FAIL') {
-        throw new OperationError(`re-sign task ${p.resignId} failed: ${plain(progress.message) || 'no message'}`, outcome(`re-sign task ${p.resignId}: FAIL`));
+        throw new OperationError(
+          `re-sign task ${p.resignId} failed: ${plain(progress.message) || 'no message'}`,
+          outcome(`re-sign task ${p.resignId}: FAIL`),
+        );
       }
       if (detail.status !== 'RUNNING' && !warnedUnknown) {
         warnedUnknown = true;
-        log.warning(`re-sign task ${p.resignId} has status "${plain(detail.status)}", which this action does not know; waiting on as for RUNNING`);
+        log.warning(
+          `re-sign task ${p.resignId} has status "${plain(detail.status)}", which this action does not know; waiting on as for RUNNING`,
+        );
       }
       if (!p.wait) break;
       if (pollAt >= deadline) {
@@ -103,7 +110,9 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       e instanceof CancelledError
         ? `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
         : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
-    throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${e instanceof CancelledError ? 'cancelled' : 'error'}`), { cause: e });
+    throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${e instanceof CancelledError ? 'cancelled' : 'error'}`), {
+      cause: e,
+    });
   }
 
   if (progress.status === 'SUCCESS' && p.downloadUrl) {
@@ -112,7 +121,10 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
       else progress.downloadUrl = url;
     } catch (e) {
-      if (e instanceof CancelledError) throw new OperationError(`cancelled after ${formatDuration(elapsed())}, while reading the download URL`, outcome('cancelled'), { cause: e });
+      if (e instanceof CancelledError)
+        throw new OperationError(`cancelled after ${formatDuration(elapsed())}, while reading the download URL`, outcome('cancelled'), {
+          cause: e,
+        });
       log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
     }
   }
@@ -146,4 +158,3 @@ function buildOutcome(headline: string, p: SignParams, progress: Progress, elaps
   }
   return { headline, ...(progress.data === undefined ? {} : { data: progress.data }), outputs, blocks };
 }
-

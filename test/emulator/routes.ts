@@ -22,10 +22,24 @@ export interface Call {
 }
 
 const CALLBACK_EVENTS = new Set([
-  'DELETE_PIPELINE', 'CREATE_PIPELINE', 'UPDATE_PIPELINE', 'STREAM_ENABLED', 'RESTORE_PIPELINE',
-  'BUILD_START', 'BUILD_END', 'BUILD_STAGE_START', 'BUILD_STAGE_END', 'BUILD_JOB_START', 'BUILD_JOB_END',
-  'BUILD_TASK_START', 'BUILD_TASK_END', 'BUILD_TASK_PAUSE',
-  'PROJECT_CREATE', 'PROJECT_UPDATE', 'PROJECT_ENABLE', 'PROJECT_DISABLE',
+  'DELETE_PIPELINE',
+  'CREATE_PIPELINE',
+  'UPDATE_PIPELINE',
+  'STREAM_ENABLED',
+  'RESTORE_PIPELINE',
+  'BUILD_START',
+  'BUILD_END',
+  'BUILD_STAGE_START',
+  'BUILD_STAGE_END',
+  'BUILD_JOB_START',
+  'BUILD_JOB_END',
+  'BUILD_TASK_START',
+  'BUILD_TASK_END',
+  'BUILD_TASK_PAUSE',
+  'PROJECT_CREATE',
+  'PROJECT_UPDATE',
+  'PROJECT_ENABLE',
+  'PROJECT_DISABLE',
 ]);
 const REGIONS = new Set(['DEVNET', 'OSS', 'IDC']);
 const ENGLISH_NAME = /^[a-z][a-zA-Z0-9-]+$/;
@@ -50,8 +64,8 @@ export function route(w: World, c: Call): Reply {
   for (const [method, pattern, handler] of ROUTES) {
     const parts = pattern.split('/');
     if (parts.length !== segments.length) continue;
-    const params: string[] = [];
-    if (!parts.every((p, i) => (p.startsWith(':') ? (params.push(segments[i] ?? ''), true) : p === segments[i]))) continue;
+    if (!parts.every((p, i) => p.startsWith(':') || p === segments[i])) continue;
+    const params = segments.filter((_, i) => parts[i]?.startsWith(':'));
     pathMatched = true;
     if (method === c.method) return handler(w, c, ...params);
   }
@@ -69,9 +83,7 @@ function signDetail(w: World, _c: Call, id: string): Reply {
   const task = w.signs.get(id);
   if (task === undefined) {
     // bk-ci's EnumResignStatus.parse(null) is RUNNING: an unknown id runs forever.
-    return w.wire.flavour === 'bkci'
-      ? w.wire.ok({ resignId: id, status: 'RUNNING', message: 'Sign is running...' })
-      : w.wire.notFound();
+    return w.wire.flavour === 'bkci' ? w.wire.ok({ resignId: id, status: 'RUNNING', message: 'Sign is running...' }) : w.wire.notFound();
   }
   return w.wire.ok({ resignId: id, ...signStatus(w, task) });
 }
@@ -99,10 +111,31 @@ type Body = Record<string, unknown>;
 type FieldKind = 'string' | 'int' | 'bool' | 'object' | 'array';
 
 const CREATE_FIELDS: Record<string, FieldKind> = {
-  projectName: 'string', englishName: 'string', description: 'string', projectType: 'int', bgId: 'int', bgName: 'string',
-  businessLineId: 'int', businessLineName: 'string', deptId: 'int', deptName: 'string', centerId: 'int', centerName: 'string',
-  secrecy: 'bool', hidden: 'bool', projectScope: 'int', kind: 'int', properties: 'object', subjectScopes: 'array',
-  logoAddress: 'string', authSecrecy: 'int', enabled: 'bool', productId: 'int', productName: 'string', kpiCode: 'string', kpiName: 'string',
+  projectName: 'string',
+  englishName: 'string',
+  description: 'string',
+  projectType: 'int',
+  bgId: 'int',
+  bgName: 'string',
+  businessLineId: 'int',
+  businessLineName: 'string',
+  deptId: 'int',
+  deptName: 'string',
+  centerId: 'int',
+  centerName: 'string',
+  secrecy: 'bool',
+  hidden: 'bool',
+  projectScope: 'int',
+  kind: 'int',
+  properties: 'object',
+  subjectScopes: 'array',
+  logoAddress: 'string',
+  authSecrecy: 'int',
+  enabled: 'bool',
+  productId: 'int',
+  productName: 'string',
+  kpiCode: 'string',
+  kpiName: 'string',
 };
 const UPDATE_FIELDS: Record<string, FieldKind> = { ...CREATE_FIELDS, ccAppId: 'int', ccAppName: 'string' };
 
@@ -117,17 +150,22 @@ function readBody(w: World, body: unknown, fields: Record<string, FieldKind>, re
     const v = b[name];
     if (v === undefined || v === null) continue;
     const fits =
-      kind === 'string' ? typeof v === 'string'
-      : kind === 'int' ? Number.isInteger(v)
-      : kind === 'bool' ? typeof v === 'boolean'
-      : kind === 'array' ? Array.isArray(v)
-      : typeof v === 'object' && !Array.isArray(v);
+      kind === 'string'
+        ? typeof v === 'string'
+        : kind === 'int'
+          ? Number.isInteger(v)
+          : kind === 'bool'
+            ? typeof v === 'boolean'
+            : kind === 'array'
+              ? Array.isArray(v)
+              : typeof v === 'object' && !Array.isArray(v);
     if (!fits) return w.wire.error(400, 400, '查询参数请求错误');
   }
   return b;
 }
 
-const isReply = (x: Body | Reply): x is Reply => typeof (x as Reply).contentType === 'string' && typeof (x as Reply).status === 'number' && typeof (x as Reply).body === 'string';
+const isReply = (x: Body | Reply): x is Reply =>
+  typeof (x as Reply).contentType === 'string' && typeof (x as Reply).status === 'number' && typeof (x as Reply).body === 'string';
 
 function checkProjectName(w: World, name: string, exceptEnglishName: string): Reply | undefined {
   if (name.trim() === '') return w.wire.domain(400, 2119003, '名称不能为空');

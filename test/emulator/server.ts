@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultPlan, type Fault, type FaultRule } from './faults.ts';
+import { type Fault, FaultPlan, type FaultRule } from './faults.ts';
 import { route, type World } from './routes.ts';
-import { newProject, type Callback, type SignTask, type StoredProject } from './state.ts';
+import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
-import { html, json, Wire, type Flavour, type Reply } from './wire.ts';
+import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
 
 export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3/';
 export const TOKEN_PATH = '/ms/auth/api/user/token/get';
@@ -197,7 +197,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     switch (fault.kind) {
       case 'status': {
         const ct = fault.contentType ?? 'json';
-        const body = fault.body ?? (ct === 'html' ? html(fault.status, 'Error').body : ct === 'json' ? JSON.stringify({ status: fault.status, message: `injected ${fault.status}` }) : `injected ${fault.status}`);
+        const body =
+          fault.body ??
+          (ct === 'html'
+            ? html(fault.status, 'Error').body
+            : ct === 'json'
+              ? JSON.stringify({ status: fault.status, message: `injected ${fault.status}` })
+              : `injected ${fault.status}`);
         const contentType = ct === 'html' ? 'text/html' : ct === 'json' ? 'application/json' : 'text/plain';
         send(res, { status: fault.status, body, contentType, ...(fault.headers ? { headers: fault.headers } : {}) });
         return;
@@ -282,7 +288,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     seedProject,
     seedSign,
     requests: (filter = {}) =>
-      log.filter((r) => (filter.method === undefined || r.method === filter.method) && (filter.path === undefined || r.path.includes(filter.path))),
+      log.filter(
+        (r) => (filter.method === undefined || r.method === filter.method) && (filter.path === undefined || r.path.includes(filter.path)),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

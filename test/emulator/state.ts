@@ -100,7 +100,12 @@ export function projectVO(p: StoredProject): Record<string, unknown> {
   };
 }
 
-export function newProject(fields: Partial<StoredProject> & { englishName: string; projectName: string }, id: number, creator: string, now: number): StoredProject {
+export function newProject(
+  fields: Partial<StoredProject> & { englishName: string; projectName: string },
+  id: number,
+  creator: string,
+  now: number,
+): StoredProject {
   return {
     id,
     projectId: `${id.toString(16).padStart(8, '0')}0000000000000000000000${id}`.slice(0, 32),

@@ -59,21 +59,25 @@ export class Wire {
   }
 
   tokenEmpty(): Reply {
-    return this.flavour === 'spec'
-      ? this.gatewayError(401, 'Request accessToken is empty.')
-      : text(400, 'Request accessToken is empty.');
+    return this.flavour === 'spec' ? this.gatewayError(401, 'Request accessToken is empty.') : text(400, 'Request accessToken is empty.');
   }
 
   tokenIllegal(): Reply {
     return this.flavour === 'spec'
       ? this.gatewayError(401, 'token illegal parameter error: Access token illegal')
-      : text(400, 'Verification failed : com.tencent.devops.common.api.exception.RemoteServiceException: token参数非法错误: Access token illegal');
+      : text(
+          400,
+          'Verification failed : com.tencent.devops.common.api.exception.RemoteServiceException: token参数非法错误: Access token illegal',
+        );
   }
 
   tokenExpired(at: number): Reply {
     return this.flavour === 'spec'
       ? this.gatewayError(401, `Access token expired in: ${at}`)
-      : text(400, `Verification failed : com.tencent.devops.common.api.exception.RemoteServiceException: tokentoken过期错误: Access token expired in: ${at}`);
+      : text(
+          400,
+          `Verification failed : com.tencent.devops.common.api.exception.RemoteServiceException: tokentoken过期错误: Access token expired in: ${at}`,
+        );
   }
 
   notFound(): Reply {

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { GivenToken, IssuedTokens, type TokenSource } from '../../src/auth.ts';
-import { systemClock, type Clock } from '../../src/clock.ts';
+import { type Clock, systemClock } from '../../src/clock.ts';
 import { BkciApi, issueToken } from '../../src/http/api.ts';
 import { HttpCaller } from '../../src/http/caller.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/http/retry.ts';

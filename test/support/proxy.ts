@@ -1,5 +1,5 @@
 import { createServer, request } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 
 export interface ProxyLog {
   method: string;

@@ -8,7 +8,12 @@ export interface RawResponse {
 }
 
 /** An HTTP exchange with the path sent byte for byte (fetch would normalise it). */
-export function raw(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function raw(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers: options.headers ?? {}, agent: false }, (res) => {

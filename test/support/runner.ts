@@ -106,7 +106,10 @@ export async function runStep(actionDir: string, options: RunStepOptions): Promi
     stderr += c.toString();
     options.echo?.(c.toString(), 'stderr');
   });
-  options.onSpawn?.((signal) => child.kill(signal), () => stdout);
+  options.onSpawn?.(
+    (signal) => child.kill(signal),
+    () => stdout,
+  );
   const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
   const durationMs = Date.now() - started;
   const result: StepResult = {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, parseInputs, type InputName, type Inputs } from '../../src/inputs.ts';
+import { InputError, type InputName, type Inputs, parseInputs } from '../../src/inputs.ts';
 
-const BASE = { operation: 'get-project', 'base-url': 'https://devops.example.com', 'access-token': 'tok%2B', 'user-id': 'alice', 'project-id': 'demo' };
+const BASE = {
+  operation: 'get-project',
+  'base-url': 'https://devops.example.com',
+  'access-token': 'tok%2B',
+  'user-id': 'alice',
+  'project-id': 'demo',
+};
 
 async function parse(inputs: Partial<Record<InputName, string>>): Promise<Inputs> {
   return parseInputs((name) => inputs[name] ?? '');
@@ -19,7 +25,15 @@ async function problems(inputs: Partial<Record<InputName, string>>): Promise<str
 describe('parseInputs', () => {
   it('applies the defaults of the contract', async () => {
     const { settings, task } = await parse(BASE);
-    expect(settings).toEqual({ baseUrl: 'https://devops.example.com', accessToken: 'tok%2B', userId: 'alice', timeoutMs: 1_800_000, pollIntervalMs: 5000, requestTimeoutMs: 30_000, retries: 3 });
+    expect(settings).toEqual({
+      baseUrl: 'https://devops.example.com',
+      accessToken: 'tok%2B',
+      userId: 'alice',
+      timeoutMs: 1_800_000,
+      pollIntervalMs: 5000,
+      requestTimeoutMs: 30_000,
+      retries: 3,
+    });
     expect(task).toEqual({ operation: 'get-project', projectId: 'demo' });
   });
 
@@ -85,7 +99,15 @@ describe('parseInputs', () => {
   });
 
   it('returns the secrets to mask', async () => {
-    const { secrets } = await parse({ ...BASE, operation: 'create-callbacks', 'callback-url': 'https://h.example/cb', region: 'IDC', events: 'BUILD_END', 'secret-token': 'shh!', 'bk-token': 'ticket' });
+    const { secrets } = await parse({
+      ...BASE,
+      operation: 'create-callbacks',
+      'callback-url': 'https://h.example/cb',
+      region: 'IDC',
+      events: 'BUILD_END',
+      'secret-token': 'shh!',
+      'bk-token': 'ticket',
+    });
     expect(secrets.sort()).toEqual(['shh!', 'ticket', 'tok%2B']);
   });
 
@@ -97,7 +119,11 @@ describe('parseInputs', () => {
       ['YAML flow', '{englishName: demo-2, projectName: Demo, bgId: 12, secrecy: true}'],
     ])('as %s', async (_, project) => {
       const { task } = await parse({ ...create, project });
-      expect(task).toEqual({ operation: 'create-project', ifExists: 'fail', project: { englishName: 'demo-2', projectName: 'Demo', description: '', bgId: 12, secrecy: true } });
+      expect(task).toEqual({
+        operation: 'create-project',
+        ifExists: 'fail',
+        project: { englishName: 'demo-2', projectName: 'Demo', description: '', bgId: 12, secrecy: true },
+      });
     });
 
     it.each([
@@ -123,10 +149,22 @@ describe('parseInputs', () => {
   });
 
   describe('callbacks', () => {
-    const cb = { ...BASE, operation: 'create-callbacks', 'callback-url': 'https://hooks.example.com/x', region: 'DEVNET', events: 'BUILD_START, BUILD_END' };
+    const cb = {
+      ...BASE,
+      operation: 'create-callbacks',
+      'callback-url': 'https://hooks.example.com/x',
+      region: 'DEVNET',
+      events: 'BUILD_START, BUILD_END',
+    };
     it('splits events and keeps the region', async () => {
       const { task } = await parse(cb);
-      expect(task).toEqual({ operation: 'create-callbacks', projectId: 'demo', callbackUrl: 'https://hooks.example.com/x', region: 'DEVNET', events: ['BUILD_START', 'BUILD_END'] });
+      expect(task).toEqual({
+        operation: 'create-callbacks',
+        projectId: 'demo',
+        callbackUrl: 'https://hooks.example.com/x',
+        region: 'DEVNET',
+        events: ['BUILD_START', 'BUILD_END'],
+      });
     });
     it.each([
       [{ events: 'BUILD_START,BUILD_ENDD' }, /event "BUILD_ENDD" is not a bk-ci callback event \(did you mean BUILD_END\?\)/],

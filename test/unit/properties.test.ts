@@ -8,10 +8,18 @@ describe('properties', () => {
   it('parseDuration adds up its parts, largest unit first', () => {
     fc.assert(
       fc.property(fc.nat(99), fc.nat(99), fc.nat(99), fc.nat(999), fc.boolean(), (h, m, s, ms, omitZeros) => {
-        const parts: [number, string][] = [[h, 'h'], [m, 'm'], [s, 's'], [ms, 'ms']];
+        const parts: [number, string][] = [
+          [h, 'h'],
+          [m, 'm'],
+          [s, 's'],
+          [ms, 'ms'],
+        ];
         const kept = parts.filter(([n]) => !omitZeros || n > 0);
         const text = kept.map(([n, u]) => `${n}${u}`).join('');
-        const expected = kept.reduce((sum, [n, u]) => sum + n * { h: 3_600_000, m: 60_000, s: 1000, ms: 1 }[u as 'h' | 'm' | 's' | 'ms'], 0);
+        const expected = kept.reduce(
+          (sum, [n, u]) => sum + n * { h: 3_600_000, m: 60_000, s: 1000, ms: 1 }[u as 'h' | 'm' | 's' | 'ms'],
+          0,
+        );
         expect(parseDuration(text)).toBe(text === '' ? undefined : expected);
       }),
     );
@@ -39,24 +47,35 @@ describe('properties', () => {
 
   it('redactUrl removes access_token and secretToken and keeps everything else', () => {
     fc.assert(
-      fc.property(queryValue, queryValue, fc.array(fc.tuple(otherName, queryValue), { maxLength: 4 }), fc.boolean(), (token, secret, others, tokenFirst) => {
-        const pairs = others.map(([k, v]) => `${k}=${v}`);
-        const secrets = [`access_token=${token}`, `secretToken=${secret}`];
-        const query = (tokenFirst ? [...secrets, ...pairs] : [...pairs, ...secrets]).join('&');
-        const out = redactUrl(`https://devops.example.com/ms/openapi/api/apigw/v3/x?${query}`);
-        expect(out).toContain('access_token=***');
-        expect(out).toContain('secretToken=***');
-        for (const p of pairs) expect(out).toContain(p);
-        const rest = out.split('?')[1]?.split('&').filter((p) => !p.startsWith('access_token=') && !p.startsWith('secretToken='));
-        expect(rest).toEqual(pairs);
-      }),
+      fc.property(
+        queryValue,
+        queryValue,
+        fc.array(fc.tuple(otherName, queryValue), { maxLength: 4 }),
+        fc.boolean(),
+        (token, secret, others, tokenFirst) => {
+          const pairs = others.map(([k, v]) => `${k}=${v}`);
+          const secrets = [`access_token=${token}`, `secretToken=${secret}`];
+          const query = (tokenFirst ? [...secrets, ...pairs] : [...pairs, ...secrets]).join('&');
+          const out = redactUrl(`https://devops.example.com/ms/openapi/api/apigw/v3/x?${query}`);
+          expect(out).toContain('access_token=***');
+          expect(out).toContain('secretToken=***');
+          for (const p of pairs) expect(out).toContain(p);
+          const rest = out
+            .split('?')[1]
+            ?.split('&')
+            .filter((p) => !p.startsWith('access_token=') && !p.startsWith('secretToken='));
+          expect(rest).toEqual(pairs);
+        },
+      ),
     );
   });
 
   it('pathSegment gives exactly one segment that decodes back to the value', () => {
     fc.assert(
       fc.property(
-        fc.string({ minLength: 1, unit: fc.constantFrom('a', '/', '?', '#', '%', '.', ' ', '+', '&', '=', '\\', 'é', '好', ';') }).filter((s) => s !== '.' && s !== '..'),
+        fc
+          .string({ minLength: 1, unit: fc.constantFrom('a', '/', '?', '#', '%', '.', ' ', '+', '&', '=', '\\', 'é', '好', ';') })
+          .filter((s) => s !== '.' && s !== '..'),
         (value) => {
           const seg = pathSegment(value);
           expect(seg).not.toMatch(/[/?#\\]/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelay, type Failure } from '../../src/http/retry.ts';
+import { DEFAULT_RETRY_POLICY, type Failure, isRetryable, parseRetryAfter, retryDelay } from '../../src/http/retry.ts';
 
 const status = (s: number, retryAfter?: string): Failure => ({ kind: 'status', status: s, retryAfter });
 const NOW = Date.parse('2026-11-21T00:00:00Z');

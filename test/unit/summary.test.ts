@@ -21,7 +21,14 @@ describe('renderSummary', () => {
 
   it('stays under 1 MiB', () => {
     const rows = Array.from({ length: 30_000 }, (_, i) => [`project-${i}`, 'x'.repeat(40)]);
-    const md = renderSummary({ operation: 'list-projects', host: 'h', asked: [], ok: true, headline: 'many', blocks: [{ kind: 'table', title: 't', headers: ['a', 'b'], rows }] });
+    const md = renderSummary({
+      operation: 'list-projects',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'many',
+      blocks: [{ kind: 'table', title: 't', headers: ['a', 'b'], rows }],
+    });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(md).toMatch(/summary cut at 1 MiB/);
   });

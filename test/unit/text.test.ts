@@ -33,7 +33,10 @@ describe('escapeMarkdown', () => {
 
 describe('excerpt', () => {
   it.each([
-    ['<html><head><title>503 Service Unavailable</title></head><body><center><h1>503 Service Unavailable</h1></center><hr><center>openresty</center></body></html>', '503 Service Unavailable 503 Service Unavailable openresty'],
+    [
+      '<html><head><title>503 Service Unavailable</title></head><body><center><h1>503 Service Unavailable</h1></center><hr><center>openresty</center></body></html>',
+      '503 Service Unavailable 503 Service Unavailable openresty',
+    ],
     ['<style>p{}</style><p>后台正在部署中，请稍后。</p>', '后台正在部署中，请稍后。'],
     ['plain  text\n\nhere', 'plain text here'],
   ])('%#', (input, output) => expect(excerpt(input)).toBe(output));

@@ -1,0 +1,174 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { INPUT_NAMES } from '../src/inputs.ts';
+import { OUTPUT_NAMES } from '../src/output-names.ts';
+import { ROOT } from './support/runner.ts';
+
+interface ActionYml {
+  runs: { using: string; main: string };
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+}
+
+/** The names of the action's contract (action-contract.md): none may be renamed or dropped. */
+const CONTRACT_INPUTS = [
+  'operation',
+  'base-url',
+  'access-token',
+  'bk-token',
+  'user-id',
+  'app-code',
+  'project-id',
+  'resign-id',
+  'project',
+  'if-exists',
+  'callback-url',
+  'region',
+  'events',
+  'secret-token',
+  'wait',
+  'timeout',
+  'poll-interval',
+  'request-timeout',
+  'retries',
+  'download-url',
+  'allow-insecure-http',
+];
+const CONTRACT_OUTPUTS = [
+  'data',
+  'data-file',
+  'http-status',
+  'user-id',
+  'access-token',
+  'expiration-time',
+  'user-id',
+  'sign-status',
+  'sign-message',
+  'elapsed',
+  'polls',
+  'download-url',
+  'count',
+  'success-events',
+  'failure-events',
+];
+
+let actionText: string;
+let action: ActionYml;
+let readme: string;
+beforeAll(async () => {
+  actionText = await readFile(join(ROOT, 'action.yml'), 'utf8');
+  action = parse(actionText) as ActionYml;
+  readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+});
+
+/** The rows of the first Markdown table after `heading`: cells, with backticks kept. */
+function tableAfter(markdown: string, heading: string): string[][] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  expect(start, `README has no "${heading}" section`).toBeGreaterThan(-1);
+  const lines = markdown.slice(start).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((c) => c.trim()),
+    );
+  }
+  return rows;
+}
+
+const code = (cell: string | undefined): string | undefined => /^`([^`]*)`$/.exec(cell ?? '')?.[1];
+
+describe('action.yml', () => {
+  it('is valid action metadata for a node24 action', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+    const valid = validate(action);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  it('the schema refuses what the runner would refuse', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ strict: true }).compile(schema);
+    const broken = [
+      { ...action, runs: { using: 'node99', main: 'dist/index.js' } },
+      { ...action, inputs: { ...action.inputs, extra: { required: false } } },
+      { ...action, inputs: { ...action.inputs, retries: { description: 'x', default: 3 } } },
+      { ...action, outputs: { ...action.outputs, 'bad name': { description: 'x' } } },
+      { ...action, description: undefined },
+    ];
+    for (const b of broken) expect(validate(JSON.parse(JSON.stringify(b)))).toBe(false);
+  });
+
+  it('keeps every name of the contract', () => {
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(CONTRACT_INPUTS));
+    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(CONTRACT_OUTPUTS));
+  });
+
+  it('declares exactly the inputs the code reads and the outputs it sets', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual([...INPUT_NAMES].sort());
+    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUT_NAMES].sort());
+  });
+
+  it('no source file reads an input or sets an output outside those lists', async () => {
+    const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts'));
+    for (const f of files) {
+      const text = await readFile(join(ROOT, 'src', f), 'utf8');
+      for (const m of text.matchAll(/getInput\(\s*'([^']+)'/g)) expect(INPUT_NAMES, `${f} reads ${m[1]}`).toContain(m[1]);
+      for (const m of text.matchAll(/setOutput\(\s*'([^']+)'/g)) expect(OUTPUT_NAMES, `${f} sets ${m[1]}`).toContain(m[1]);
+      expect(text, `${f} reads process.env.INPUT_* directly`).not.toMatch(/process\.env\.INPUT_|process\.env\[['`]INPUT_/);
+    }
+  });
+
+  it('marks required only what is required, with no default', () => {
+    const required = Object.entries(action.inputs)
+      .filter(([, i]) => i.required)
+      .map(([n]) => n);
+    expect(required).toEqual(['operation', 'base-url']);
+    for (const name of required) expect(action.inputs[name]?.default).toBeUndefined();
+  });
+});
+
+describe('README', () => {
+  it('its inputs table matches action.yml: names, order, defaults, required', () => {
+    const rows = tableAfter(readme, '## Inputs');
+    expect(rows.map((r) => code(r[0]))).toEqual(Object.keys(action.inputs));
+    for (const [cell, def] of rows.map((r) => [r[1], action.inputs[code(r[0]) ?? '']] as const)) {
+      if (def?.required) expect(cell).toBe('(required)');
+      else if (def?.default !== undefined) expect(code(cell)).toBe(def.default);
+      else expect(code(cell), `README gives a default that action.yml does not have: ${cell}`).toBeUndefined();
+    }
+  });
+
+  it('its outputs table matches action.yml', () => {
+    expect(tableAfter(readme, '## Outputs').map((r) => code(r[0]))).toEqual(Object.keys(action.outputs));
+  });
+
+  it('every workflow example uses only declared inputs, and says its operation', () => {
+    const steps: Record<string, unknown>[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (typeof node === 'object' && node !== null) {
+        const step = node as Record<string, unknown>;
+        if (typeof step.uses === 'string' && step.uses.includes('/bkci-action@')) steps.push(step);
+        Object.values(step).forEach(collect);
+      }
+    };
+    for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) collect(parse(block ?? ''));
+    expect(steps.length).toBeGreaterThanOrEqual(6);
+    for (const step of steps) {
+      if (typeof step.with !== 'object' || step.with === null) continue;
+      const names = Object.keys(step.with);
+      for (const n of names) expect(Object.keys(action.inputs), `README example uses "${n}"`).toContain(n);
+      expect(names).toContain('operation');
+    }
+  });
+});
