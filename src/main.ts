@@ -1,5 +1,3 @@
-import * as core from '@actions/core';
-import { type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { GivenToken, IssuedTokens, type TokenSource } from './auth.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { writeData } from './data-output.ts';
@@ -8,6 +6,7 @@ import { BkciApi, issueToken } from './http/api.ts';
 import { HttpCaller } from './http/caller.ts';
 import { statusOf } from './http/errors.ts';
 import { DEFAULT_RETRY_POLICY } from './http/retry.ts';
+import { agentTransport, fetchTransport, proxyConfigured, type Transport } from './http/transport.ts';
 import { InputError, type InputName, type Inputs, parseInputs } from './inputs.ts';
 import type { Log } from './log.ts';
 import { errorMessage, OperationError, type Outcome } from './outcome.ts';
@@ -15,6 +14,7 @@ import { OUTPUT_NAMES, type OutputName } from './output-names.ts';
 import { describeTask, perform } from './perform.ts';
 import { Secrets } from './redact.ts';
 import { renderSummary } from './summary.ts';
+import * as core from './workflow-commands.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -22,7 +22,8 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const CANCEL_EXIT_MS = 1800;
 
 export interface RunOptions {
-  dispatcher?: Dispatcher;
+  /** How requests are sent; by default Node's fetch, or an undici agent for proxies and waits. */
+  transport?: Transport;
   clock?: Clock;
   random?: () => number;
 }
@@ -48,12 +49,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // Polls come every poll-interval (5 s by default), longer than undici's 4 s idle default:
-  // keep the connection for a minute, or less if the server's Keep-Alive header says so. The
-  // action's requests are sequential, so one connection per origin; without the limit, a
-  // request sent in the same tick as the last answer ended opens a second one.
-  const dispatcher =
-    options.dispatcher ?? new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
+  let closeTransport = async (): Promise<void> => undefined;
 
   let inputs: Inputs | undefined;
   let http: HttpCaller | undefined;
@@ -63,8 +59,14 @@ export async function run(options: RunOptions = {}): Promise<void> {
     inputs = await parseInputs((name) => core.getInput(name));
     const { settings, task } = inputs;
     const deadline = start + settings.timeoutMs;
+    let transport = options.transport ?? fetchTransport(globalThis.fetch);
+    if (options.transport === undefined && (proxyConfigured(process.env) || (task.operation === 'sign-detail' && task.wait))) {
+      const agent = await agentTransport();
+      transport = agent.transport;
+      closeTransport = agent.close;
+    }
     http = new HttpCaller({
-      dispatcher,
+      transport,
       clock,
       random: options.random ?? Math.random,
       log,
@@ -94,7 +96,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
     await setOutputs(outcome, inputs, api, http, tokens);
-    await writeSummary(inputs, true, outcome, secrets);
+    writeSummary(inputs, true, outcome, secrets);
   } catch (e) {
     const cancelled = cancel.signal.aborted;
     const outcome = e instanceof OperationError ? e.outcome : undefined;
@@ -106,7 +108,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
         if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined)
           await setOutputs(outcome, inputs, api, http, tokens);
         else setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
-        await writeSummary(inputs, false, outcome, secrets, message);
+        writeSummary(inputs, false, outcome, secrets, message);
       } catch (inner) {
         log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
       }
@@ -115,7 +117,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (options.dispatcher === undefined) await dispatcher.destroy().catch(() => undefined);
+    await closeTransport().catch(() => undefined);
   }
 }
 
@@ -143,8 +145,7 @@ async function setOutputs(outcome: Outcome, inputs: Inputs, api: BkciApi, http: 
   if (user !== undefined) setOutput('user-id', user);
 }
 
-async function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return;
+function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): void {
   const md = renderSummary({
     operation: inputs.task.operation,
     host: new URL(inputs.settings.baseUrl).host,
@@ -155,5 +156,5 @@ async function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | unde
     ...(error === undefined ? {} : { error }),
     scrub: (text) => secrets.redact(text),
   });
-  await core.summary.addRaw(md).write();
+  core.appendSummary(md);
 }

@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { formatDuration } from '../duration.ts';
@@ -7,10 +6,10 @@ import { redactUrl } from '../redact.ts';
 import { excerpt, plain } from '../text.ts';
 import { CancelledError, HttpError, NetworkError, type RequestError, RequestTimeoutError, ResponseFormatError } from './errors.ts';
 import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
-import { BodyTooLargeError, exchange, type WireResponse } from './transport.ts';
+import { BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
 export interface CallerOptions {
-  dispatcher: Dispatcher;
+  transport: Transport;
   clock: Clock;
   random: () => number;
   log: Log;
@@ -141,7 +140,7 @@ export class HttpCaller {
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);
     try {
-      return await exchange(this.#o.dispatcher, {
+      return await this.#o.transport({
         method: req.method,
         url: req.url,
         headers,
@@ -180,7 +179,8 @@ function errorCode(e: unknown): string | undefined {
 function describeCause(e: unknown): string {
   const parts: string[] = [];
   for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    if (x.message && !parts.includes(x.message)) parts.push(x.message);
+    // fetch wraps every failure in "fetch failed"; the causes say what happened.
+    if (x.message && x.message !== 'fetch failed' && !parts.includes(x.message)) parts.push(x.message);
   }
   return parts.join(': ') || String(e);
 }

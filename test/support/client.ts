@@ -1,9 +1,10 @@
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { GivenToken, IssuedTokens, type TokenSource } from '../../src/auth.ts';
 import { type Clock, systemClock } from '../../src/clock.ts';
 import { BkciApi, issueToken } from '../../src/http/api.ts';
 import { HttpCaller } from '../../src/http/caller.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/http/retry.ts';
+import { fetchTransport } from '../../src/http/transport.ts';
 import type { Log } from '../../src/log.ts';
 import { Secrets } from '../../src/redact.ts';
 
@@ -47,7 +48,7 @@ export function makeClient(s: ClientSetup) {
   const delays: number[] = [];
   const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
   const http = new HttpCaller({
-    dispatcher,
+    transport: fetchTransport(fetch, dispatcher),
     clock: {
       now: () => clock.now(),
       sleep: (ms, signal) => {

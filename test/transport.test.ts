@@ -1,0 +1,65 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeData } from '../src/data-output.ts';
+import { BodyTooLargeError, fetchTransport } from '../src/http/transport.ts';
+
+let server: Server;
+let base: string;
+const body = `{"status":0,"data":"${'é'.repeat(5000)}"}`;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/chunked') {
+      // No Content-Length: several writes go out chunked.
+      for (let i = 0; i < body.length; i += 1000) res.write(body.slice(i, i + 1000));
+      res.end();
+    } else {
+      res.setHeader('content-length', Buffer.byteLength(body));
+      res.end(body);
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const send = (path: string, maxBodyBytes: number) =>
+  fetchTransport(globalThis.fetch)({ method: 'GET', url: `${base}${path}`, headers: {}, signal: AbortSignal.timeout(5000), maxBodyBytes });
+
+describe('fetchTransport', () => {
+  it.each(['/sized', '/chunked'])('reads %s whole, multi-byte characters intact', async (path) => {
+    const res = await send(path, 1_000_000);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(body);
+    expect(res.contentType).toBe('application/json');
+  });
+
+  it.each([
+    ['/sized', /body of 10\d{3} bytes exceeds the limit of 1000 bytes/],
+    ['/chunked', /body exceeds the limit of 1000 bytes/],
+  ])('refuses %s over the cap', async (path, message) => {
+    const error = await send(path, 1000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BodyTooLargeError);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('writeData', () => {
+  it.each([
+    ['a small object', { a: 1, b: ['x'] }, true],
+    ['a list written in batches', Array.from({ length: 1234 }, (_, i) => ({ i, name: `p-${i}` })), true],
+    ['a list with holes', [1, undefined, 3], true],
+    ['a list over 1 MiB', Array.from({ length: 30_000 }, (_, i) => ({ i, pad: 'x'.repeat(40) })), false],
+  ])('%s: the file holds the JSON; inline only under 1 MiB', async (_, data, inline) => {
+    const dir = await mkdtemp(join(tmpdir(), 'data-'));
+    const out = await writeData(data, 'op', dir);
+    const text = await readFile(out.file, 'utf8');
+    expect(text).toBe(JSON.stringify(data));
+    expect(out.inline).toBe(inline ? text : undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
