@@ -14,6 +14,7 @@ import { OUTPUT_NAMES, type OutputName } from './output-names.ts';
 import { describeTask, perform } from './perform.ts';
 import { Secrets } from './redact.ts';
 import { renderSummary } from './summary.ts';
+import { plain } from './text.ts';
 import * as core from './workflow-commands.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
@@ -35,10 +36,13 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const secrets = new Secrets((v) => core.setSecret(v));
   // Masked before anything at all is printed, parse errors included.
   for (const name of ['access-token', 'bk-token', 'secret-token'] as const satisfies readonly InputName[]) secrets.add(core.getInput(name));
+  // Every line the action logs passes here: secrets out, and server text it may hold (a project
+  // name, a message) kept on one line that cannot start a workflow command.
+  const clean = (m: string): string => plain(secrets.redact(m), 20_000);
   const log: Log = {
-    debug: (m) => core.debug(secrets.redact(m)),
-    info: (m) => core.info(secrets.redact(m)),
-    warning: (m) => core.warning(secrets.redact(m)),
+    debug: (m) => core.debug(clean(m)),
+    info: (m) => core.info(clean(m)),
+    warning: (m) => core.warning(clean(m)),
   };
   const cancel = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -95,7 +99,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     });
     const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
-    await setOutputs(outcome, inputs, api, http, tokens);
+    await setOutputs(outcome, { inputs, api, http, tokens, secrets });
     writeSummary(inputs, true, outcome, secrets);
   } catch (e) {
     const cancelled = cancel.signal.aborted;
@@ -106,7 +110,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     if (inputs !== undefined) {
       try {
         if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined)
-          await setOutputs(outcome, inputs, api, http, tokens);
+          await setOutputs(outcome, { inputs, api, http, tokens, secrets });
         else setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
         writeSummary(inputs, false, outcome, secrets, message);
       } catch (inner) {
@@ -123,18 +127,35 @@ export async function run(options: RunOptions = {}): Promise<void> {
 
 const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
 
+/**
+ * Outputs carry server text too; a secret it echoes is scrubbed. get-token's access-token is
+ * the one output that is a secret by design (masked when it arrived).
+ */
+function setScrubbedOutput(name: OutputName, value: string, secrets: Secrets): void {
+  setOutput(name, name === 'access-token' ? value : secrets.redact(value));
+}
+
 async function currentUser(tokens: TokenSource): Promise<string | undefined> {
   if (tokens instanceof IssuedTokens && tokens.info === undefined) return undefined;
   return (await tokens.current()).userId;
 }
 
-async function setOutputs(outcome: Outcome, inputs: Inputs, api: BkciApi, http: HttpCaller, tokens: TokenSource): Promise<void> {
+/** What the step has built by the time it sets outputs. */
+interface Step {
+  inputs: Inputs;
+  api: BkciApi;
+  http: HttpCaller;
+  tokens: TokenSource;
+  secrets: Secrets;
+}
+
+async function setOutputs(outcome: Outcome, { inputs, api, http, tokens, secrets }: Step): Promise<void> {
   for (const name of OUTPUT_NAMES) {
     const value = outcome.outputs[name];
-    if (value !== undefined) setOutput(name, value);
+    if (value !== undefined) setScrubbedOutput(name, value, secrets);
   }
   if ('data' in outcome) {
-    const { file, inline } = await writeData(outcome.data, inputs.task.operation, process.env.RUNNER_TEMP);
+    const { file, inline } = await writeData(outcome.data, inputs.task.operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
     setOutput('data-file', file);
     if (inline !== undefined) setOutput('data', inline);
     else

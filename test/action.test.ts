@@ -252,6 +252,30 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')) + r.stderr + r.summary).not.toContain(token.accessToken);
   });
 
+  it('server text in a log line never becomes a workflow command (a hostile project name)', async () => {
+    emu.seedProject({ englishName: 'hostile', projectName: 'x\n::warning::injected\r\n::add-mask::y', creator: 'alice' });
+    const r = await step({ operation: 'get-project', 'project-id': 'hostile' });
+    expect(r.code).toBe(0);
+    expect(commands(r).filter((l) => !/^::(add-mask|debug)::/.test(l))).toEqual([]);
+    expect(r.stdout).not.toMatch(/^::add-mask::y/m);
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ projectName: 'x\n::warning::injected\r\n::add-mask::y' });
+  });
+
+  it('a secret the server echoes back is scrubbed from outputs and data-file', async () => {
+    emu.seedProject({ englishName: 'echo', projectName: `echo ${accessToken}`, creator: 'alice' });
+    const r = await step({
+      operation: 'get-project',
+      'project-id': 'echo',
+      'bk-token': '',
+      'access-token': accessToken,
+      'user-id': 'alice',
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(r.outputs)).not.toContain(accessToken);
+    expect(await readFile(r.outputs['data-file'] ?? '', 'utf8')).not.toContain(accessToken);
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ projectName: 'echo ***' });
+  });
+
   it('server text never becomes a workflow command', async () => {
     const hostile = 'bad\n::warning::x\r\n::add-mask::y\n%0A::error::z';
     emu.faults.add({ fault: { kind: 'wrapper-status', status: 1, message: hostile } });
