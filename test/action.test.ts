@@ -257,7 +257,7 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     const r = await step({ operation: 'get-project', 'project-id': 'hostile' });
     expect(r.code).toBe(0);
     expect(commands(r).filter((l) => !/^::(add-mask|debug)::/.test(l))).toEqual([]);
-    expect(r.stdout).not.toMatch(/^::add-mask::y/m);
+    expect(r.stdout).not.toMatch(/^::add-mask::y$/m);
     expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ projectName: 'x\n::warning::injected\r\n::add-mask::y' });
   });
 
@@ -283,8 +283,8 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     expect(r.code).toBe(1);
     const unexpected = commands(r).filter((l) => !/^::(add-mask|debug)::/.test(l) && !l.startsWith('::error::bk-ci get-project failed'));
     expect(unexpected).toEqual([]);
-    expect(r.stdout).not.toMatch(/^::add-mask::y/m);
-    expect(r.stdout).not.toMatch(/^::warning::x/m);
+    expect(r.stdout).not.toMatch(/^::add-mask::y$/m);
+    expect(r.stdout).not.toMatch(/^::warning::x$/m);
     expect(r.summary).not.toMatch(/^::/m);
   });
 });
