@@ -1,11 +1,11 @@
-import { GivenToken, IssuedTokens, type TokenSource } from './auth.ts';
+import { IssuedTokens, type TokenSource } from './auth.ts';
 import { type Clock, systemClock } from './clock.ts';
+import { connect } from './connect.ts';
 import { writeData } from './data-output.ts';
 import { formatDuration } from './duration.ts';
-import { BkciApi, issueToken } from './http/api.ts';
-import { HttpCaller } from './http/caller.ts';
+import type { BkciApi } from './http/api.ts';
+import type { HttpCaller } from './http/caller.ts';
 import { statusOf } from './http/errors.ts';
-import { DEFAULT_RETRY_POLICY } from './http/retry.ts';
 import { agentTransport, fetchTransport, proxyConfigured, type Transport } from './http/transport.ts';
 import { InputError, type InputName, type Inputs, parseInputs } from './inputs.ts';
 import type { Log } from './log.ts';
@@ -17,8 +17,6 @@ import { renderSummary } from './summary.ts';
 import { plain } from './text.ts';
 import * as core from './workflow-commands.ts';
 
-const USER_AGENT = 'bkci-action/0.1';
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
 const CANCEL_EXIT_MS = 1800;
 
@@ -69,34 +67,16 @@ export async function run(options: RunOptions = {}): Promise<void> {
       transport = agent.transport;
       closeTransport = agent.close;
     }
-    http = new HttpCaller({
+    ({ http, tokens, api } = connect({
+      ...settings,
+      deadline,
       transport,
       clock,
       random: options.random ?? Math.random,
       log,
-      requestTimeoutMs: settings.requestTimeoutMs,
-      retry: { ...DEFAULT_RETRY_POLICY, retries: settings.retries },
+      secrets,
       signal: cancel.signal,
-      maxBodyBytes: MAX_BODY_BYTES,
-      userAgent: USER_AGENT,
-    });
-    const caller = http;
-    tokens =
-      settings.accessToken !== undefined && settings.bkToken === undefined
-        ? new GivenToken(settings.accessToken, settings.userId ?? '')
-        : new IssuedTokens({
-            issue: () => issueToken(caller, settings.baseUrl, settings.bkToken, deadline),
-            clock,
-            secrets,
-            log,
-            ...(settings.userId === undefined ? {} : { userId: settings.userId }),
-          });
-    api = new BkciApi(http, {
-      baseUrl: settings.baseUrl,
-      tokens,
-      deadline,
-      ...(settings.appCode === undefined ? {} : { appCode: settings.appCode }),
-    });
+    }));
     const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
     await setOutputs(outcome, { inputs, api, http, tokens, secrets });

@@ -237,7 +237,7 @@ describe.each<Flavour>(['spec', 'bkci'])('operations against the %s flavour', (f
 
     it('an HTML error page, as a short excerpt with the redacted URL', async () => {
       emu.faults.add({ times: 4, fault: { kind: 'status', status: 503, contentType: 'html' } });
-      const error = await getProject(client({ retry: { retries: 0 } }).api, 'demo').catch((e: unknown) => e);
+      const error = await getProject(client({ retries: 0 }).api, 'demo').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(HttpError);
       expect((error as HttpError).message).toBe(
         `GET ${emu.url}${OPENAPI_PREFIX}projects/demo?access_token=*** answered HTTP 503: 503 Error 503 Error openresty`,

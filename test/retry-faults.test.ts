@@ -49,7 +49,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
       userId: 'alice',
       clock,
       random: () => 1,
-      retry: { retries: options.retries ?? 3 },
+      retries: options.retries ?? 3,
       requestTimeoutMs: options.requestTimeoutMs ?? 2000,
       ...(options.deadlineInMs === undefined ? {} : { deadline: clock.now() + options.deadlineInMs }),
     });

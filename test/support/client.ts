@@ -1,9 +1,6 @@
 import { Agent, fetch } from 'undici';
-import { GivenToken, IssuedTokens, type TokenSource } from '../../src/auth.ts';
 import { type Clock, systemClock } from '../../src/clock.ts';
-import { BkciApi, issueToken } from '../../src/http/api.ts';
-import { HttpCaller } from '../../src/http/caller.ts';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/http/retry.ts';
+import { connect } from '../../src/connect.ts';
 import { fetchTransport } from '../../src/http/transport.ts';
 import type { Log } from '../../src/log.ts';
 import { Secrets } from '../../src/redact.ts';
@@ -31,7 +28,7 @@ export interface ClientSetup {
   userId?: string | undefined;
   clock?: Clock;
   random?: () => number;
-  retry?: Partial<RetryPolicy>;
+  retries?: number;
   requestTimeoutMs?: number;
   deadline?: number;
   signal?: AbortSignal;
@@ -39,15 +36,18 @@ export interface ClientSetup {
   maxBodyBytes?: number;
 }
 
-/** The action's client stack, wired as run() wires it, against a loopback server. */
+/**
+ * The action's client, built by the same connect() run() uses, against a loopback server.
+ * Retry delays are recorded in `delays`; masked values in `masked`; log lines in `log`.
+ */
 export function makeClient(s: ClientSetup) {
   const clock = s.clock ?? systemClock;
   const log = memoryLog();
   const masked: string[] = [];
-  const secrets = new Secrets((v) => masked.push(v));
   const delays: number[] = [];
   const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  const http = new HttpCaller({
+  const { http, tokens, api } = connect({
+    ...s,
     transport: fetchTransport(fetch, dispatcher),
     clock: {
       now: () => clock.now(),
@@ -58,23 +58,10 @@ export function makeClient(s: ClientSetup) {
     },
     random: s.random ?? (() => 0),
     log,
-    requestTimeoutMs: s.requestTimeoutMs ?? 5000,
-    retry: { ...DEFAULT_RETRY_POLICY, ...s.retry },
+    secrets: new Secrets((v) => masked.push(v)),
     signal: s.signal ?? new AbortController().signal,
-    maxBodyBytes: s.maxBodyBytes ?? 64 * 1024 * 1024,
-    userAgent: 'bkci-action-test',
+    requestTimeoutMs: s.requestTimeoutMs ?? 5000,
+    retries: s.retries ?? 3,
   });
-  const tokens: TokenSource =
-    s.accessToken !== undefined && s.bkToken === undefined
-      ? new GivenToken(s.accessToken, s.userId ?? 'admin')
-      : new IssuedTokens({
-          issue: () => issueToken(http, s.baseUrl, s.bkToken, s.deadline),
-          clock,
-          secrets,
-          log,
-          ...(s.userId === undefined ? {} : { userId: s.userId }),
-          ...(s.renewMarginMs === undefined ? {} : { renewMarginMs: s.renewMarginMs }),
-        });
-  const api = new BkciApi(http, { baseUrl: s.baseUrl, tokens, ...(s.deadline === undefined ? {} : { deadline: s.deadline }) });
   return { api, http, tokens, log, masked, delays, close: () => dispatcher.close() };
 }
