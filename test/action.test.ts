@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
@@ -96,6 +98,21 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     const r = await step({ operation: 'sign-detail', 'resign-id': 's-3', 'poll-interval': '1s', timeout: '2s' });
     expectOneCleanError(r, /still RUNNING on the server after 2(\.\d)?s \(3 polls, timeout 2s\)/);
     expect(r.outputs).toMatchObject({ 'sign-status': 'RUNNING', polls: '3', elapsed: '2' });
+  });
+
+  it('sign-detail: a server that hangs cannot hold the step past the deadline by more than one request-timeout', async () => {
+    emu.seedSign({ resignId: 's-hang', runningMs: 600_000 });
+    emu.faults.add({ path: '/detail', times: Infinity, fault: { kind: 'hang' } });
+    const r = await step({
+      operation: 'sign-detail',
+      'resign-id': 's-hang',
+      timeout: '2s',
+      'request-timeout': '1s',
+      'poll-interval': '1s',
+      retries: '5',
+    });
+    expectOneCleanError(r, /got no complete answer within request-timeout \(1s\)/);
+    expect(r.durationMs).toBeLessThan(2000 + 1000 + 700);
   });
 
   it('sign-detail: the token request and every poll share one connection at the default interval', async () => {
@@ -210,6 +227,35 @@ describe.each<Flavour>(['spec', 'bkci'])('the built action, %s flavour', (flavou
     const all = [unescapeData(r.stdout.replaceAll(/^::add-mask::.*$/gm, '')), r.stderr, r.summary, JSON.stringify(r.outputs)].join('\n');
     expect(all).not.toContain('callback-secret-42');
     expect(emu.callbacks[0]?.secretToken).toBe('callback-secret-42');
+  });
+
+  it('create-callbacks: the emulator then delivers events to the URL with the secret', async () => {
+    const received: { headers: Record<string, unknown>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const r = await step({
+      operation: 'create-callbacks',
+      'project-id': 'demo',
+      'callback-url': url,
+      region: 'IDC',
+      events: 'BUILD_END',
+      'secret-token': 'hook-secret',
+    });
+    expect(r.code).toBe(0);
+    expect(await emu.deliver('demo', 'BUILD_END', { buildId: 'b-1', status: 'SUCCEED' })).toEqual([{ url, status: 200 }]);
+    expect(await emu.deliver('demo', 'BUILD_START', {})).toEqual([]);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.headers['x-devops-webhook-token']).toBe('hook-secret');
+    expect(JSON.parse(received[0]?.body ?? '')).toEqual({ event: 'BUILD_END', data: { buildId: 'b-1', status: 'SUCCEED' } });
+    await new Promise<void>((r2) => receiver.close(() => r2()));
   });
 
   it('create-callbacks: a failed event fails the step, naming it', async () => {

@@ -39,7 +39,7 @@ console.log(`bk-token: ${bkToken}`);
 console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${values.user}`);
 if (values.seed) console.log('seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS)');
-console.log(`control: POST ${emulator.url}/__emulator/{users,projects,signs,faults}, GET ${emulator.url}/__emulator/log`);
+console.log(`control: POST ${emulator.url}/__emulator/{users,projects,signs,faults,deliver}, GET ${emulator.url}/__emulator/log`);
 const stop = (): void => void emulator.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

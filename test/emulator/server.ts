@@ -65,6 +65,12 @@ export interface Emulator {
   addUser(userId: string, tokenLifetimeMs?: number): { bkToken: string; token: TokenInfo };
   seedProject(seed: ProjectSeed): StoredProject;
   seedSign(seed: SignSeed): SignTask;
+  /**
+   * Sends `event` to every callback registered for it on the project, as bk-ci's CallBackControl
+   * does: POST `{event, data}`, `X-DEVOPS-WEBHOOK-TOKEN` = the secret or `NONE`. Returns the
+   * receivers' HTTP statuses (bk-ci itself ignores them).
+   */
+  deliver(projectId: string, event: string, data: unknown): Promise<{ url: string; status: number | string }[]>;
   /** Requests to the openapi prefix or the token endpoint, in order. */
   requests(filter?: { method?: string; path?: string }): LoggedRequest[];
   close(): Promise<void>;
@@ -123,7 +129,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     token: tokens.issue(userId, lifetimeMs),
   });
 
-  function control(method: string, path: string, body: string): Reply {
+  const deliver = (projectId: string, event: string, data: unknown) =>
+    Promise.all(
+      world.callbacks
+        .filter((cb) => cb.projectId === projectId && cb.event === event)
+        .map(async (cb) => {
+          try {
+            const res = await fetch(cb.url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json;charset=utf-8', 'x-devops-webhook-token': cb.secretToken ?? 'NONE' },
+              body: JSON.stringify({ event, data }),
+              signal: AbortSignal.timeout(3000),
+            });
+            await res.body?.cancel();
+            return { url: cb.url, status: res.status };
+          } catch (e) {
+            return { url: cb.url, status: String(e) };
+          }
+        }),
+    );
+
+  async function control(method: string, path: string, body: string): Promise<Reply> {
     const input = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
     const name = path.slice(CONTROL_PREFIX.length);
     if (method === 'POST' && name === 'users') {
@@ -140,6 +166,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return json(200, { ok: true });
     }
     if (method === 'GET' && name === 'log') return json(200, log);
+    if (method === 'POST' && name === 'deliver')
+      return json(200, await deliver(String(input.projectId), String(input.event), input.data ?? {}));
     return json(404, { message: `no control endpoint ${method} ${path}` });
   }
 
@@ -241,11 +269,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
       const body = Buffer.concat(chunks).toString('utf8');
       if (path.startsWith(CONTROL_PREFIX)) {
-        try {
-          send(res, control(method, path, body));
-        } catch (e) {
-          send(res, json(400, { message: String(e) }));
-        }
+        control(method, path, body).then(
+          (reply) => send(res, reply),
+          (e: unknown) => send(res, json(400, { message: String(e) })),
+        );
         return;
       }
       log.push({ method, path, query: rawQuery, headers: { ...req.headers }, body, time: now(), remotePort: req.socket.remotePort });
@@ -287,6 +314,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     addUser,
     seedProject,
     seedSign,
+    deliver,
     requests: (filter = {}) =>
       log.filter(
         (r) => (filter.method === undefined || r.method === filter.method) && (filter.path === undefined || r.path.includes(filter.path)),
