@@ -79,12 +79,11 @@ export async function getProject(api: BkciApi, projectId: string): Promise<Outco
 export async function listProjects(api: BkciApi): Promise<Outcome> {
   const list = (await api.call({ method: 'GET', path: ['projects'], data: z.array(projectInPlace) })) ?? [];
   const rows = list.slice(0, TABLE_LIMIT).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
-  const blocks: Block[] = [
-    { kind: 'table', title: `${list.length} projects`, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows },
-  ];
+  const counted = `${list.length} project${list.length === 1 ? '' : 's'}`;
+  const blocks: Block[] = [{ kind: 'table', title: counted, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows }];
   if (list.length > TABLE_LIMIT)
     blocks.push({ kind: 'note', text: `… and ${list.length - TABLE_LIMIT} more (all of them are in data-file)` });
-  return { headline: `${list.length} projects`, data: list, outputs: { count: String(list.length) }, blocks };
+  return { headline: counted, data: list, outputs: { count: String(list.length) }, blocks };
 }
 
 async function readBack(api: BkciApi, projectId: string, what: string): Promise<Project> {
