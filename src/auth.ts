@@ -18,6 +18,8 @@ export interface IssuedToken {
 
 export interface TokenSource {
   readonly kind: 'given' | 'issued';
+  /** The user the calls are made as, once known; reading it sends nothing. */
+  readonly user: string | undefined;
   current(): Promise<Credentials>;
   /** Called once the server says the token expired; true when a new one was obtained. */
   renewAfterExpiry(): Promise<boolean>;
@@ -29,6 +31,9 @@ export class GivenToken implements TokenSource {
   readonly #creds: Credentials;
   constructor(token: string, userId: string) {
     this.#creds = { token, userId };
+  }
+  get user(): string {
+    return this.#creds.userId;
   }
   current(): Promise<Credentials> {
     return Promise.resolve(this.#creds);
@@ -64,6 +69,10 @@ export class IssuedTokens implements TokenSource {
   /** The last token obtained, if any. */
   get info(): IssuedToken | undefined {
     return this.#info;
+  }
+
+  get user(): string | undefined {
+    return this.#o.userId ?? this.#info?.userId;
   }
 
   async current(): Promise<Credentials> {

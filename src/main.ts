@@ -1,4 +1,4 @@
-import { IssuedTokens, type TokenSource } from './auth.ts';
+import type { TokenSource } from './auth.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { connect } from './connect.ts';
 import { writeData } from './data-output.ts';
@@ -115,11 +115,6 @@ function setScrubbedOutput(name: OutputName, value: string, secrets: Secrets): v
   setOutput(name, name === 'access-token' ? value : secrets.redact(value));
 }
 
-async function currentUser(tokens: TokenSource): Promise<string | undefined> {
-  if (tokens instanceof IssuedTokens && tokens.info === undefined) return undefined;
-  return (await tokens.current()).userId;
-}
-
 /** What the step has built by the time it sets outputs. */
 interface Step {
   inputs: Inputs;
@@ -142,8 +137,7 @@ async function setOutputs(outcome: Outcome, { inputs, api, http, tokens, secrets
       core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
   }
   setOutput('http-status', String(api.lastStatus ?? http.lastStatus ?? ''));
-  const user = inputs.settings.userId ?? (await currentUser(tokens).catch(() => undefined));
-  if (user !== undefined) setOutput('user-id', user);
+  if (tokens.user !== undefined) setOutput('user-id', tokens.user);
 }
 
 function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): void {

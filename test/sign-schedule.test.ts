@@ -198,6 +198,25 @@ describe('token renewal timing', () => {
     expect(issued).toBe(issues);
   });
 
+  it('says its user without asking the token endpoint', async () => {
+    const clock = new FakeClock();
+    let issued = 0;
+    const tokens = new IssuedTokens({
+      issue: () => {
+        issued++;
+        return Promise.resolve({ userId: 'alice', expirationTime: clock.t + 1000, accessToken: 'tok%3D' });
+      },
+      clock,
+      secrets: new Secrets(() => undefined),
+      log: memoryLog(),
+    });
+    expect(tokens.user).toBeUndefined();
+    await tokens.current();
+    clock.t = 5000; // expired: current() would renew, reading the user must not
+    expect(tokens.user).toBe('alice');
+    expect(issued).toBe(1);
+  });
+
   it('masks every new token before handing it out', async () => {
     const masked: string[] = [];
     const clock = new FakeClock();

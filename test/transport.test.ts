@@ -35,7 +35,7 @@ describe('fetchTransport', () => {
     const res = await send(path, 1_000_000);
     expect(res.status).toBe(200);
     expect(res.body).toBe(body);
-    expect(res.contentType).toBe('application/json');
+    expect(res.headers['content-type']).toBe('application/json');
   });
 
   it.each([

@@ -98,10 +98,6 @@ export class BkciApi {
     this.#o = options;
   }
 
-  get tokens(): TokenSource {
-    return this.#o.tokens;
-  }
-
   /** The result's `data`, or undefined when the server answered success without one. */
   async call<T>(req: OpenapiRequest<T>): Promise<T | undefined> {
     const creds = await this.#o.tokens.current();
@@ -128,8 +124,9 @@ export class BkciApi {
       .filter((kv): kv is [string, string] => kv[1] !== undefined)
       .map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
       .join('');
+    const shown = `${this.#o.baseUrl}${OPENAPI_PREFIX}/${req.path.map(pathSegment).join('/')}`;
     // The token is already percent-encoded by bk-ci: sent exactly as issued, never re-encoded.
-    const url = `${this.#o.baseUrl}${OPENAPI_PREFIX}/${req.path.map(pathSegment).join('/')}?access_token=${creds.token}${query}`;
+    const url = `${shown}?access_token=${creds.token}${query}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/json',
@@ -149,7 +146,6 @@ export class BkciApi {
     } finally {
       this.lastStatus = this.#http.lastStatus ?? this.lastStatus;
     }
-    const shown = `${this.#o.baseUrl}${OPENAPI_PREFIX}/${req.path.map(pathSegment).join('/')}`;
     return unwrap(parseJson(res, req.method, shown), req.data, res, req.method, shown);
   }
 }

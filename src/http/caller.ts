@@ -70,11 +70,6 @@ function describeErrorBody(res: WireResponse): { message: string; serverStatus?:
   return { message: plain(excerpt(text), 500) };
 }
 
-const header = (res: WireResponse, name: string): string | undefined => {
-  const v = res.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
   readonly #o: CallerOptions;
@@ -83,10 +78,6 @@ export class HttpCaller {
 
   constructor(options: CallerOptions) {
     this.#o = options;
-  }
-
-  get signal(): AbortSignal {
-    return this.#o.signal;
   }
 
   async call(req: CallRequest): Promise<WireResponse> {
@@ -100,7 +91,7 @@ export class HttpCaller {
         this.lastStatus = res.status;
         if (res.status >= 200 && res.status < 300) return res;
         const { message, serverStatus } = describeErrorBody(res);
-        const retryAfter = header(res, 'retry-after');
+        const retryAfter = res.headers['retry-after'];
         error = new HttpError({
           method: req.method,
           url: shown,
@@ -152,7 +143,7 @@ export class HttpCaller {
       if (signal.aborted) throw new CancelledError();
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
-        throw new ResponseFormatError({ method: req.method, url: shown, status: 200, detail: e.message, cause: e });
+        throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
       const code = errorCode(e);
       let detail = plain(describeCause(e)).replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
       if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;

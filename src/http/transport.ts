@@ -10,7 +10,6 @@ export interface WireRequest {
 export interface WireResponse {
   status: number;
   headers: Record<string, string>;
-  contentType: string;
   body: string;
 }
 
@@ -19,6 +18,12 @@ export type Transport = (req: WireRequest) => Promise<WireResponse>;
 
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
+  /** The HTTP status of the answer whose body was refused. */
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
 }
 
 /** `D`: the dispatcher type of the fetch in use (Node's own and the undici package's differ). */
@@ -55,10 +60,10 @@ export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transpor
     const declared = length !== null && /^\d+$/.test(length) ? Number(length) : undefined;
     if (declared !== undefined && declared > req.maxBodyBytes) {
       await res.body?.cancel();
-      throw new BodyTooLargeError(`the response body of ${declared} bytes exceeds the limit of ${req.maxBodyBytes} bytes`);
+      throw new BodyTooLargeError(`the response body of ${declared} bytes exceeds the limit of ${req.maxBodyBytes} bytes`, res.status);
     }
-    const body = res.body ? await readBody(res.body, declared, req.maxBodyBytes) : '';
-    return { status: res.status, headers: Object.fromEntries(res.headers), contentType: res.headers.get('content-type') ?? '', body };
+    const body = res.body ? await readBody(res.body, declared, req.maxBodyBytes, res.status) : '';
+    return { status: res.status, headers: Object.fromEntries(res.headers), body };
   };
 }
 
@@ -70,6 +75,7 @@ async function readBody(
   stream: AsyncIterable<Uint8Array> & { cancel(): Promise<void> },
   declared: number | undefined,
   max: number,
+  status: number,
 ): Promise<string> {
   const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
   const chunks: Uint8Array[] = [];
@@ -79,6 +85,7 @@ async function readBody(
       await stream.cancel().catch(() => undefined);
       throw new BodyTooLargeError(
         whole ? 'the response body is longer than its Content-Length' : `the response body exceeds the limit of ${max} bytes`,
+        status,
       );
     }
     if (whole) whole.set(chunk, size);
