@@ -12,8 +12,26 @@ export interface Credentials {
 
 export interface IssuedToken {
   userId: string;
+  /** As a number, for arithmetic; may be out of any sensible range (see expiresAt). */
   expirationTime: number;
+  /** Exactly as the server wrote it, for outputs and messages. */
+  expirationText: string;
   accessToken: string;
+}
+
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * When a token stops working, as far as the action can tell: the token endpoint's
+ * `expirationTime` in ms, or in seconds where only that reading lies ahead (some gateways send
+ * 10 digits). Undefined when it cannot be an instant (beyond year 275760, 2^63-1) or is already
+ * past when the token arrives: the token is then renewed only when bk-ci says it expired, never
+ * on every request.
+ */
+export function expiresAt(expirationTime: number, now: number): number | undefined {
+  if (!Number.isFinite(expirationTime) || expirationTime > MAX_DATE_MS) return undefined;
+  if (expirationTime > now) return expirationTime;
+  return expirationTime < 1e11 && expirationTime * 1000 > now ? expirationTime * 1000 : undefined;
 }
 
 export interface TokenSource {
@@ -59,6 +77,7 @@ export class IssuedTokens implements TokenSource {
   readonly kind = 'issued';
   readonly #o: IssuedTokensOptions;
   #info: IssuedToken | undefined;
+  #expiresAt: number | undefined;
   #pending: Promise<IssuedToken> | undefined;
   renewals = 0;
 
@@ -78,7 +97,8 @@ export class IssuedTokens implements TokenSource {
   async current(): Promise<Credentials> {
     const info = this.#info;
     const margin = this.#o.renewMarginMs ?? 60_000;
-    const fresh = info !== undefined && info.expirationTime - this.#o.clock.now() >= margin ? info : await this.#renew();
+    const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#o.clock.now() >= margin);
+    const fresh = usable ? info : await this.#renew();
     return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
   }
 
@@ -102,15 +122,24 @@ export class IssuedTokens implements TokenSource {
     // Masked before anything else can print it.
     this.#o.secrets.add(info.accessToken);
     this.#info = info;
+    this.#expiresAt = expiresAt(info.expirationTime, this.#o.clock.now());
+    if (this.#expiresAt === undefined)
+      this.#o.log.warning(
+        `the token endpoint says the token expires at ${utcTime(info.expirationTime, info.expirationText)}, which is not a time still to come; the action will renew it only when bk-ci says it expired`,
+      );
     if (had) {
       this.renewals++;
-      this.#o.log.info(`renewed the access token; the new one expires at ${utcTime(info.expirationTime)}`);
+      this.#o.log.info(`renewed the access token; the new one expires at ${utcTime(info.expirationTime, info.expirationText)}`);
     }
     return info;
   }
 }
 
-export type TokenProblem = { kind: 'expired'; at?: number } | { kind: 'empty' } | { kind: 'illegal' } | { kind: 'refused' };
+export type TokenProblem =
+  | { kind: 'expired'; at?: number; written?: string }
+  | { kind: 'empty' }
+  | { kind: 'illegal' }
+  | { kind: 'refused' };
 
 /**
  * What an error says about the token, in either dialect: the spec's HTTP 401 JSON, or bk-ci's
@@ -120,7 +149,7 @@ export function tokenProblem(error: unknown): TokenProblem | undefined {
   if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 401)) return undefined;
   const m = error.serverMessage;
   const at = /expired in:\s*(\d{10,})/i.exec(m)?.[1];
-  if (at !== undefined) return { kind: 'expired', at: Number(at) };
+  if (at !== undefined) return { kind: 'expired', at: Number(at), written: at };
   if (/token\W{0,3}\w{0,12}\W{0,3}expir|token过期/i.test(m)) return { kind: 'expired' };
   if (/accessToken is empty|access token is empty/i.test(m)) return { kind: 'empty' };
   if (/token\s*(illegal|invalid)|Access token (illegal|invalid)|token参数非法/i.test(m)) return { kind: 'illegal' };
@@ -139,11 +168,14 @@ export class AuthError extends Error {
   }
 }
 
-export const utcTime = (ms: number): string =>
-  new Date(ms)
+/** `2026-11-22 09:30:00 UTC`; a value no date can hold is shown as the server wrote it, never thrown at. */
+export function utcTime(ms: number, written = String(ms)): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return `${written} (not a valid time)`;
+  return new Date(ms)
     .toISOString()
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
+}
 
 /** A message that says what went wrong with the token and what to do about it. */
 export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource, cause: unknown, afterRenewal: boolean): AuthError {
@@ -152,9 +184,9 @@ export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource,
   const opts = { cause, ...(status === undefined ? {} : { status }) };
   switch (problem.kind) {
     case 'expired': {
-      const when = problem.at === undefined ? '' : ` at ${utcTime(problem.at)}`;
+      const when = problem.at === undefined ? '' : ` at ${utcTime(problem.at, problem.written)}`;
       if (tokens.kind === 'given') {
-        const ago = problem.at === undefined ? '' : `, ${formatDuration(Math.max(0, Date.now() - problem.at))} ago`;
+        const ago = problem.at === undefined || problem.at > Date.now() ? '' : `, ${formatDuration(Date.now() - problem.at)} ago`;
         return new AuthError(
           `the access-token expired${when}${ago}${said}. bk-ci tokens live a few hours; get a new one from the token endpoint and update the secret, or give bk-token instead so that the action gets and renews tokens itself.`,
           problem,

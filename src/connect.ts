@@ -53,6 +53,7 @@ export function connect(o: ConnectOptions): Connection {
     signal: o.signal,
     maxBodyBytes: o.maxBodyBytes ?? MAX_BODY_BYTES,
     userAgent: USER_AGENT,
+    scrub: (text) => o.secrets.redact(text),
   });
   const tokens: TokenSource =
     o.accessToken !== undefined && o.bkToken === undefined

@@ -32,3 +32,9 @@ export function formatDuration(ms: number): string {
   s -= m * 60;
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
 }
+
+/** `1 poll`, `3 polls`. */
+export const countOf = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Seconds for an output: whole from 10 s on, to the millisecond below, so a short wait is not "0". */
+export const seconds = (ms: number): string => String(ms >= 10_000 ? Math.round(ms / 1000) : Math.max(0, Math.round(ms)) / 1000);

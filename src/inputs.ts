@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { CALLBACK_EVENTS, REGIONS, splitEvents, suggest } from './events.ts';
 import { type ProjectFields, parseProjectText, projectFields } from './project-fields.ts';
+import { isControl } from './text.ts';
 
 export const OPERATIONS = [
   'get-token',
@@ -59,7 +60,8 @@ export type Task =
   | { operation: 'list-projects' }
   | {
       operation: 'create-project';
-      project: ProjectFields & { englishName: string; projectName: string; description: string };
+      /** Only what the user gave: defaults are the create's business, not an update's. */
+      project: ProjectFields & { englishName: string; projectName: string };
       ifExists: 'fail' | 'skip' | 'update';
     }
   | { operation: 'update-project'; projectId: string; project: ProjectFields }
@@ -117,9 +119,34 @@ const segment = (name: string) =>
   z
     .string()
     .refine(
-      (v) => v !== '.' && v !== '..' && ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      (v) => v !== '.' && v !== '..' && ![...v].some((c) => isControl(c.charCodeAt(0))),
       `${name} cannot be "." or ".." or hold control characters`,
     );
+
+/**
+ * A value that goes into a request header (or the bk_token cookie, or verbatim into the query)
+ * as it is: no control characters (a line break would end the header) and nothing beyond
+ * Latin-1, which is all a header can carry. Refused before any request, with the input named;
+ * a secret's characters are not shown.
+ */
+const headerValue = (name: string, o: { secret?: boolean; cookie?: boolean } = {}) =>
+  z.string().superRefine((v, ctx) => {
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      const shown = o.secret ? 'a character' : JSON.stringify(v[i]);
+      let why: string | undefined;
+      if (isControl(c)) why = `a control character (such as a line break) at position ${i + 1}`;
+      else if (c > 0xff) why = `${shown} at position ${i + 1}, which is not Latin-1`;
+      else if (o.cookie && c === 0x3b) why = `";" at position ${i + 1}, which would end the cookie`;
+      if (why !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} holds ${why}; it cannot be sent in an HTTP header. Check the value (or the secret behind it)`,
+        });
+        return;
+      }
+    }
+  });
 
 const schema = z.object({
   operation: z.enum(OPERATIONS, {
@@ -127,10 +154,10 @@ const schema = z.object({
       i.input === undefined ? 'operation is required' : `operation "${String(i.input)}" is not one of ${OPERATIONS.join(', ')}`,
   }),
   'base-url': z.string({ error: 'base-url is required, e.g. https://devops.example.com' }),
-  'access-token': z.string().optional(),
-  'bk-token': z.string().optional(),
-  'user-id': z.string().optional(),
-  'app-code': z.string().optional(),
+  'access-token': headerValue('access-token', { secret: true }).optional(),
+  'bk-token': headerValue('bk-token', { secret: true, cookie: true }).optional(),
+  'user-id': headerValue('user-id').optional(),
+  'app-code': headerValue('app-code').optional(),
   'project-id': segment('project-id').optional(),
   'resign-id': segment('resign-id').optional(),
   project: z.string().optional(),
@@ -140,7 +167,13 @@ const schema = z.object({
   'callback-url': z
     .string()
     .transform((v, ctx) => {
-      if (!isHttpUrl(v)) ctx.addIssue({ code: 'custom', message: `callback-url "${v}" must be an absolute http(s) URL` });
+      if (!isHttpUrl(v))
+        ctx.addIssue({ code: 'custom', message: `callback-url "${withoutCredentials(v)}" must be an absolute http(s) URL` });
+      else if (hasCredentials(v))
+        ctx.addIssue({
+          code: 'custom',
+          message: `callback-url must not hold a user name or password: bk-ci stores the URL and shows it to every project member (here without them: ${withoutCredentials(v)}). Use secret-token to authenticate the calls`,
+        });
       return v;
     })
     .optional(),
@@ -193,7 +226,7 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
   try {
     url = new URL(text);
   } catch {
-    return { problem: `base-url "${text}" is not an absolute URL, e.g. https://devops.example.com` };
+    return { problem: `base-url "${withoutCredentials(text)}" is not an absolute URL, e.g. https://devops.example.com` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `base-url must use https (or http), not ${url.protocol}` };
   if (url.username || url.password) return { problem: 'base-url must not hold a user name or password' };
@@ -205,6 +238,18 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
+
+const hasCredentials = (text: string): boolean => {
+  try {
+    const u = new URL(text);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return false;
+  }
+};
+
+/** A URL for a message, with whatever stands between `//` and `@` replaced. */
+export const withoutCredentials = (text: string): string => text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1***@');
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -270,12 +315,7 @@ export async function parseInputs(get: (name: InputName) => string): Promise<Inp
         }
         task = {
           operation: i.operation,
-          project: {
-            ...project,
-            englishName: project?.englishName ?? '',
-            projectName: project?.projectName ?? '',
-            description: project?.description ?? '',
-          },
+          project: { ...project, englishName: project?.englishName ?? '', projectName: project?.projectName ?? '' },
           ifExists: i['if-exists'],
         };
       } else {

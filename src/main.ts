@@ -6,15 +6,15 @@ import { formatDuration } from './duration.ts';
 import type { BkciApi } from './http/api.ts';
 import type { HttpCaller } from './http/caller.ts';
 import { statusOf } from './http/errors.ts';
-import { agentTransport, fetchTransport, proxyConfigured, type Transport } from './http/transport.ts';
-import { InputError, type InputName, type Inputs, parseInputs } from './inputs.ts';
+import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
+import { InputError, type InputName, type Inputs, OPERATIONS, parseInputs } from './inputs.ts';
 import type { Log } from './log.ts';
 import { errorMessage, OperationError, type Outcome } from './outcome.ts';
 import { OUTPUT_NAMES, type OutputName } from './output-names.ts';
 import { describeTask, perform } from './perform.ts';
 import { Secrets } from './redact.ts';
 import { renderSummary } from './summary.ts';
-import { plain } from './text.ts';
+import { cut } from './text.ts';
 import * as core from './workflow-commands.ts';
 
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
@@ -27,16 +27,25 @@ export interface RunOptions {
   random?: () => number;
 }
 
+/** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
+const NODE_MAJOR = 24;
+
 /** The step: inputs once, one operation, outputs and summary, and the only setFailed. */
 export async function run(options: RunOptions = {}): Promise<void> {
+  if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR) {
+    core.setFailed(
+      `bk-ci action needs Node ${NODE_MAJOR} or newer (runs.using: node${NODE_MAJOR} in its action.yml), but this step runs on Node ${process.version}: update the runner, or run the action with Node ${NODE_MAJOR}.`,
+    );
+    return;
+  }
   const clock = options.clock ?? systemClock;
   const start = clock.now();
   const secrets = new Secrets((v) => core.setSecret(v));
   // Masked before anything at all is printed, parse errors included.
   for (const name of ['access-token', 'bk-token', 'secret-token'] as const satisfies readonly InputName[]) secrets.add(core.getInput(name));
-  // Every line the action logs passes here: secrets out, and server text it may hold (a project
-  // name, a message) kept on one line that cannot start a workflow command.
-  const clean = (m: string): string => plain(secrets.redact(m), 20_000);
+  // Secrets out before a long line is cut, so no part of one survives; the writer then keeps
+  // each line from starting a runner command.
+  const clean = (m: string): string => cut(secrets.redact(m), 20_000);
   const log: Log = {
     debug: (m) => core.debug(clean(m)),
     info: (m) => core.info(clean(m)),
@@ -52,22 +61,26 @@ export async function run(options: RunOptions = {}): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let closeTransport = async (): Promise<void> => undefined;
+  // Named in the failure and the summary even when the other inputs are wrong.
+  const asked = core.getInput('operation');
+  const operation = (OPERATIONS as readonly string[]).includes(asked) ? asked : 'action';
 
   let inputs: Inputs | undefined;
-  let http: HttpCaller | undefined;
-  let api: BkciApi | undefined;
-  let tokens: TokenSource | undefined;
+  let step: Step | undefined;
+  let outcome: Outcome | undefined;
   try {
     inputs = await parseInputs((name) => core.getInput(name));
-    const { settings, task } = inputs;
+    const proxy = proxyProblem(process.env);
+    if (proxy !== undefined) throw new InputError([proxy]);
+    const { settings } = inputs;
     const deadline = start + settings.timeoutMs;
-    let transport = options.transport ?? fetchTransport(globalThis.fetch);
-    if (options.transport === undefined && (proxyConfigured(process.env) || (task.operation === 'sign-detail' && task.wait))) {
-      const agent = await agentTransport();
-      transport = agent.transport;
-      closeTransport = agent.close;
+    let transport = options.transport;
+    if (transport === undefined) {
+      const opened = proxyConfigured(process.env) ? await proxyTransport() : nodeTransport();
+      transport = opened.transport;
+      closeTransport = async () => opened.close();
     }
-    ({ http, tokens, api } = connect({
+    const connection = connect({
       ...settings,
       deadline,
       transport,
@@ -76,34 +89,40 @@ export async function run(options: RunOptions = {}): Promise<void> {
       log,
       secrets,
       signal: cancel.signal,
-    }));
-    const outcome = await perform(task, { api, tokens, settings, clock, log, signal: cancel.signal, start });
+    });
+    step = { inputs, secrets, ...connection };
+    outcome = await perform(inputs.task, { ...connection, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
-    await setOutputs(outcome, { inputs, api, http, tokens, secrets });
-    writeSummary(inputs, true, outcome, secrets);
+    await setOutputs(outcome, step);
+    writeSummary(operation, inputs, true, outcome, secrets);
   } catch (e) {
     const cancelled = cancel.signal.aborted;
-    const outcome = e instanceof OperationError ? e.outcome : undefined;
+    if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
     if (cancelled && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
-    if (inputs !== undefined) {
-      try {
-        if (outcome !== undefined && api !== undefined && http !== undefined && tokens !== undefined)
-          await setOutputs(outcome, { inputs, api, http, tokens, secrets });
-        else setOutput('http-status', String(statusOf(e) ?? api?.lastStatus ?? http?.lastStatus ?? ''));
-        writeSummary(inputs, false, outcome, secrets, message);
-      } catch (inner) {
-        log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
-      }
+    if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
+    try {
+      if (step !== undefined) await setOutputs(outcome, step, e);
+      writeSummary(operation, inputs, false, outcome, secrets, message);
+    } catch (inner) {
+      log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
-    core.setFailed(secrets.redact(`bk-ci ${inputs?.task.operation ?? 'action'} failed: ${message}`));
+    core.setFailed(secrets.redact(`bk-ci ${operation} failed: ${message}`));
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await closeTransport().catch(() => undefined);
   }
 }
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
 
 const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
 
@@ -124,7 +143,11 @@ interface Step {
   secrets: Secrets;
 }
 
-async function setOutputs(outcome: Outcome, { inputs, api, http, tokens, secrets }: Step): Promise<void> {
+/** What is known: the HTTP status (the failure's own, else the last seen), the user, the outcome's outputs. */
+async function setOutputs(outcome: Outcome | undefined, { inputs, api, http, tokens, secrets }: Step, error?: unknown): Promise<void> {
+  setOutput('http-status', String(statusOf(error) ?? api.lastStatus ?? http.lastStatus ?? ''));
+  if (tokens.user !== undefined) setOutput('user-id', tokens.user);
+  if (outcome === undefined) return;
   for (const name of OUTPUT_NAMES) {
     const value = outcome.outputs[name];
     if (value !== undefined) setScrubbedOutput(name, value, secrets);
@@ -136,15 +159,20 @@ async function setOutputs(outcome: Outcome, { inputs, api, http, tokens, secrets
     else
       core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
   }
-  setOutput('http-status', String(api.lastStatus ?? http.lastStatus ?? ''));
-  if (tokens.user !== undefined) setOutput('user-id', tokens.user);
 }
 
-function writeSummary(inputs: Inputs, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): void {
+function writeSummary(
+  operation: string,
+  inputs: Inputs | undefined,
+  ok: boolean,
+  outcome: Outcome | undefined,
+  secrets: Secrets,
+  error?: string,
+): void {
   const md = renderSummary({
-    operation: inputs.task.operation,
-    host: new URL(inputs.settings.baseUrl).host,
-    asked: describeTask(inputs.task, inputs.settings),
+    operation,
+    host: hostOf(inputs?.settings.baseUrl ?? core.getInput('base-url')),
+    asked: inputs === undefined ? [] : describeTask(inputs.task, inputs.settings),
     ok,
     headline: outcome?.headline ?? (ok ? 'done' : 'failed'),
     blocks: outcome?.blocks ?? [],

@@ -14,6 +14,12 @@ export interface Outcome {
   data?: unknown;
   outputs: Outputs;
   blocks: Block[];
+  /**
+   * What took effect on the server ("project demo was created"), for a write whose later steps
+   * may still fail: the failure is then said as "<done>, but <what failed>", never as if nothing
+   * had happened.
+   */
+  done?: string;
 }
 
 /** A failure that still has outputs and summary to show (a FAIL status, a timeout, failed events). */

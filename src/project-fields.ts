@@ -1,12 +1,20 @@
 import { z } from 'zod';
+import { bigintsToExact, exactInteger, parseExact, type RawJson } from './json.ts';
 
-/** bk-ci ids are Long in create/update bodies but strings in ProjectVO; accept both, send numbers. */
+const rawJson = z.custom<RawJson>((v) => JSON.isRawJSON(v));
+
+/**
+ * bk-ci ids are Long in create/update bodies but strings in ProjectVO; both are accepted and
+ * sent as JSON numbers, exact to the digit beyond 2^53.
+ */
 const id = z.union([
-  z.number().int(),
-  z
-    .string()
-    .regex(/^-?\d+$/, 'a whole number')
-    .transform(Number),
+  z.number().int().refine(Number.isSafeInteger, 'a whole number too large to be exact here; write it as a string of digits'),
+  rawJson,
+  z.string().transform((v, ctx) => {
+    const exact = exactInteger(v);
+    if (exact === undefined) ctx.addIssue({ code: 'custom', message: `"${v}" is not a whole number` });
+    return exact ?? z.NEVER;
+  }),
 ]);
 
 /** The fields of ProjectCreateInfo / ProjectUpdateInfo; others are passed through untouched. */
@@ -46,13 +54,13 @@ export async function parseProjectText(text: string): Promise<unknown> {
   const t = text.trim();
   if (t.startsWith('{')) {
     try {
-      return JSON.parse(t) as unknown;
+      return parseExact(t);
     } catch {
       // a YAML flow mapping also starts with '{'
     }
   }
   const { parse } = await import('yaml');
-  return parse(t, { schema: 'core' }) as unknown;
+  return bigintsToExact(parse(t, { schema: 'core', intAsBigInt: true }));
 }
 
 /** Fields of ProjectUpdateInfo. bk-ci's PUT resets every one of these it is not given. */
@@ -94,20 +102,39 @@ const NUMERIC_KEYS = new Set([
   'productId',
 ]);
 
+const WHOLE = /^-?(0|[1-9]\d*)$/;
+
+/** A value read from ProjectVO as it goes back into a PUT, or undefined when it cannot go back unchanged. */
+function carried(key: string, value: unknown): unknown {
+  if (!NUMERIC_KEYS.has(key)) return value;
+  if ((typeof value === 'number' && Number.isSafeInteger(value)) || JSON.isRawJSON(value)) return value;
+  return typeof value === 'string' && WHOLE.test(value) ? exactInteger(value) : undefined;
+}
+
 /**
- * The PUT body that changes only what `given` names: the project as it is now (ProjectVO,
- * string ids turned back into numbers), the given fields over it, and `englishName` equal to
- * the path id, which bk-ci needs for its permission and name checks.
+ * The PUT body that changes only what `given` names: the project as it is now (ProjectVO's
+ * string ids back as exact numbers), the given fields over it, and `englishName` equal to the
+ * path id, which bk-ci needs for its permission and name checks. bk-ci's PUT resets every field
+ * it is not given, so a value read that cannot be sent back unchanged is a problem, named, never
+ * dropped: the caller stops before the PUT.
  */
-export function mergeForUpdate(current: Record<string, unknown>, given: ProjectFields, projectId: string): Record<string, unknown> {
+export function mergeForUpdate(
+  current: Record<string, unknown>,
+  given: ProjectFields,
+  projectId: string,
+): { body: Record<string, unknown>; problems: string[] } {
   const body: Record<string, unknown> = {};
+  const problems: string[] = [];
   for (const key of UPDATE_KEYS) {
-    let value = key === 'logoAddress' ? current.logoAddr : current[key];
-    if (NUMERIC_KEYS.has(key) && typeof value === 'string') value = /^-?\d+$/.test(value) ? Number(value) : undefined;
-    if (key === 'logoAddress' && value === '') value = undefined;
-    if (value !== undefined && value !== null) body[key] = value;
+    if (given[key] !== undefined) continue;
+    const value = key === 'logoAddress' ? current.logoAddr : current[key];
+    // ProjectVO shows a missing logo as "": sending "" back would store an empty address.
+    if (value === undefined || value === null || (key === 'logoAddress' && value === '')) continue;
+    const out = carried(key, value);
+    if (out === undefined) problems.push(`${key} is ${JSON.stringify(value)}, not a whole number that can be sent back as it is`);
+    else body[key] = out;
   }
   for (const [key, value] of Object.entries(given)) if (value !== undefined) body[key] = value;
   body.englishName = projectId;
-  return body;
+  return { body, problems };
 }

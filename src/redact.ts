@@ -23,36 +23,61 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${redacted}`;
 }
 
+/**
+ * The forms a secret can take in what the action writes: as given, percent-decoded and
+ * percent-encoded, as the URL parser normalises it in a query, form-encoded, and JSON-escaped
+ * (a secret with `"` or `\\` inside a JSON output).
+ */
+export function secretForms(value: string): string[] {
+  const bases = new Set([value]);
+  try {
+    bases.add(decodeURIComponent(value));
+  } catch {
+    // not percent-encoded
+  }
+  const forms = new Set<string>();
+  for (const b of bases) {
+    for (const f of [b, encodeURIComponent(b), queryForm(b), new URLSearchParams({ v: b }).toString().slice(2)]) {
+      forms.add(f);
+      forms.add(JSON.stringify(f).slice(1, -1));
+    }
+  }
+  return [...forms];
+}
+
+/** The value as WHATWG's URL parser leaves it in a query string. */
+function queryForm(value: string): string {
+  const url = new URL('http://h/');
+  url.search = `a=${value}`;
+  return url.search.slice(3);
+}
+
 /** Every secret the action has seen, for masking and for scrubbing text before it is shown. */
 export class Secrets {
   readonly #values = new Set<string>();
   readonly #mask: (value: string) => void;
+  #sorted: string[] = [];
 
   constructor(mask: (value: string) => void) {
     this.#mask = mask;
   }
 
-  /** Registers the value and the forms it may take on the wire; masks them at once. */
+  /** Registers the value and every form it may take; masks them at once. */
   add(value: string | undefined): void {
     if (value === undefined || value.length < 4) return;
-    // The runner masks the URI-escaped form itself; the decoded one it does not.
-    const forms = new Set([value]);
-    try {
-      forms.add(decodeURIComponent(value));
-    } catch {
-      // not percent-encoded
-    }
-    for (const form of forms) {
-      if (this.#values.has(form)) continue;
+    for (const form of secretForms(value)) {
+      if (form.length < 4 || this.#values.has(form)) continue;
       this.#values.add(form);
       this.#mask(form);
     }
+    // Longest first, so a secret that contains another is replaced whole.
+    this.#sorted = [...this.#values].sort((a, b) => b.length - a.length);
   }
 
+  /** The text with every form of every secret replaced by `***`. */
   redact(text: string): string {
     let t = text;
-    // Longest first, so a secret that contains another is replaced whole.
-    for (const v of [...this.#values].sort((a, b) => b.length - a.length)) t = t.split(v).join('***');
+    for (const v of this.#sorted) if (t.includes(v)) t = t.split(v).join('***');
     return t;
   }
 }

@@ -1,27 +1,75 @@
 /**
- * Server text on its way to the log: one line, no way to start a workflow command.
- * The runner reads `::cmd::` only at the start of a line, so line breaks become a visible
- * `⏎` and a leading `::` is broken up.
+ * Text on its way to stdout, kept from being taken for a runner command. The runner obeys
+ * `::name::` at the start of a line and the older `##[name]` anywhere in one (actions/runner,
+ * ActionCommand.TryParseV2 and TryParse). A zero-width space, invisible to people and not white
+ * space to the runner, breaks up a leading `::` on every line and every `##[`.
  */
-export function plain(text: string, max = 2000): string {
-  let t = text.replace(/\r\n|\r|\n|\u2028|\u2029/g, ' ⏎ ');
-  if (t.length > max) t = `${t.slice(0, max)}… (${t.length - max} more characters)`;
-  // A zero-width space between the colons: not white space to the runner, invisible to people.
-  return t.replace(/^(\s*):(?=:)/, '$1:\u200b');
+export const defuse = (text: string): string => text.replace(/^(\s*):(?=:)/gm, '$1:\u200b').replace(/#(?=#\[)/g, '#\u200b');
+
+/** One line of plain log output: line breaks become a visible `⏎`, then defused. */
+export const neutralise = (text: string): string => defuse(text.replace(/\r\n|\r|\n|\u2028|\u2029|\u0085/g, ' ⏎ '));
+
+/** At most `max` characters, saying how many more there were. Scrub secrets first: a cut can split one. */
+export const cut = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+
+/** Neutralised, and cut to `max` characters. */
+export const plain = (text: string, max = 2000): string => neutralise(cut(text, max));
+
+/** Text without the UTF-8 byte order mark some servers put before JSON. */
+export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"`]+/g;
+
+/** The URL without what usually follows one in a sentence: a full stop, a comma, an unbalanced bracket. */
+function urlPart(match: string): string {
+  let u = match;
+  for (;;) {
+    const last = u.at(-1) ?? '';
+    const unbalanced = (open: string, close: string): boolean => last === close && u.split(open).length < u.split(close).length;
+    if (/[.,;:!?']/.test(last) || unbalanced('(', ')') || unbalanced('[', ']')) u = u.slice(0, -1);
+    else return u;
+  }
 }
 
-/** Markdown and HTML neutralised, for text put into the job summary. */
-export function escapeMarkdown(text: string): string {
-  return plain(text, 4000)
+const escapeText = (text: string): string =>
+  text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
+
+/**
+ * A CommonMark autolink: no escaping applies inside `<…>`, so the link's target is the URL
+ * itself, not the URL with backslashes. What an autolink or a GFM table cell cannot hold is
+ * percent-encoded, which leaves the target the same.
+ */
+const autolink = (url: string): string =>
+  `<${[...url].map((c) => (isControl(c.charCodeAt(0)) || '|\\^{}'.includes(c) ? encodeURIComponent(c) : c)).join('')}>`;
+
+/** C0 controls and DEL: line breaks, tabs, NUL and the like. */
+export const isControl = (code: number): boolean => code < 0x20 || code === 0x7f;
+
+/** Whether the text holds white space or a control character anywhere. */
+export const hasSpaceOrControl = (text: string): boolean => /\s/.test(text) || [...text].some((c) => isControl(c.charCodeAt(0)));
+
+/** Markdown and HTML neutralised, for text put into the job summary; every URL in it a working link. */
+export function escapeMarkdown(text: string): string {
+  const t = plain(text, 4000);
+  let out = '';
+  let at = 0;
+  for (const m of t.matchAll(URL_IN_TEXT)) {
+    const url = urlPart(m[0]);
+    if (!/^https?:\/\/./.test(url)) continue;
+    out += escapeText(t.slice(at, m.index)) + autolink(url);
+    at = m.index + url.length;
+  }
+  return out + escapeText(t.slice(at));
 }
 
-/** A short readable excerpt of an HTML or text error page. */
-export function excerpt(body: string, max = 300): string {
-  const t = body
+/** A readable account of an HTML or text error page, collapsed to one paragraph (not cut). */
+export function collapse(body: string): string {
+  return body
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')
@@ -30,5 +78,4 @@ export function excerpt(body: string, max = 300): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
-  return t.length > max ? `${t.slice(0, max)}…` : t;
 }

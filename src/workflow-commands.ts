@@ -1,5 +1,9 @@
 // The runner's protocol, the part this action uses: inputs from INPUT_<NAME>, workflow commands
-// on stdout, outputs and the job summary appended to the files the runner names.
+// on stdout, outputs and the job summary appended to the files the runner names. This is the one
+// place that writes to stdout, and every message is defused on its way: no text, a server's or
+// ours, can come out as a runner command (add-mask's value aside, which is ours). A command's
+// message keeps its line breaks (escaped, the runner shows them inside the annotation); a plain
+// line is folded onto one line.
 // @actions/core does the same but loads its OIDC client at start-up, and with it
 // @actions/http-client and a second copy of undici: about 40 ms of every run spent on code this
 // action never calls (BENCHMARKS.md). The format is the runner's, documented and stable; the
@@ -7,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessSync, appendFileSync, constants } from 'node:fs';
 import { EOL } from 'node:os';
+import { defuse, neutralise } from './text.ts';
 
 /** Command data as the runner unescapes it. */
 const escapeData = (text: string): string => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -26,21 +31,21 @@ export function setSecret(value: string): void {
 }
 
 export function info(message: string): void {
-  process.stdout.write(`${message}${EOL}`);
+  process.stdout.write(`${neutralise(message)}${EOL}`);
 }
 
 export function debug(message: string): void {
-  command('debug', message);
+  command('debug', defuse(message));
 }
 
 export function warning(message: string): void {
-  command('warning', message);
+  command('warning', defuse(message));
 }
 
 /** An error annotation, and the step's exit code 1. */
 export function setFailed(message: string): void {
   process.exitCode = 1;
-  command('error', message);
+  command('error', defuse(message));
 }
 
 function appendToFile(variable: 'GITHUB_OUTPUT' | 'GITHUB_STEP_SUMMARY', text: string): void {

@@ -174,3 +174,21 @@ describe('README', () => {
     }
   });
 });
+
+describe('README examples are safe to copy', () => {
+  it('no run: script holds an expression: outputs reach shells through env', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const scripts: string[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (typeof node === 'object' && node !== null) {
+        const step = node as Record<string, unknown>;
+        if (typeof step.run === 'string') scripts.push(step.run);
+        Object.values(step).forEach(collect);
+      }
+    };
+    for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) collect(parse(block ?? ''));
+    expect(scripts.length).toBeGreaterThanOrEqual(2);
+    for (const script of scripts) expect(script).not.toMatch(/\$\{\{/);
+  });
+});

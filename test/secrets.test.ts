@@ -1,16 +1,9 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from './emulator/server.ts';
-import { cleanupSteps, installAction, runStep, type StepResult, unescapeData } from './support/runner.ts';
+import { runStep, type StepResult, unescapeData, useInstalledAction } from './support/runner.ts';
 
-let actionDir: string;
-beforeAll(async () => {
-  actionDir = await installAction();
-});
-afterAll(async () => {
-  await rm(actionDir, { recursive: true, force: true });
-  await cleanupSteps();
-});
+const installed = useInstalledAction({ beforeAll, afterAll });
 
 const SECRET_TOKEN = 'cb-secret-Zq8+/x=';
 
@@ -26,8 +19,9 @@ async function shown(r: StepResult, operation: string): Promise<string> {
 
 const OPERATIONS: [string, Record<string, string>][] = [
   ['get-token', {}],
-  ['sign-detail', { 'resign-id': 's-ok', 'download-url': 'true' }],
-  ['sign-detail', { 'resign-id': 's-fail' }],
+  // A failing poll no longer ends a wait: the timeout does.
+  ['sign-detail', { 'resign-id': 's-ok', 'download-url': 'true', timeout: '2s', 'poll-interval': '1s' }],
+  ['sign-detail', { 'resign-id': 's-fail', timeout: '2s', 'poll-interval': '1s' }],
   ['get-project', { 'project-id': 'demo' }],
   ['get-project', { 'project-id': 'ghost' }],
   ['list-projects', {}],
@@ -59,7 +53,7 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
           path: '/ms/openapi/',
           fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` },
         });
-      const r = await runStep(actionDir, {
+      const r = await runStep(installed(), {
         inputs: { operation, 'base-url': emu.url, 'secret-token': SECRET_TOKEN, retries: '0', ...auth, ...inputs },
       });
       const issued = emu

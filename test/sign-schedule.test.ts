@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { IssuedTokens } from '../src/auth.ts';
-import type { Clock } from '../src/clock.ts';
 import type { OpenapiRequest } from '../src/http/api.ts';
 import { type SignParams, signDetail } from '../src/operations/sign-detail.ts';
 import { OperationError } from '../src/outcome.ts';
 import { Secrets } from '../src/redact.ts';
 import { memoryLog } from './support/client.ts';
-
-/** Time that moves only when the code under test sleeps or a fake request takes time. */
-class FakeClock implements Clock {
-  t = 0;
-  sleeps: number[] = [];
-  now = (): number => this.t;
-  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
-    if (signal?.aborted) return Promise.reject(new Error('aborted'));
-    this.sleeps.push(ms);
-    this.t += ms;
-    return Promise.resolve();
-  };
-}
+import { FakeClock } from './support/fake-clock.ts';
 
 interface Scenario {
   intervalMs: number;
@@ -184,7 +171,12 @@ describe('token renewal timing', () => {
     const tokens = new IssuedTokens({
       issue: () => {
         issued++;
-        return Promise.resolve({ userId: 'alice', expirationTime: clock.t + lifetime, accessToken: `token-${issued}%3D` });
+        return Promise.resolve({
+          userId: 'alice',
+          expirationText: '',
+          expirationTime: clock.t + lifetime,
+          accessToken: `token-${issued}%3D`,
+        });
       },
       clock,
       secrets: new Secrets(() => undefined),
@@ -204,7 +196,7 @@ describe('token renewal timing', () => {
     const tokens = new IssuedTokens({
       issue: () => {
         issued++;
-        return Promise.resolve({ userId: 'alice', expirationTime: clock.t + 1000, accessToken: 'tok%3D' });
+        return Promise.resolve({ userId: 'alice', expirationText: '', expirationTime: clock.t + 1000, accessToken: 'tok%3D' });
       },
       clock,
       secrets: new Secrets(() => undefined),
@@ -221,7 +213,7 @@ describe('token renewal timing', () => {
     const masked: string[] = [];
     const clock = new FakeClock();
     const tokens = new IssuedTokens({
-      issue: () => Promise.resolve({ userId: 'alice', expirationTime: clock.t + 1000, accessToken: `tok-${clock.t}` }),
+      issue: () => Promise.resolve({ userId: 'alice', expirationText: '', expirationTime: clock.t + 1000, accessToken: `tok-${clock.t}` }),
       clock,
       secrets: new Secrets((v) => masked.push(v)),
       log: memoryLog(),

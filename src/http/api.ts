@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Credentials, IssuedToken, TokenSource } from '../auth.ts';
 import { AuthError, describeTokenProblem, tokenProblem } from '../auth.ts';
-import { plain } from '../text.ts';
+import { parseExact, type RawJson } from '../json.ts';
+import { cut, stripBom } from '../text.ts';
 import type { HttpCaller } from './caller.ts';
 import { HttpError, ResponseFormatError, WrapperStatusError } from './errors.ts';
 import type { WireResponse } from './transport.ts';
@@ -26,20 +27,29 @@ export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-export function parseJson(res: WireResponse, method: string, url: string): unknown {
+/** The body as JSON; a byte order mark before it is allowed, as curl and browsers allow it. */
+export function parseJson(res: WireResponse, method: string, url: string, scrub: (text: string) => string, exact = false): unknown {
+  const text = stripBom(res.body);
   try {
-    return JSON.parse(res.body) as unknown;
+    return exact ? parseExact(text) : (JSON.parse(text) as unknown);
   } catch (e) {
     const detail =
-      res.body.trim() === ''
+      text.trim() === ''
         ? 'an empty body'
-        : `not valid JSON (${e instanceof Error ? e.message : String(e)}); it begins ${JSON.stringify(plain(res.body.slice(0, 80)))}`;
+        : `not valid JSON (${cut(scrub(e instanceof Error ? e.message : String(e)), 200)}); it begins ${JSON.stringify(cut(scrub(text), 80))}`;
     throw new ResponseFormatError({ method, url, status: res.status, detail, cause: e });
   }
 }
 
 /** The `data` of a wrapped answer, checked: undefined when the server sent none. */
-export function unwrap<T>(value: unknown, schema: z.ZodType<T>, res: WireResponse, method: string, url: string): T | undefined {
+export function unwrap<T>(
+  value: unknown,
+  schema: z.ZodType<T>,
+  res: WireResponse,
+  method: string,
+  url: string,
+  scrub: (text: string) => string,
+): T | undefined {
   const env = envelope.safeParse(value);
   if (!env.success || typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ResponseFormatError({ method, url, status: res.status, detail: 'not a bk-ci result object' });
@@ -49,7 +59,7 @@ export function unwrap<T>(value: unknown, schema: z.ZodType<T>, res: WireRespons
     throw new ResponseFormatError({ method, url, status: res.status, detail: 'the result has neither "status" nor "code"' });
   }
   if (serverStatus !== 0) {
-    throw new WrapperStatusError({ method, url, status: res.status, serverStatus, serverMessage: plain(env.data.message ?? '', 500) });
+    throw new WrapperStatusError({ method, url, status: res.status, serverStatus, serverMessage: cut(scrub(env.data.message ?? ''), 500) });
   }
   if (env.data.data === undefined || env.data.data === null) return undefined;
   return checked(env.data.data, schema, res, method, url);
@@ -76,6 +86,8 @@ export interface OpenapiRequest<T> {
   /** Sent as JSON; POST and PUT send `{}` when there is none. */
   body?: unknown;
   data: z.ZodType<T>;
+  /** Whole numbers beyond 2^53 kept to the digit (as raw JSON), for data that is sent back. */
+  exact?: boolean;
 }
 
 export interface ApiOptions {
@@ -146,11 +158,23 @@ export class BkciApi {
     } finally {
       this.lastStatus = this.#http.lastStatus ?? this.lastStatus;
     }
-    return unwrap(parseJson(res, req.method, shown), req.data, res, req.method, shown);
+    const scrub = (t: string): string => this.#http.scrub(t);
+    return unwrap(parseJson(res, req.method, shown, scrub, req.exact), req.data, res, req.method, shown, scrub);
   }
 }
 
-const tokenInfo = z.object({ userId: z.string(), expirationTime: z.number(), accessToken: z.string().min(1) });
+/** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
+const tokenInfo = z
+  .object({
+    userId: z.string(),
+    expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
+    accessToken: z.string().min(1),
+  })
+  .transform(({ expirationTime: e, ...rest }) => ({
+    ...rest,
+    expirationTime: typeof e === 'number' ? e : Number(e.rawJSON),
+    expirationText: typeof e === 'number' ? String(e) : e.rawJSON,
+  }));
 
 /**
  * GET the token endpoint with the `bk_token` login cookie (or none). bk-ci's code wraps the
@@ -176,9 +200,10 @@ export async function issueToken(http: HttpCaller, baseUrl: string, bkToken: str
     }
     throw e;
   }
-  const value = parseJson(res, 'GET', url);
+  const scrub = (t: string): string => http.scrub(t);
+  const value = parseJson(res, 'GET', url, scrub, true);
   const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
-  const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url);
+  const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);
   if (info === undefined) throw new ResponseFormatError({ method: 'GET', url, status: res.status, detail: 'the token result has no data' });
   return info;
 }

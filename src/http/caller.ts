@@ -3,8 +3,16 @@ import type { Clock } from '../clock.ts';
 import { formatDuration } from '../duration.ts';
 import type { Log } from '../log.ts';
 import { redactUrl } from '../redact.ts';
-import { excerpt, plain } from '../text.ts';
-import { CancelledError, HttpError, NetworkError, type RequestError, RequestTimeoutError, ResponseFormatError } from './errors.ts';
+import { collapse, cut, stripBom } from '../text.ts';
+import {
+  CancelledError,
+  DeadlineError,
+  HttpError,
+  NetworkError,
+  type RequestError,
+  RequestTimeoutError,
+  ResponseFormatError,
+} from './errors.ts';
 import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
 import { BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
@@ -19,6 +27,8 @@ export interface CallerOptions {
   signal: AbortSignal;
   maxBodyBytes: number;
   userAgent: string;
+  /** Takes secrets out of server text; applied before any text is cut to an excerpt. */
+  scrub: (text: string) => string;
 }
 
 export interface CallRequest {
@@ -53,22 +63,31 @@ const errorBody = z.object({
   message: z.string().nullish(),
 });
 
-/** A readable account of an error body: bk-ci JSON, plain text (bk-ci's token filter) or an HTML page. */
-function describeErrorBody(res: WireResponse): { message: string; serverStatus?: number } {
-  const text = res.body.trim();
+/**
+ * A readable account of an error body: bk-ci JSON, plain text (bk-ci's token filter) or an HTML
+ * page. Secrets are scrubbed from the whole text before it is cut, so no part of one survives.
+ */
+function describeErrorBody(res: WireResponse, scrub: (text: string) => string): { message: string; serverStatus?: number } {
+  const text = stripBom(res.body).trim();
   if (text.startsWith('{')) {
     try {
       const parsed = errorBody.safeParse(JSON.parse(text));
       if (parsed.success) {
         const serverStatus = parsed.data.code ?? parsed.data.status;
-        return { message: plain(parsed.data.message ?? '', 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
+        return { message: cut(scrub(parsed.data.message ?? ''), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
       }
     } catch {
       // not JSON after all: shown as text
     }
   }
-  return { message: plain(excerpt(text), 500) };
+  return { message: cut(scrub(collapse(text)), 300) };
 }
+
+/**
+ * Timers fire a little late: a poll scheduled for the deadline itself still goes out. Past this,
+ * no request starts, so a step overruns its timeout by at most one request-timeout.
+ */
+export const START_SLACK_MS = 250;
 
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
@@ -80,17 +99,24 @@ export class HttpCaller {
     this.#o = options;
   }
 
+  /** Secrets out of server text, for the layers above that read bodies. */
+  scrub(text: string): string {
+    return this.#o.scrub(text);
+  }
+
   async call(req: CallRequest): Promise<WireResponse> {
     const { clock, log, retry } = this.#o;
     const shown = redactUrl(req.url);
     for (let attempt = 0; ; attempt++) {
+      if (req.deadline !== undefined && clock.now() > req.deadline + START_SLACK_MS)
+        throw new DeadlineError({ method: req.method, url: shown });
       let error: RequestError;
       let failure: Failure;
       try {
         const res = await this.#attempt(req, shown);
         this.lastStatus = res.status;
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus } = describeErrorBody(res);
+        const { message, serverStatus } = describeErrorBody(res, this.#o.scrub);
         const retryAfter = res.headers['retry-after'];
         error = new HttpError({
           method: req.method,
@@ -145,7 +171,10 @@ export class HttpCaller {
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
       const code = errorCode(e);
-      let detail = plain(describeCause(e)).replace(/; if the root CA is installed locally, try running Node\.js with --use-system-ca$/, '');
+      let detail = cut(this.#o.scrub(describeCause(e)), 2000).replace(
+        /; if the root CA is installed locally, try running Node\.js with --use-system-ca$/,
+        '',
+      );
       if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
       throw new NetworkError({
         method: req.method,

@@ -83,6 +83,18 @@ export class ResponseFormatError extends RequestError {
   }
 }
 
+/** The step's deadline passed before the request could start: it was never sent. */
+export class DeadlineError extends RequestError {
+  override name = 'DeadlineError';
+  constructor(init: { method: string; url: string }) {
+    super(
+      `the step's timeout passed before ${init.method} ${init.url.split('?')[0]} could be sent; it was not sent`,
+      init.method,
+      init.url,
+    );
+  }
+}
+
 /** The job was cancelled (SIGINT/SIGTERM) while a request or a wait was under way. */
 export class CancelledError extends Error {
   override name = 'CancelledError';

@@ -1,3 +1,8 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createUnzip } from 'node:zlib';
+
 export interface WireRequest {
   method: 'GET' | 'POST' | 'PUT';
   url: string;
@@ -56,33 +61,41 @@ export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transpor
     if (req.body !== undefined) init.body = req.body;
     if (dispatcher !== undefined) init.dispatcher = dispatcher;
     const res = await fetchImpl(req.url, init);
-    const length = res.headers.get('content-length');
-    const declared = length !== null && /^\d+$/.test(length) ? Number(length) : undefined;
-    if (declared !== undefined && declared > req.maxBodyBytes) {
-      await res.body?.cancel();
-      throw new BodyTooLargeError(`the response body of ${declared} bytes exceeds the limit of ${req.maxBodyBytes} bytes`, res.status);
+    let body = '';
+    try {
+      const declared = declaredLength(res.headers.get('content-length'), req.maxBodyBytes, res.status);
+      // fetch has already decoded a compressed body: its Content-Length counts the encoded bytes.
+      const exact = identity(res.headers.get('content-encoding')) ? declared : undefined;
+      if (res.body) body = await readBody(res.body, exact, req.maxBodyBytes, res.status);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) await res.body?.cancel().catch(() => undefined);
+      throw e;
     }
-    const body = res.body ? await readBody(res.body, declared, req.maxBodyBytes, res.status) : '';
     return { status: res.status, headers: Object.fromEntries(res.headers), body };
   };
 }
 
+const identity = (encoding: string | null | undefined): boolean => encoding == null || /^\s*(identity)?\s*$/i.test(encoding);
+
+/** The Content-Length, refused at once when it is over the cap. */
+function declaredLength(header: string | null | undefined, max: number, status: number): number | undefined {
+  const declared = header != null && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (declared !== undefined && declared > max)
+    throw new BodyTooLargeError(`the response body of ${declared} bytes exceeds the limit of ${max} bytes`, status);
+  return declared;
+}
+
 /**
- * The body as text, at most `max` bytes. With a declared length the chunks are copied into one
- * buffer as they come, rather than kept in a list and joined, which held the body twice.
+ * The body as text, at most `max` bytes. With an exact length (no content coding) the chunks are
+ * copied into one buffer as they come, rather than kept in a list and joined, which held the
+ * body twice.
  */
-async function readBody(
-  stream: AsyncIterable<Uint8Array> & { cancel(): Promise<void> },
-  declared: number | undefined,
-  max: number,
-  status: number,
-): Promise<string> {
-  const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
+async function readBody(stream: AsyncIterable<Uint8Array>, exact: number | undefined, max: number, status: number): Promise<string> {
+  const whole = exact === undefined ? undefined : Buffer.allocUnsafe(exact);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
     if (size + chunk.byteLength > (whole?.length ?? max)) {
-      await stream.cancel().catch(() => undefined);
       throw new BodyTooLargeError(
         whole ? 'the response body is longer than its Content-Length' : `the response body exceeds the limit of ${max} bytes`,
         status,
@@ -95,18 +108,119 @@ async function readBody(
   return (whole ?? Buffer.concat(chunks, size)).toString('utf8', 0, size);
 }
 
+/**
+ * A transport over node:http and node:https, for requests that need no proxy. Unlike fetch
+ * (Node's or the undici package's, which take any `100 Continue` the client did not ask for as a
+ * broken response), it reads past every interim 1xx answer, as curl does, and its parser is
+ * native rather than WebAssembly, which V8 would recompile in the background at exit. Bodies in
+ * gzip, deflate or br are decoded here. One keep-alive connection per origin serves every request
+ * of the step, polls included.
+ */
+export function nodeTransport(): { transport: Transport; close: () => void } {
+  const options = { keepAlive: true, maxSockets: 1, keepAliveMsecs: 30_000, timeout: 60_000 };
+  const agents = { 'http:': new HttpAgent(options), 'https:': new HttpsAgent(options) };
+  const transport: Transport = (req) =>
+    new Promise<WireResponse>((resolve, reject) => {
+      const url = new URL(req.url);
+      const secure = url.protocol === 'https:';
+      const send = secure ? httpsRequest : httpRequest;
+      const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...req.headers };
+      if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+      const r = send(
+        url,
+        { method: req.method, headers, agent: secure ? agents['https:'] : agents['http:'], signal: req.signal },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const resHeaders: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          const fail = (e: unknown): void => {
+            res.destroy();
+            reject(e);
+          };
+          try {
+            const declared = declaredLength(resHeaders['content-length'], req.maxBodyBytes, status);
+            const exact = identity(resHeaders['content-encoding']) ? declared : undefined;
+            // The Content-Length framing is node:http's to check; a body cut short ends in an error.
+            readBody(decoder(resHeaders['content-encoding'], res), exact, req.maxBodyBytes, status)
+              .then((body) => resolve({ status, headers: resHeaders, body }))
+              .catch(fail);
+          } catch (e) {
+            fail(e);
+          }
+        },
+      );
+      r.on('error', reject);
+      r.end(req.body);
+    });
+  return {
+    transport,
+    close: () => {
+      for (const agent of Object.values(agents)) agent.destroy();
+    },
+  };
+}
+
+/** The decoded body stream for a Content-Encoding; an unknown coding is an error, not garbage. */
+function decoder(encoding: string | undefined, res: IncomingMessage): AsyncIterable<Uint8Array> {
+  if (identity(encoding)) return res;
+  const codings = (encoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity');
+  let stream: Readable = res;
+  // Codings are listed in the order they were applied: undone last first.
+  for (const coding of codings.reverse()) {
+    const step = DECODERS[coding];
+    if (step === undefined) throw new Error(`the response uses the content coding "${coding}", which this action cannot decode`);
+    stream = pipeline(stream, step(), () => undefined);
+  }
+  return stream;
+}
+
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  br: () => createBrotliDecompress(),
+  // zlib-wrapped deflate, as HTTP defines it (unzip also takes a gzip stream sent as deflate).
+  deflate: () => createUnzip(),
+};
+
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 
-/** Whether requests must go through a proxy, which Node's own fetch does not do on its own. */
+/** Whether requests must go through a proxy, which node:http does not do on its own. */
 export const proxyConfigured = (env: NodeJS.ProcessEnv): boolean => PROXY_VARIABLES.some((v) => (env[v] ?? '') !== '');
 
 /**
- * The undici package, loaded only when needed: a proxy from the environment, or a wait whose
- * polls should share one connection. Node's fetch drops idle connections after 4 s, less than
- * the default 5 s poll interval; this agent keeps them a minute (or as long as the server's
- * Keep-Alive header says) and holds one per origin, since the action's requests are sequential.
+ * What is wrong with the proxy variables, if anything, in words that name the variable. A proxy
+ * without a scheme (`proxy:3128`) parses as a URL of the scheme "proxy:", and the proxy agent
+ * would fail deep inside with "Invalid URL".
  */
-export async function agentTransport(): Promise<{ transport: Transport; close: () => Promise<void> }> {
+export function proxyProblem(env: NodeJS.ProcessEnv): string | undefined {
+  for (const name of PROXY_VARIABLES) {
+    const value = env[name] ?? '';
+    if (value === '') continue;
+    let ok = false;
+    try {
+      const u = new URL(value);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    } catch {
+      // not a URL at all
+    }
+    if (!ok) {
+      const shown = value.replace(/\/\/[^/@]*@/, '//***@').replace(/^[^/@]*@/, '***@');
+      return `the environment variable ${name} is "${shown}", which is not a proxy URL: write it with its scheme, e.g. http://${shown.replace(/^[a-z]+:\/\//i, '')}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The undici package, loaded only behind a proxy from the environment (HTTPS_PROXY, HTTP_PROXY,
+ * NO_PROXY). Its agent keeps one connection per origin alive a minute (or as long as the
+ * server's Keep-Alive header says), since the action's requests are sequential.
+ */
+export async function proxyTransport(): Promise<{ transport: Transport; close: () => Promise<void> }> {
   const { EnvHttpProxyAgent, fetch } = await import('undici');
   const agent = new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   return { transport: fetchTransport(fetch, agent), close: () => agent.destroy() };

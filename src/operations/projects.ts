@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BkciApi } from '../http/api.ts';
 import { HttpError } from '../http/errors.ts';
-import { type Block, OperationError, type Outcome } from '../outcome.ts';
+import { type Block, errorMessage, OperationError, type Outcome } from '../outcome.ts';
 import { mergeForUpdate, type ProjectFields } from '../project-fields.ts';
 
 /** The fields of ProjectVO this action reads. */
@@ -33,7 +33,7 @@ const TABLE_LIMIT = 50;
 /** The project, or undefined when there is none: bk-ci answers 200 without data, the spec 404. */
 export async function findProject(api: BkciApi, projectId: string): Promise<Project | undefined> {
   try {
-    return await api.call({ method: 'GET', path: ['projects', projectId], data: projectVO });
+    return await api.call({ method: 'GET', path: ['projects', projectId], data: projectVO, exact: true });
   } catch (e) {
     if (e instanceof HttpError && e.status === 404) return undefined;
     throw e;
@@ -86,26 +86,32 @@ export async function listProjects(api: BkciApi): Promise<Outcome> {
   return { headline: counted, data: list, outputs: { count: String(list.length) }, blocks };
 }
 
-async function readBack(api: BkciApi, projectId: string, what: string): Promise<Project> {
-  const p = await findProject(api, projectId);
-  if (p === undefined) {
-    throw new OperationError(`project "${projectId}" was ${what}, but reading it back found nothing; it may be waiting for approval`, {
-      headline: `project ${projectId} ${what}, not readable`,
-      outputs: {},
-      blocks: [],
-    });
+const wasDone = (projectId: string, what: 'created' | 'updated'): string => `project ${projectId} was ${what}`;
+
+/**
+ * The project after a write that went through. Whatever goes wrong from here (the read, a
+ * cancel, the deadline) cannot undo the write: the failure's outcome says what was done, and
+ * run() puts it first ("project demo was created, but reading it back failed: …").
+ */
+async function readBack(api: BkciApi, projectId: string, what: 'created' | 'updated', blocks: Block[]): Promise<Project> {
+  const known: Outcome = { headline: `${what} project ${projectId}, not read back`, done: wasDone(projectId, what), outputs: {}, blocks };
+  let p: Project | undefined;
+  try {
+    p = await findProject(api, projectId);
+  } catch (e) {
+    throw new OperationError(`reading it back failed: ${errorMessage(e)}`, known, { cause: e });
   }
+  if (p === undefined) throw new OperationError('reading it back found nothing; it may be waiting for approval', known);
   return p;
 }
 
 export type IfExists = 'fail' | 'skip' | 'update';
 
-export async function createProject(
-  api: BkciApi,
-  project: ProjectFields & { englishName: string; projectName: string; description: string },
-  ifExists: IfExists,
-): Promise<Outcome> {
-  const id = project.englishName;
+/** Fields bk-ci requires in a create body that a user may leave out. */
+const CREATE_DEFAULTS = { description: '' };
+
+export async function createProject(api: BkciApi, given: ProjectFields & { englishName: string }, ifExists: IfExists): Promise<Outcome> {
+  const id = given.englishName;
   const existing = await findProject(api, id);
   if (existing !== undefined) {
     if (ifExists === 'skip') {
@@ -113,16 +119,18 @@ export async function createProject(
         { kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' },
       ]);
     }
-    if (ifExists === 'update') return updateProject(api, id, project, existing);
+    // Only what the user gave: a create's defaults would overwrite what is there.
+    if (ifExists === 'update') return updateProject(api, id, given, existing);
     throw new OperationError(
       `project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`,
       projectOutcome(`project ${id} already exists`, existing),
     );
   }
-  const created = await api.call({ method: 'POST', path: ['projects'], body: project, data: z.boolean() });
-  if (created === false) throw new Error(`bk-ci answered false to creating project "${id}"`);
-  const p = await readBack(api, id, 'created');
-  return projectOutcome(`created project ${id}`, p, [{ kind: 'note', text: 'The project was created.' }]);
+  const created = await api.call({ method: 'POST', path: ['projects'], body: { ...CREATE_DEFAULTS, ...given }, data: z.boolean() });
+  if (created === false) throw new ProjectWriteError(`bk-ci answered false to creating project "${id}"`);
+  const note: Block = { kind: 'note', text: 'The project was created.' };
+  const p = await readBack(api, id, 'created', [note]);
+  return { ...projectOutcome(`created project ${id}`, p, [note]), done: wasDone(id, 'created') };
 }
 
 const show = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -134,18 +142,32 @@ const show = (v: unknown): string => (v === undefined || v === null ? '' : typeo
 export async function updateProject(api: BkciApi, projectId: string, given: ProjectFields, current?: Project): Promise<Outcome> {
   const before = current ?? (await findProject(api, projectId));
   if (before === undefined) throw notFound(projectId);
-  const body = mergeForUpdate(before, given, projectId);
+  const { body, problems } = mergeForUpdate(before, given, projectId);
+  if (problems.length > 0) {
+    throw new ProjectWriteError(
+      `project "${projectId}" was not updated: bk-ci's PUT resets every field it is not given, and ${problems.length === 1 ? 'this value' : 'these values'} of the project cannot be sent back unchanged: ${problems.join('; ')}. Give ${problems.length === 1 ? 'that field' : 'those fields'} in project to set ${problems.length === 1 ? 'it' : 'them'} explicitly.`,
+    );
+  }
   const ok = await api.call({ method: 'PUT', path: ['projects', projectId], body, data: z.boolean() });
-  if (ok === false) throw new Error(`bk-ci answered false to updating project "${projectId}"`);
-  const after = await readBack(api, projectId, 'updated');
-  const rows = Object.keys(given)
+  if (ok === false) throw new ProjectWriteError(`bk-ci answered false to updating project "${projectId}"`);
+  const keys = Object.keys(given)
     .filter((k) => k !== 'englishName')
-    .map((k) => {
-      const key = k === 'logoAddress' ? 'logoAddr' : k;
-      return [k, show(before[key]), show(after[key])];
-    });
-  const changed = rows.filter(([, b, a]) => b !== a).length;
-  return projectOutcome(`updated project ${projectId} (${changed} of ${rows.length} given fields changed)`, after, [
-    { kind: 'table', title: 'Given fields', headers: ['Field', 'Before', 'After'], rows },
-  ]);
+    .map((k) => [k, k === 'logoAddress' ? 'logoAddr' : k] as const);
+  const table = (after?: Project): Block => ({
+    kind: 'table',
+    title: 'Given fields',
+    headers: after === undefined ? ['Field', 'Before'] : ['Field', 'Before', 'After'],
+    rows: keys.map(([k, read]) => (after === undefined ? [k, show(before[read])] : [k, show(before[read]), show(after[read])])),
+  });
+  const after = await readBack(api, projectId, 'updated', [table()]);
+  const changed = keys.filter(([, read]) => show(before[read]) !== show(after[read])).length;
+  return {
+    ...projectOutcome(`updated project ${projectId} (${changed} of ${keys.length} given fields changed)`, after, [table(after)]),
+    done: wasDone(projectId, 'updated'),
+  };
+}
+
+/** bk-ci refused a project write, or the action refused to send one. */
+export class ProjectWriteError extends Error {
+  override name = 'ProjectWriteError';
 }

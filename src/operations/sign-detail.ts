@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { utcTime } from '../auth.ts';
 import type { Clock } from '../clock.ts';
-import { formatDuration } from '../duration.ts';
+import { countOf, formatDuration, seconds } from '../duration.ts';
 import type { BkciApi } from '../http/api.ts';
 import { CancelledError } from '../http/errors.ts';
 import type { Log } from '../log.ts';
 import { type Block, errorMessage, OperationError, type Outcome } from '../outcome.ts';
-import { plain } from '../text.ts';
+import { cut, hasSpaceOrControl } from '../text.ts';
+import { type Progress, poll, troubleNote } from '../wait/poll.ts';
 
 const signDetailData = z.object({
   resignId: z.string().nullish(),
   status: z.string(),
   message: z.string().nullish(),
 });
+type SignDetail = z.infer<typeof signDetailData>;
 
 export interface SignParams {
   resignId: string;
@@ -32,94 +34,91 @@ export interface SignDeps {
   heartbeatMs?: number;
 }
 
-interface Progress {
-  polls: number;
-  status: string | undefined;
-  message: string;
-  data: unknown;
-  changes: { at: number; status: string }[];
-  downloadUrl?: string;
+/** An absolute http(s) URL, or undefined: a server's URL is checked before it becomes an output. */
+export function httpUrl(text: string): string | undefined {
+  try {
+    const u = new URL(text);
+    // The URL parser drops tabs and line breaks: a URL holding any is not the one checked.
+    return (u.protocol === 'https:' || u.protocol === 'http:') && !hasSpaceOrControl(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Reads the task, and with `wait` polls it at start + k·interval until SUCCESS or FAIL. The last
- * poll is at the deadline, not before it; request time counts against the timeout.
+ * Reads the task, and with `wait` polls it until SUCCESS or FAIL (the shared poll loop: schedule,
+ * deadline, heartbeat, passing failures). `RUNNING` is the only status bk-ci has besides those;
+ * any other is warned about once and waited on.
  */
 export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: SignDeps): Promise<Outcome> {
   const { clock, log } = d;
-  const deadline = p.start + p.timeoutMs;
-  const heartbeatMs = d.heartbeatMs ?? 30_000;
-  const progress: Progress = { polls: 0, status: undefined, message: '', data: undefined, changes: [] };
+  const progress: Progress<SignDetail> = { polls: 0, last: undefined, status: undefined, changes: [] };
+  let downloadUrl: string | undefined;
   const elapsed = (): number => clock.now() - p.start;
-  const outcome = (headline: string): Outcome => buildOutcome(headline, p, progress, elapsed());
+  const outcome = (headline: string): Outcome => buildOutcome(headline, p, progress, elapsed(), downloadUrl);
+  let warnedUnknown = false;
 
   if (p.wait)
     log.info(
       `waiting for re-sign task ${p.resignId}: timeout ${formatDuration(p.timeoutMs)}, a poll every ${formatDuration(p.intervalMs)}`,
     );
-  let lastLine = clock.now();
-  let warnedUnknown = false;
+  let end: Awaited<ReturnType<typeof poll>>;
   try {
-    for (;;) {
-      const pollAt = clock.now();
-      const detail = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'detail'], data: signDetailData });
-      progress.polls++;
-      if (detail === undefined) throw new Error(`bk-ci answered without data for re-sign task ${p.resignId}`);
-      progress.data = detail;
-      progress.message = detail.message ?? '';
-      log.debug(`poll ${progress.polls}: ${detail.status} ${plain(progress.message)}`);
-      if (detail.status !== progress.status) {
-        progress.changes.push({ at: clock.now(), status: detail.status });
-        log.info(`${formatDuration(elapsed())}: ${plain(detail.status)}${progress.message ? ` (${plain(progress.message)})` : ''}`);
-        lastLine = clock.now();
-        progress.status = detail.status;
-      }
-      if (detail.status === 'SUCCESS') break;
-      if (detail.status === 'FAIL') {
-        throw new OperationError(
-          `re-sign task ${p.resignId} failed: ${plain(progress.message) || 'no message'}`,
-          outcome(`re-sign task ${p.resignId}: FAIL`),
-        );
-      }
-      if (detail.status !== 'RUNNING' && !warnedUnknown) {
-        warnedUnknown = true;
-        log.warning(
-          `re-sign task ${p.resignId} has status "${plain(detail.status)}", which this action does not know; waiting on as for RUNNING`,
-        );
-      }
-      if (!p.wait) break;
-      if (pollAt >= deadline) {
-        throw new OperationError(
-          `re-sign task ${p.resignId} is still ${plain(detail.status)} on the server after ${formatDuration(elapsed())} (${progress.polls} polls, timeout ${formatDuration(p.timeoutMs)}). ` +
-            'The step stopped waiting; the task goes on. bk-ci also answers RUNNING for an id it does not know, so check that resign-id is right.',
-          outcome(`re-sign task ${p.resignId}: timed out`),
-        );
-      }
-      if (clock.now() - lastLine >= heartbeatMs) {
-        log.info(`still ${plain(detail.status)} after ${formatDuration(elapsed())}, ${progress.polls} polls`);
-        lastLine = clock.now();
-      }
-      const next = Math.min(pollAt + p.intervalMs, deadline);
-      await clock.sleep(Math.max(0, next - clock.now()), d.signal).catch(() => {
-        throw new CancelledError();
-      });
-    }
+    end = await poll(
+      {
+        read: async () => {
+          const detail = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'detail'], data: signDetailData });
+          if (detail === undefined) throw new Error(`bk-ci answered without data for re-sign task ${p.resignId}`);
+          return detail;
+        },
+        status: (v) => v.status,
+        describe: (v) => `${v.status}${v.message ? ` (${v.message})` : ''}`,
+        verdict: (v) => {
+          if (v.status === 'SUCCESS') return 'done';
+          if (v.status === 'FAIL') return 'failed';
+          if (v.status !== 'RUNNING' && !warnedUnknown) {
+            warnedUnknown = true;
+            log.warning(`re-sign task ${p.resignId} has status "${v.status}", which this action does not know; waiting on as for RUNNING`);
+          }
+          return 'waiting';
+        },
+      },
+      {
+        start: p.start,
+        timeoutMs: p.timeoutMs,
+        intervalMs: p.intervalMs,
+        wait: p.wait,
+        clock,
+        log,
+        signal: d.signal,
+        ...(d.heartbeatMs === undefined ? {} : { heartbeatMs: d.heartbeatMs }),
+      },
+      progress,
+    );
   } catch (e) {
-    if (e instanceof OperationError) throw e;
-    const message =
-      e instanceof CancelledError
-        ? `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
-        : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
-    throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${e instanceof CancelledError ? 'cancelled' : 'error'}`), {
-      cause: e,
-    });
+    const cancelled = e instanceof CancelledError;
+    const message = cancelled
+      ? `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
+      : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
+    throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: e });
   }
+  const status = progress.status ?? 'unknown';
+  if (end === 'failed')
+    throw new OperationError(
+      `re-sign task ${p.resignId} failed: ${progress.last?.message || 'no message'}`,
+      outcome(`re-sign task ${p.resignId}: FAIL`),
+    );
+  if (end === 'timeout')
+    throw new OperationError(
+      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${status} on the server`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
+        `The step stopped waiting; the task goes on.${troubleNote(progress, clock.now())} bk-ci also answers RUNNING for an id it does not know, so check that resign-id is right.`,
+      outcome(`re-sign task ${p.resignId}: timed out`),
+    );
 
-  if (progress.status === 'SUCCESS' && p.downloadUrl) {
+  if (status === 'SUCCESS' && p.downloadUrl) {
+    let url: string | undefined;
     try {
-      const url = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'downloadUrl'], data: z.string() });
-      if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
-      else progress.downloadUrl = url;
+      url = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'downloadUrl'], data: z.string() });
     } catch (e) {
       if (e instanceof CancelledError)
         throw new OperationError(`cancelled after ${formatDuration(elapsed())}, while reading the download URL`, outcome('cancelled'), {
@@ -127,26 +126,34 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
         });
       log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
     }
+    if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
+    else if (httpUrl(url) === undefined)
+      throw new OperationError(
+        `bk-ci gave a download URL for re-sign task ${p.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
+        outcome(`re-sign task ${p.resignId}: SUCCESS, download URL refused`),
+      );
+    else downloadUrl = url;
   }
-  return outcome(`re-sign task ${p.resignId}: ${progress.status ?? 'unknown'} after ${formatDuration(elapsed())}, ${progress.polls} polls`);
+  return outcome(`re-sign task ${p.resignId}: ${status} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`);
 }
 
-function buildOutcome(headline: string, p: SignParams, progress: Progress, elapsedMs: number): Outcome {
+function buildOutcome(headline: string, p: SignParams, progress: Progress<SignDetail>, elapsedMs: number, downloadUrl?: string): Outcome {
+  const message = progress.last?.message ?? '';
   const outputs: Record<string, string> = {
     'sign-status': progress.status ?? '',
-    'sign-message': progress.message,
-    elapsed: String(Math.round(elapsedMs / 1000)),
+    'sign-message': message,
+    elapsed: seconds(elapsedMs),
     polls: String(progress.polls),
   };
-  if (progress.downloadUrl !== undefined) outputs['download-url'] = progress.downloadUrl;
+  if (downloadUrl !== undefined) outputs['download-url'] = downloadUrl;
   const rows: [string, string][] = [
     ['Task', p.resignId],
     ['Status', progress.status ?? 'unknown'],
-    ['Message', progress.message],
+    ['Message', message],
     ['Elapsed', formatDuration(elapsedMs)],
     ['Polls', String(progress.polls)],
   ];
-  if (progress.downloadUrl !== undefined) rows.push(['Download URL', progress.downloadUrl]);
+  if (downloadUrl !== undefined) rows.push(['Download URL', downloadUrl]);
   const blocks: Block[] = [{ kind: 'facts', rows }];
   if (progress.changes.length > 0) {
     blocks.push({
@@ -156,5 +163,5 @@ function buildOutcome(headline: string, p: SignParams, progress: Progress, elaps
       rows: progress.changes.map((c) => [formatDuration(c.at - p.start), utcTime(c.at), c.status]),
     });
   }
-  return { headline, ...(progress.data === undefined ? {} : { data: progress.data }), outputs, blocks };
+  return { headline, ...(progress.last === undefined ? {} : { data: progress.last }), outputs, blocks };
 }

@@ -20,18 +20,21 @@ export interface FaultRule {
   path?: string | RegExp;
   /** How many requests it applies to; `Infinity` for all. Default 1. */
   times?: number;
+  /** How many matching requests it lets through before it applies. Default 0. */
+  skip?: number;
   fault: Fault;
 }
 
 interface Armed extends FaultRule {
   left: number;
+  toSkip: number;
 }
 
 export class FaultPlan {
   #rules: Armed[] = [];
 
   add(...rules: FaultRule[]): void {
-    for (const rule of rules) this.#rules.push({ ...rule, left: rule.times ?? 1 });
+    for (const rule of rules) this.#rules.push({ ...rule, left: rule.times ?? 1, toSkip: rule.skip ?? 0 });
   }
 
   clear(): void {
@@ -47,6 +50,10 @@ export class FaultPlan {
         (r.path === undefined || (typeof r.path === 'string' ? path.includes(r.path) : r.path.test(path))),
     );
     if (rule === undefined) return undefined;
+    if (rule.toSkip > 0) {
+      rule.toSkip -= 1;
+      return undefined;
+    }
     rule.left -= 1;
     return rule.fault;
   }

@@ -1,4 +1,4 @@
-import type { Callback, SignTask, StoredProject } from './state.ts';
+import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
 import type { Reply, Wire } from './wire.ts';
 
@@ -153,7 +153,7 @@ function readBody(w: World, body: unknown, fields: Record<string, FieldKind>, re
       kind === 'string'
         ? typeof v === 'string'
         : kind === 'int'
-          ? Number.isInteger(v)
+          ? Number.isInteger(v) || typeof v === 'bigint'
           : kind === 'bool'
             ? typeof v === 'boolean'
             : kind === 'array'
@@ -198,18 +198,23 @@ function createProject(w: World, c: Call): Reply {
  * defaults when omitted); a few only when non-null; `kind` and `ccAppId` never.
  */
 function assignFields(p: StoredProject, b: Body, creating: boolean): void {
-  const int = (k: string, d: number | null): number | null => (b[k] === undefined || b[k] === null ? d : (b[k] as number));
+  const long = (k: string, d: number | null): Long | null => (b[k] === undefined || b[k] === null ? d : (b[k] as Long));
+  // Int fields: readBody let a bigint through only for Long ones in spirit; Number keeps the type.
+  const int = (k: string, d: number | null): number | null => {
+    const v = long(k, d);
+    return v === null ? null : Number(v);
+  };
   const str = (k: string, d: string): string => (typeof b[k] === 'string' ? (b[k] as string) : d);
   p.projectName = b.projectName as string;
   p.description = b.description as string;
   p.projectType = int('projectType', 0) ?? 0;
-  p.bgId = int('bgId', 0) ?? 0;
+  p.bgId = long('bgId', 0) ?? 0;
   p.bgName = str('bgName', '');
-  p.businessLineId = int('businessLineId', null);
+  p.businessLineId = long('businessLineId', null);
   p.businessLineName = str('businessLineName', '');
-  p.centerId = int('centerId', creating ? 0 : null);
+  p.centerId = long('centerId', creating ? 0 : null);
   p.centerName = str('centerName', '');
-  p.deptId = int('deptId', creating ? 0 : null);
+  p.deptId = long('deptId', creating ? 0 : null);
   p.deptName = str('deptName', '');
   p.productId = int('productId', null);
   p.subjectScopes = Array.isArray(b.subjectScopes) ? b.subjectScopes : [];

@@ -76,6 +76,15 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+/** JSON as Jackson reads it into Long fields: whole numbers beyond 2^53 stay exact (as bigint). */
+function parseLongs(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '')
+      ? BigInt(context?.source ?? '0')
+      : value,
+  );
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const flavour = options.flavour ?? 'bkci';
   const now = options.now ?? Date.now;
@@ -186,7 +195,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (method === 'POST' || method === 'PUT') {
       if (body === '') return wire.error(400, 400, 'JSON参数错误');
       try {
-        parsed = JSON.parse(body);
+        parsed = parseLongs(body);
       } catch {
         return wire.error(400, 400, 'JSON参数错误');
       }

@@ -1,3 +1,6 @@
+/** Java's Long: exact beyond 2^53, as Jackson reads it. */
+export type Long = number | bigint;
+
 /** A project as bk-ci stores it; `packagingBean` turns it into the ProjectVO the API returns. */
 export interface StoredProject {
   id: number;
@@ -6,13 +9,13 @@ export interface StoredProject {
   projectName: string;
   description: string;
   projectType: number;
-  bgId: number;
+  bgId: Long;
   bgName: string;
-  businessLineId: number | null;
+  businessLineId: Long | null;
   businessLineName: string;
-  deptId: number | null;
+  deptId: Long | null;
   deptName: string;
-  centerId: number | null;
+  centerId: Long | null;
   centerName: string;
   secrecy: boolean;
   hidden: boolean;
@@ -57,7 +60,7 @@ const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** ProjectVO as `ProjectUtils.packagingBean` builds it: numeric ids become strings. */
 export function projectVO(p: StoredProject): Record<string, unknown> {
-  const str = (n: number | null): string | null => (n === null ? null : String(n));
+  const str = (n: Long | null): string | null => (n === null ? null : String(n));
   return {
     id: p.id,
     projectId: p.projectId,

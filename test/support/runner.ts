@@ -131,3 +131,22 @@ const stepDirs: string[] = [];
 export async function cleanupSteps(): Promise<void> {
   await Promise.all(stepDirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 }
+
+/**
+ * For a suite of black-box tests: the built action installed once, without node_modules, and
+ * everything its steps left removed at the end. Returns the installed folder.
+ */
+export function useInstalledAction(hooks: {
+  beforeAll: (fn: () => Promise<void>) => void;
+  afterAll: (fn: () => Promise<void>) => void;
+}): () => string {
+  let dir = '';
+  hooks.beforeAll(async () => {
+    dir = await installAction();
+  });
+  hooks.afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await cleanupSteps();
+  });
+  return () => dir;
+}

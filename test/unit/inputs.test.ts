@@ -122,7 +122,7 @@ describe('parseInputs', () => {
       expect(task).toEqual({
         operation: 'create-project',
         ifExists: 'fail',
-        project: { englishName: 'demo-2', projectName: 'Demo', description: '', bgId: 12, secrecy: true },
+        project: { englishName: 'demo-2', projectName: 'Demo', bgId: 12, secrecy: true },
       });
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeForUpdate } from '../../src/project-fields.ts';
+import { mergeForUpdate, parseProjectText, projectFields } from '../../src/project-fields.ts';
 
 /** ProjectVO as bk-ci returns it: ids as strings, nulls, logoAddr instead of logoAddress. */
 const VO = {
@@ -40,11 +40,13 @@ describe('mergeForUpdate', () => {
     ['a given id wins', { deptId: 99, deptName: 'Other' }, { deptId: 99, deptName: 'Other', bgId: 12 }],
     ['englishName is always the path id', { projectName: 'Renamed' }, { englishName: 'demo', projectName: 'Renamed' }],
   ])('%s', (_, given, expected) => {
-    expect(mergeForUpdate(VO, given, 'demo')).toMatchObject(expected);
+    const { body, problems } = mergeForUpdate(VO, given, 'demo');
+    expect(problems).toEqual([]);
+    expect(body).toMatchObject(expected);
   });
 
   it('sends only ProjectUpdateInfo fields, and no nulls', () => {
-    const body = mergeForUpdate(VO, {}, 'demo');
+    const { body } = mergeForUpdate(VO, {}, 'demo');
     expect(Object.keys(body).sort()).toEqual(
       [
         'authSecrecy',
@@ -69,11 +71,55 @@ describe('mergeForUpdate', () => {
     expect(Object.values(body)).not.toContain(null);
   });
 
-  it('drops an id that is not a number rather than sending text', () => {
-    expect(mergeForUpdate({ ...VO, bgId: 'n/a' }, {}, 'demo')).not.toHaveProperty('bgId');
+  it.each([
+    ['2^53 + 1', '9007199254740993'],
+    ['Long.MAX_VALUE', '9223372036854775807'],
+    ['negative', '-9223372036854775808'],
+  ])('carries an id beyond 2^53 (%s) to the digit', (_, digits) => {
+    const { body, problems } = mergeForUpdate({ ...VO, deptId: digits }, {}, 'demo');
+    expect(problems).toEqual([]);
+    expect(JSON.stringify(body)).toContain(`"deptId":${digits}`);
+  });
+
+  it.each([
+    ['bgId', 'n/a'],
+    ['deptId', ' 56'],
+    ['centerId', '+7'],
+    ['bgId', '007'],
+    ['centerId', '1.5'],
+    ['projectType', 1.5],
+  ])('names %s = %j, which cannot go back unchanged, instead of dropping it', (field, value) => {
+    const { problems } = mergeForUpdate({ ...VO, [field]: value }, {}, 'demo');
+    expect(problems).toEqual([`${field} is ${JSON.stringify(value)}, not a whole number that can be sent back as it is`]);
+  });
+
+  it('a field the user gives is no problem, whatever was there', () => {
+    const { body, problems } = mergeForUpdate({ ...VO, deptId: ' 56' }, { deptId: 57 }, 'demo');
+    expect(problems).toEqual([]);
+    expect(body.deptId).toBe(57);
   });
 
   it('carries logoAddr over as logoAddress', () => {
-    expect(mergeForUpdate({ ...VO, logoAddr: 'https://logo' }, {}, 'demo')).toMatchObject({ logoAddress: 'https://logo' });
+    expect(mergeForUpdate({ ...VO, logoAddr: 'https://logo' }, {}, 'demo').body).toMatchObject({ logoAddress: 'https://logo' });
+  });
+});
+
+describe('given ids', () => {
+  it.each([
+    ['JSON number', '{"deptId": 12345678901234567890}'],
+    ['JSON string', '{"deptId": "12345678901234567890"}'],
+    ['YAML number', 'deptId: 12345678901234567890'],
+    ['YAML string', 'deptId: "12345678901234567890"'],
+  ])('%s beyond 2^53 is sent to the digit', async (_, text) => {
+    const fields = projectFields.parse(await parseProjectText(text));
+    expect(JSON.stringify(fields)).toBe('{"deptId":12345678901234567890}');
+  });
+
+  it('a small YAML integer stays a plain number, and other values are untouched', async () => {
+    expect(projectFields.parse(await parseProjectText('deptId: 12\nkind: 1\nproperties: {a: 2}'))).toEqual({
+      deptId: 12,
+      kind: 1,
+      properties: { a: 2 },
+    });
   });
 });

@@ -20,9 +20,29 @@ describe('Secrets', () => {
     const masked: string[] = [];
     const s = new Secrets((v) => masked.push(v));
     s.add('abc%2Bdef%3D');
+    const once = masked.length;
     s.add('abc%2Bdef%3D');
-    expect(masked).toEqual(['abc%2Bdef%3D', 'abc+def=']);
+    expect(masked).toHaveLength(once);
+    expect(new Set(masked).size).toBe(masked.length);
+    expect(masked).toEqual(expect.arrayContaining(['abc%2Bdef%3D', 'abc+def=', 'abc%252Bdef%253D']));
     expect(s.redact('a abc%2Bdef%3D b abc+def= c')).toBe('a *** b *** c');
+  });
+
+  it.each([
+    ['as given', 'p"a\\ss wörd<1>', (v: string) => v],
+    ['percent-encoded', 'p"a\\ss wörd<1>', encodeURIComponent],
+    ['JSON-escaped', 'p"a\\ss wörd<1>', (v: string) => JSON.stringify(v).slice(1, -1)],
+    ['JSON-escaped in a whole JSON document', 'p"a\\ss', (v: string) => JSON.stringify({ echo: v })],
+    ['as the URL parser leaves it in a query', 'p"a\\ss wörd<1>', (v: string) => new URL(`http://h/?t=${v}`).search.slice(3)],
+    ['form-encoded', 'p"a ss+wörd', (v: string) => new URLSearchParams({ t: v }).toString().slice(2)],
+    ['percent-decoded, for a token issued encoded', 'tok%2Ben%3D', decodeURIComponent],
+  ])('scrubs a secret %s', (_, secret, form) => {
+    const s = new Secrets(() => undefined);
+    s.add(secret);
+    const text = `before ${form(secret)} after`;
+    expect(s.redact(text)).not.toContain(secret);
+    expect(s.redact(text)).toMatch(/\*\*\*/);
+    for (const part of [form(secret).slice(0, -1), secret]) expect(s.redact(text)).not.toContain(part);
   });
 
   it('ignores empty and very short values, which would mask half the log', () => {

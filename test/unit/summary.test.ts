@@ -1,3 +1,4 @@
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_LIMIT } from '../../src/summary.ts';
 
@@ -31,5 +32,80 @@ describe('renderSummary', () => {
     });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(md).toMatch(/summary cut at 1 MiB/);
+  });
+});
+
+/** Every link as GitHub renders the summary (GFM: tables, autolinks): its target and its text. */
+function links(md: string): { href: string; text: string }[] {
+  const html = marked.parse(md, { gfm: true, async: false });
+  const decode = (s: string): string =>
+    s
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+  return [...html.matchAll(/<a href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({ href: decode(m[1] ?? ''), text: decode(m[2] ?? '') }));
+}
+
+describe('links in the summary, as GitHub renders it', () => {
+  it.each([
+    [
+      'a plain download URL',
+      'https://bkrepo.example.com/generic/demo/ipa/app_signed.ipa',
+      'https://bkrepo.example.com/generic/demo/ipa/app_signed.ipa',
+    ],
+    [
+      'underscores, stars, brackets and a query',
+      'https://h.example/a_b/c*d/(e)?x=1&y=[2]#top',
+      'https://h.example/a_b/c*d/(e)?x=1&y=%5B2%5D#top',
+    ],
+    ['a pipe, which would split a table cell', 'https://h.example/a|b', 'https://h.example/a%7Cb'],
+  ])('%s in a facts table is a working link with the right target', (_, url, href) => {
+    const md = renderSummary({
+      operation: 'sign-detail',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'done',
+      blocks: [{ kind: 'facts', rows: [['Download URL', url]] }],
+    });
+    // A pipe is shown percent-encoded too: the target is the same resource.
+    expect(links(md)).toEqual([{ href, text: url.includes('|') ? href : url }]);
+    expect(links(md)[0]?.href).not.toContain('\\');
+  });
+
+  it('a URL in an error message is a link without the sentence around it, the rest stays text', () => {
+    const md = renderSummary({
+      operation: 'get-project',
+      host: 'h',
+      asked: [],
+      ok: false,
+      headline: 'failed',
+      blocks: [],
+      error:
+        'GET https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=*** answered HTTP 500 (see https://status.example.com/a_b).',
+    });
+    expect(links(md)).toEqual([
+      {
+        href: 'https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=***',
+        text: 'https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=***',
+      },
+      { href: 'https://status.example.com/a_b', text: 'https://status.example.com/a_b' },
+    ]);
+    expect(marked.parse(md, { gfm: true, async: false })).toContain('answered HTTP 500 (see ');
+  });
+
+  it('server text that looks like a link or HTML stays text', () => {
+    const md = renderSummary({
+      operation: 'get-project',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'x',
+      blocks: [{ kind: 'facts', rows: [['Name', '[click](javascript:alert(1)) <img src=x onerror=alert(1)> <a href="x">y</a>']] }],
+    });
+    const html = marked.parse(md, { gfm: true, async: false });
+    expect(links(md)).toEqual([]);
+    expect(html).not.toMatch(/<img|<a /);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as wc from '../../src/workflow-commands.ts';
-import { parseOutputFile, unescapeData } from '../support/runner.ts';
+import { parseOutputFile } from '../support/runner.ts';
 
 let dir: string;
 let stdout: string[];
@@ -40,7 +40,11 @@ describe('the runner protocol', () => {
     ['setSecret', () => wc.setSecret('a%b\r\nc'), '::add-mask::a%25b%0D%0Ac\n'],
     ['debug', () => wc.debug('x\ny'), '::debug::x%0Ay\n'],
     ['warning', () => wc.warning('50%'), '::warning::50%25\n'],
-    ['info is plain text', () => wc.info('::not-a-command'), '::not-a-command\n'],
+    ['info cannot start a command', () => wc.info('::not-a-command'), ':\u200b:not-a-command\n'],
+    ['info cannot hold an old-style command', () => wc.info('a ##[error]b ###[x'), 'a #\u200b#[error]b ##\u200b#[x\n'],
+    ['a warning cannot hold one either', () => wc.warning('##[set-env name=A]b'), '::warning::#\u200b#[set-env name=A]b\n'],
+    ['debug neither', () => wc.debug('x\r\n##[group]y'), '::debug::x%0D%0A#\u200b#[group]y\n'],
+    ['nor a line inside a message', () => wc.warning('a\n::error::b\r  ::x'), '::warning::a%0A:\u200b:error::b%0D  :\u200b:x\n'],
   ])('%s', (_, act, line) => {
     act();
     expect(stdout.join('')).toBe(line);
@@ -48,8 +52,7 @@ describe('the runner protocol', () => {
 
   it('setFailed annotates once and sets exit code 1', () => {
     wc.setFailed('boom\n::warning::x');
-    expect(stdout).toEqual(['::error::boom%0A::warning::x\n']);
-    expect(unescapeData('boom%0A::warning::x')).toBe('boom\n::warning::x');
+    expect(stdout).toEqual(['::error::boom%0A:\u200b:warning::x\n']);
     expect(process.exitCode).toBe(1);
   });
 

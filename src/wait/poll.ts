@@ -1,0 +1,126 @@
+import type { Clock } from '../clock.ts';
+import { countOf, formatDuration } from '../duration.ts';
+import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../http/errors.ts';
+import type { Log } from '../log.ts';
+
+/** What the wait has seen so far; the caller builds its outputs and messages from it. */
+export interface Progress<T> {
+  polls: number;
+  last: T | undefined;
+  status: string | undefined;
+  changes: { at: number; status: string }[];
+  /** Polls failing for a passing reason (5xx, 429, reset, timeout): since when, the last reason in short and in full. */
+  trouble?: { since: number; reason: string; error: string };
+}
+
+export interface Watch<T> {
+  /** One poll. */
+  read(): Promise<T>;
+  /** The status tracked for changes. */
+  status(value: T): string;
+  /** How the value reads in a log line: the status and what goes with it. */
+  describe(value: T): string;
+  /** What the heartbeat says the wait is on ("RUNNING", "waiting for review of stage 'Release'"); the status by default. */
+  waitingOn?(value: T): string;
+  /** `done` ends the wait well, `failed` ends it badly, `waiting` goes on. */
+  verdict(value: T): 'done' | 'failed' | 'waiting';
+}
+
+export interface PollOptions {
+  /** When the step started (by `clock`); the deadline is start + timeout. */
+  start: number;
+  timeoutMs: number;
+  intervalMs: number;
+  /** false: read once, whatever the status. */
+  wait: boolean;
+  clock: Clock;
+  log: Log;
+  signal: AbortSignal;
+  /** At most one "still …" line per this much time. Default 30 s. */
+  heartbeatMs?: number;
+}
+
+export type PollEnd = 'done' | 'failed' | 'read-once' | 'timeout';
+
+/** A failure that a later poll may not meet: an overloaded or restarting gateway, a dropped connection. */
+export function isTransient(e: unknown): boolean {
+  if (e instanceof HttpError) return e.status >= 500 || e.status === 429 || e.status === 423;
+  return e instanceof NetworkError || e instanceof RequestTimeoutError;
+}
+
+const reasonOf = (e: unknown): string =>
+  e instanceof HttpError
+    ? `bk-ci answered HTTP ${e.status}`
+    : e instanceof RequestTimeoutError
+      ? 'bk-ci did not answer in time'
+      : 'the connection failed';
+
+/**
+ * The one poll loop: the first poll at once, then one every interval counted from the start of
+ * the last (a slow answer does not push the schedule back), the last one at the deadline, never
+ * a sleep past it. A passing failure costs one poll, not the step: the wait goes on, the
+ * heartbeat says what is happening, and only the deadline ends it. Cancellation throws
+ * CancelledError; any other failure is thrown as it is.
+ */
+export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progress<T>): Promise<PollEnd> {
+  const { clock, log } = o;
+  const deadline = o.start + o.timeoutMs;
+  const heartbeatMs = o.heartbeatMs ?? 30_000;
+  const elapsed = (): string => formatDuration(clock.now() - o.start);
+  let lastLine = clock.now();
+  for (;;) {
+    const pollAt = clock.now();
+    let value: T | undefined;
+    try {
+      value = await watch.read();
+    } catch (e) {
+      if (e instanceof DeadlineError) return 'timeout';
+      if (!o.wait || !isTransient(e)) throw e;
+      const error = e instanceof Error ? e.message : String(e);
+      if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
+      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(e), error };
+    }
+    if (value !== undefined) {
+      progress.polls++;
+      progress.last = value;
+      if (progress.trouble !== undefined) {
+        log.info(`${elapsed()}: bk-ci answers again, after ${formatDuration(pollAt - progress.trouble.since)} of failed polls`);
+        delete progress.trouble;
+      }
+      const status = watch.status(value);
+      log.debug(`poll ${progress.polls}: ${watch.describe(value)}`);
+      if (status !== progress.status) {
+        progress.changes.push({ at: clock.now(), status });
+        progress.status = status;
+        log.info(`${elapsed()}: ${watch.describe(value)}`);
+        lastLine = clock.now();
+      }
+      const verdict = watch.verdict(value);
+      if (verdict !== 'waiting') return verdict;
+      if (!o.wait) return 'read-once';
+    }
+    if (pollAt >= deadline) return 'timeout';
+    if (clock.now() - lastLine >= heartbeatMs) {
+      const t = progress.trouble;
+      const failing = t === undefined ? '' : `; ${t.reason} for ${formatDuration(clock.now() - t.since)}`;
+      log.info(`still ${waitingOn(watch, progress)} after ${elapsed()}, ${countOf(progress.polls, 'poll')}${failing}`);
+      lastLine = clock.now();
+    }
+    const next = Math.min(pollAt + o.intervalMs, deadline);
+    await clock.sleep(Math.max(0, next - clock.now()), o.signal).catch(() => {
+      throw new CancelledError();
+    });
+  }
+}
+
+/** "RUNNING", or what the operation says it waits on ("waiting for review of stage 'Release'"). */
+function waitingOn<T>(watch: Watch<T>, progress: Progress<T>): string {
+  const last = progress.last;
+  return last === undefined ? 'waiting' : (watch.waitingOn?.(last) ?? watch.status(last));
+}
+
+/** What the trouble at the deadline was, for the timeout message; empty when there was none. */
+export function troubleNote<T>(progress: Progress<T>, now: number): string {
+  const t = progress.trouble;
+  return t === undefined ? '' : ` The polls of the last ${formatDuration(now - t.since)} failed; the last one: ${t.error}.`;
+}
