@@ -38,3 +38,15 @@ export const countOf = (n: number, noun: string): string => `${n} ${noun}${n ===
 
 /** Seconds for an output: whole from 10 s on, to the millisecond below, so a short wait is not "0". */
 export const seconds = (ms: number): string => String(ms >= 10_000 ? Math.round(ms / 1000) : Math.max(0, Math.round(ms)) / 1000);
+
+/** The largest instant a JavaScript Date holds, in ms (year 275760). */
+export const MAX_DATE_MS = 8.64e15;
+
+/** `2026-11-22 09:30:00 UTC`; a value no date can hold is shown as the server wrote it, never thrown at. */
+export function utcTime(ms: number, written = String(ms)): string {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return `${written} (not a valid time)`;
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
+}

@@ -1,34 +1,34 @@
-import type { TokenSource } from './auth.ts';
+import { type Connection, connect } from './bkci/connect.ts';
+import type { TokenSource } from './bkci/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { connect } from './connect.ts';
-import { writeData } from './data-output.ts';
 import { formatDuration } from './duration.ts';
-import type { BkciApi } from './http/api.ts';
-import type { HttpCaller } from './http/caller.ts';
-import { statusOf } from './http/errors.ts';
+import { errorMessage, InputError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
-import { InputError, type InputName, type Inputs, OPERATIONS, parseInputs } from './inputs.ts';
 import type { Log } from './log.ts';
-import { errorMessage, OperationError, type Outcome } from './outcome.ts';
-import { OUTPUT_NAMES, type OutputName } from './output-names.ts';
-import { describeTask, perform } from './perform.ts';
+import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
+import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
-import { renderSummary } from './summary.ts';
+import { writeData } from './runner/data-output.ts';
+import { renderSummary } from './runner/summary.ts';
+import * as core from './runner/workflow-commands.ts';
 import { cut } from './text.ts';
-import * as core from './workflow-commands.ts';
 
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
 const CANCEL_EXIT_MS = 1800;
 
+/** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
+const NODE_MAJOR = 24;
+
 export interface RunOptions {
-  /** How requests are sent; by default Node's fetch, or an undici agent for proxies and waits. */
+  /** How requests are sent; by default node:http, or undici's agent behind a proxy. */
   transport?: Transport;
   clock?: Clock;
   random?: () => number;
+  /** Where inputs come from; the runner's INPUT_<NAME> variables by default. */
+  getInput?: (name: string) => string;
+  /** The environment the proxy variables are read from. */
+  env?: NodeJS.ProcessEnv;
 }
-
-/** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
-const NODE_MAJOR = 24;
 
 /** The step: inputs once, one operation, outputs and summary, and the only setFailed. */
 export async function run(options: RunOptions = {}): Promise<void> {
@@ -39,10 +39,12 @@ export async function run(options: RunOptions = {}): Promise<void> {
     return;
   }
   const clock = options.clock ?? systemClock;
+  const getInput = options.getInput ?? core.getInput;
+  const env = options.env ?? process.env;
   const start = clock.now();
   const secrets = new Secrets((v) => core.setSecret(v));
-  // Masked before anything at all is printed, parse errors included.
-  for (const name of ['access-token', 'bk-token', 'secret-token'] as const satisfies readonly InputName[]) secrets.add(core.getInput(name));
+  // Masked before anything at all is printed, input errors included.
+  for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
   // Secrets out before a long line is cut, so no part of one survives; the writer then keeps
   // each line from starting a runner command.
   const clean = (m: string): string => cut(secrets.redact(m), 20_000);
@@ -60,29 +62,29 @@ export async function run(options: RunOptions = {}): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let closeTransport = async (): Promise<void> => undefined;
+  let closeTransport = (): Promise<void> | void => undefined;
   // Named in the failure and the summary even when the other inputs are wrong.
-  const asked = core.getInput('operation');
-  const operation = (OPERATIONS as readonly string[]).includes(asked) ? asked : 'action';
+  const asked = getInput('operation');
+  const operation = isOperationName(asked) ? asked : 'action';
+  const baseUrl = getInput('base-url');
 
-  let inputs: Inputs | undefined;
   let step: Step | undefined;
+  let connection: Connection | undefined;
   let outcome: Outcome | undefined;
   try {
-    inputs = await parseInputs((name) => core.getInput(name));
-    const proxy = proxyProblem(process.env);
+    step = await prepareStep(getInput);
+    const proxy = proxyProblem(env);
     if (proxy !== undefined) throw new InputError([proxy]);
-    const { settings } = inputs;
-    const deadline = start + settings.timeoutMs;
+    const { settings, job } = step;
     let transport = options.transport;
     if (transport === undefined) {
-      const opened = proxyConfigured(process.env) ? await proxyTransport() : nodeTransport();
+      const opened = proxyConfigured(env) ? await proxyTransport() : nodeTransport({ keepAliveMs: job.waits ? 60_000 : 5000 });
       transport = opened.transport;
-      closeTransport = async () => opened.close();
+      closeTransport = opened.close;
     }
-    const connection = connect({
+    connection = connect({
       ...settings,
-      deadline,
+      deadline: start + settings.timeoutMs,
       transport,
       clock,
       random: options.random ?? Math.random,
@@ -90,21 +92,19 @@ export async function run(options: RunOptions = {}): Promise<void> {
       secrets,
       signal: cancel.signal,
     });
-    step = { inputs, secrets, ...connection };
-    outcome = await perform(inputs.task, { ...connection, settings, clock, log, signal: cancel.signal, start });
+    outcome = await job.run({ ...connection, settings, clock, log, signal: cancel.signal, start });
     log.info(outcome.headline);
-    await setOutputs(outcome, step);
-    writeSummary(operation, inputs, true, outcome, secrets);
+    await setOutputs(outcome, connection.tokens, secrets, operation);
+    writeSummary(operation, baseUrl, step, true, outcome, secrets);
   } catch (e) {
-    const cancelled = cancel.signal.aborted;
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
-    if (cancelled && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
+    if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
     if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
     try {
-      if (step !== undefined) await setOutputs(outcome, step, e);
-      writeSummary(operation, inputs, false, outcome, secrets, message);
+      if (connection !== undefined) await setOutputs(outcome, connection.tokens, secrets, operation, e);
+      writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
@@ -112,7 +112,36 @@ export async function run(options: RunOptions = {}): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await closeTransport().catch(() => undefined);
+    await Promise.resolve(closeTransport()).catch(() => undefined);
+  }
+}
+
+/**
+ * What is known: the HTTP status (the failure's own, else the last call's), the user, and the
+ * outcome's outputs and data. Outputs carry server text too, so a secret it echoes is scrubbed;
+ * get-token's access-token is the one output that is a secret by design (masked when it arrived).
+ */
+async function setOutputs(
+  outcome: Outcome | undefined,
+  tokens: TokenSource,
+  secrets: Secrets,
+  operation: string,
+  error?: unknown,
+): Promise<void> {
+  core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
+  const user = outcome?.user ?? tokens.user;
+  if (user !== undefined) core.setOutput('user-id', user);
+  if (outcome === undefined) return;
+  for (const name of OUTPUT_NAMES) {
+    const value: string | undefined = outcome.outputs[name];
+    if (value !== undefined) core.setOutput(name, name === 'access-token' ? value : secrets.redact(value));
+  }
+  if ('data' in outcome) {
+    const { file, inline } = await writeData(outcome.data, operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
+    core.setOutput('data-file', file);
+    if (inline !== undefined) core.setOutput('data', inline);
+    else
+      core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
   }
 }
 
@@ -124,46 +153,10 @@ const hostOf = (url: string): string => {
   }
 };
 
-const setOutput = (name: OutputName, value: string): void => core.setOutput(name, value);
-
-/**
- * Outputs carry server text too; a secret it echoes is scrubbed. get-token's access-token is
- * the one output that is a secret by design (masked when it arrived).
- */
-function setScrubbedOutput(name: OutputName, value: string, secrets: Secrets): void {
-  setOutput(name, name === 'access-token' ? value : secrets.redact(value));
-}
-
-/** What the step has built by the time it sets outputs. */
-interface Step {
-  inputs: Inputs;
-  api: BkciApi;
-  http: HttpCaller;
-  tokens: TokenSource;
-  secrets: Secrets;
-}
-
-/** What is known: the HTTP status (the failure's own, else the last seen), the user, the outcome's outputs. */
-async function setOutputs(outcome: Outcome | undefined, { inputs, api, http, tokens, secrets }: Step, error?: unknown): Promise<void> {
-  setOutput('http-status', String(statusOf(error) ?? api.lastStatus ?? http.lastStatus ?? ''));
-  if (tokens.user !== undefined) setOutput('user-id', tokens.user);
-  if (outcome === undefined) return;
-  for (const name of OUTPUT_NAMES) {
-    const value = outcome.outputs[name];
-    if (value !== undefined) setScrubbedOutput(name, value, secrets);
-  }
-  if ('data' in outcome) {
-    const { file, inline } = await writeData(outcome.data, inputs.task.operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
-    setOutput('data-file', file);
-    if (inline !== undefined) setOutput('data', inline);
-    else
-      core.warning(`the result is larger than 1 MiB, so the data output is empty; read it from the file in the data-file output (${file})`);
-  }
-}
-
 function writeSummary(
   operation: string,
-  inputs: Inputs | undefined,
+  baseUrl: string,
+  step: Step | undefined,
   ok: boolean,
   outcome: Outcome | undefined,
   secrets: Secrets,
@@ -171,8 +164,8 @@ function writeSummary(
 ): void {
   const md = renderSummary({
     operation,
-    host: hostOf(inputs?.settings.baseUrl ?? core.getInput('base-url')),
-    asked: inputs === undefined ? [] : describeTask(inputs.task, inputs.settings),
+    host: hostOf(step?.settings.baseUrl ?? baseUrl),
+    asked: step === undefined ? [] : step.job.describe(step.settings),
     ok,
     headline: outcome?.headline ?? (ok ? 'done' : 'failed'),
     blocks: outcome?.blocks ?? [],

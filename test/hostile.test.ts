@@ -6,11 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../src/clock.ts';
 import { type Emulator, startEmulator } from './emulator/server.ts';
+import { SkippingClock } from './support/fake-clock.ts';
+import { cleanupRuns, runInProcess } from './support/in-process.ts';
 import { httpAnswer, rawServer } from './support/raw-server.ts';
 import { runStep, type StepResult, unescapeData, useInstalledAction } from './support/runner.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
+afterAll(cleanupRuns);
 
 /** What the runner would take for a command: `::` at a line's start (after white space), `##[` anywhere. */
 function runnerCommands(stdout: string): string[] {
@@ -38,7 +42,7 @@ function failedWith(r: StepResult, message: RegExp): void {
 }
 
 /** A bk-ci emulator per test, with the user alice: her login ticket and a ready access token. */
-function useEmulator(): { readonly emu: Emulator; bkToken: string; accessToken: string } {
+function useEmulator(clock?: Clock): { readonly emu: Emulator; bkToken: string; accessToken: string } {
   let emu: Emulator | undefined;
   const world = {
     get emu(): Emulator {
@@ -49,7 +53,7 @@ function useEmulator(): { readonly emu: Emulator; bkToken: string; accessToken: 
     accessToken: '',
   };
   beforeEach(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
+    emu = await startEmulator({ flavour: 'bkci', ...(clock === undefined ? {} : { now: () => clock.now() }) });
     const alice = emu.addUser('alice');
     world.bkToken = alice.bkToken;
     world.accessToken = alice.token.accessToken;
@@ -379,10 +383,12 @@ describe('the wire, read like curl reads it', () => {
   });
 });
 
+// In-process, on a clock that skips sleeps: the schedule is real, the waiting is not.
 describe('waits survive what a wait meets; the deadline holds', () => {
-  const world = useEmulator();
+  const clock = new SkippingClock();
+  const world = useEmulator(clock);
   const step = (inputs: Record<string, string>) =>
-    runStep(installed(), { inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs } });
+    runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, clock });
 
   it('polls that fail with 503, a reset and a timeout cost a poll each, not the step', async () => {
     world.emu.seedSign({ resignId: 's-flaky', runningMs: 2500 });
@@ -420,8 +426,8 @@ describe('waits survive what a wait meets; the deadline holds', () => {
   });
 
   it('no request starts after the deadline: a slow existence check leaves the POST unsent', async () => {
-    world.emu.faults.add({ method: 'GET', path: '/projects/late', fault: { kind: 'delay', ms: 2300 } });
-    const r = await step({ operation: 'create-project', project: '{"englishName":"late","projectName":"Late"}', timeout: '2s' });
+    world.emu.faults.add({ method: 'GET', path: '/projects/late', fault: { kind: 'delay', ms: 1300 } });
+    const r = await step({ operation: 'create-project', project: '{"englishName":"late","projectName":"Late"}', timeout: '1s' });
     failedWith(r, /the step's timeout passed before POST .*\/projects could be sent; it was not sent/);
     expect(world.emu.requests({ method: 'POST' })).toHaveLength(0);
     expect(world.emu.projects.has('late')).toBe(false);

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { INPUT_NAMES } from '../src/inputs.ts';
-import { OUTPUT_NAMES } from '../src/output-names.ts';
+import { INPUT_NAMES, OUTPUT_NAMES } from '../src/operations/registry.ts';
 import { ROOT } from './support/runner.ts';
 
 interface ActionYml {
@@ -125,7 +124,7 @@ describe('action.yml', () => {
       for (const m of text.matchAll(/getInput\(\s*'([^']+)'/g)) expect(INPUT_NAMES, `${f} reads ${m[1]}`).toContain(m[1]);
       for (const m of text.matchAll(/setOutput\(\s*'([^']+)'/g)) expect(OUTPUT_NAMES, `${f} sets ${m[1]}`).toContain(m[1]);
       // Only the runner-protocol module turns an input name into INPUT_<NAME>.
-      if (f !== 'workflow-commands.ts')
+      if (f !== join('runner', 'workflow-commands.ts'))
         expect(text, `${f} reads process.env.INPUT_* directly`).not.toMatch(/process\.env\.INPUT_|process\.env\[['`]INPUT_/);
     }
   });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { CallSpec } from '../src/bkci/client.ts';
 import type { Clock } from '../src/clock.ts';
-import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/http/errors.ts';
+import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/errors.ts';
 import type { Fault } from './emulator/faults.ts';
 import { type Emulator, startEmulator } from './emulator/server.ts';
 import { makeClient } from './support/client.ts';
@@ -19,10 +20,19 @@ function skippingClock(): Clock {
 }
 
 type Method = 'GET' | 'PUT' | 'POST';
-const REQUESTS: Record<Method, { path: string[]; query?: Record<string, string>; body?: unknown }> = {
-  GET: { path: ['projects', 'demo'] },
-  PUT: { path: ['projects', 'demo'], body: { englishName: 'demo', projectName: 'Demo', description: 'd' } },
-  POST: { path: ['projects', 'demo', 'callbacks', 'batch'], query: { url: 'https://h.example/x', region: 'DEVNET', event: 'BUILD_END' } },
+const REQUESTS: Record<Method, CallSpec<unknown>> = {
+  GET: { endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects/{id}' } }, params: { id: 'demo' }, data: z.unknown() },
+  PUT: {
+    endpoint: { method: 'PUT', path: { 'bk-ci': 'v3/projects/{id}' } },
+    params: { id: 'demo' },
+    body: { englishName: 'demo', projectName: 'Demo', description: 'd' },
+    data: z.unknown(),
+  },
+  POST: {
+    endpoint: { method: 'POST', path: { 'bk-ci': 'v3/projects/demo/callbacks/batch' } },
+    query: { url: 'https://h.example/x', region: 'DEVNET', event: 'BUILD_END' },
+    data: z.unknown(),
+  },
 };
 
 describe('retries: each fault × GET, PUT, POST', () => {
@@ -54,7 +64,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
       ...(options.deadlineInMs === undefined ? {} : { deadline: clock.now() + options.deadlineInMs }),
     });
     const req = REQUESTS[method];
-    const result = await c.api.call({ method, ...req, data: z.unknown() }).then(
+    const result = await c.api.call(req).then(
       () => ({ ok: true as const }),
       (e: unknown) => ({ ok: false as const, error: e }),
     );
@@ -177,6 +187,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
   it('request-timeout covers the body too: a body that never ends is cut and retried', async () => {
     const r = await attempt('GET', { kind: 'stall' }, 5, { requestTimeoutMs: 300, retries: 1 });
     expect(r).toMatchObject({ ok: false, attempts: 2, delays: [1000] });
+    expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toBeInstanceOf(RequestTimeoutError);
   });
 
@@ -195,6 +206,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
     const r = await attempt('GET', html503, 10, { deadlineInMs: 2500 });
     expect(r.delays).toEqual([1000]);
     expect(r.attempts).toBe(2);
+    expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toBeInstanceOf(HttpError);
   });
 
@@ -203,7 +215,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
     const url = closed.url;
     await closed.close();
     const c = makeClient({ baseUrl: url, accessToken: token, userId: 'alice', clock: skippingClock(), random: () => 1 });
-    const error = await c.api.call({ method: 'POST', ...REQUESTS.POST, data: z.unknown() }).catch((e: unknown) => e);
+    const error = await c.api.call(REQUESTS.POST).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).beforeSend).toBe(true);
     expect((error as NetworkError).message).toMatch(/ECONNREFUSED/);
@@ -213,6 +225,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
 
   it('the wrapper status error keeps the server status', async () => {
     const r = await attempt('GET', { kind: 'wrapper-status', status: 2100001, message: 'nope' }, 1);
+    expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error).toBeInstanceOf(WrapperStatusError);
       expect((r.error as WrapperStatusError).serverStatus).toBe(2100001);
@@ -223,7 +236,9 @@ describe('retries: each fault × GET, PUT, POST', () => {
     for (let i = 0; i < 50; i++)
       emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
     const c = makeClient({ baseUrl: emu.url, accessToken: token, userId: 'alice', maxBodyBytes: 10_000 });
-    await expect(c.api.call({ method: 'GET', path: ['projects'], data: z.unknown() })).rejects.toThrow(/exceeds the limit of 10000 bytes/);
+    await expect(c.api.call({ endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects' } }, data: z.unknown() })).rejects.toThrow(
+      /exceeds the limit of 10000 bytes/,
+    );
     await c.close();
   });
 });

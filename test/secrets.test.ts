@@ -1,9 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from './emulator/server.ts';
-import { runStep, type StepResult, unescapeData, useInstalledAction } from './support/runner.ts';
+import { FakeClock } from './support/fake-clock.ts';
+import { cleanupRuns, runInProcess } from './support/in-process.ts';
+import { type StepResult, unescapeData } from './support/runner.ts';
 
-const installed = useInstalledAction({ beforeAll, afterAll });
+// run() in-process: the same code as dist/ (hostile-property.test.ts sweeps the built action).
+afterAll(cleanupRuns);
 
 const SECRET_TOKEN = 'cb-secret-Zq8+/x=';
 
@@ -38,7 +41,10 @@ const OPERATIONS: [string, Record<string, string>][] = [
 
 describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flavour) => {
   it.each(OPERATIONS)('%s %j', async (operation, inputs) => {
-    const emu = await startEmulator({ flavour });
+    // The step and the emulator share a clock: the re-sign waits take no real time.
+    const clock = new FakeClock();
+    clock.t = Date.UTC(2026, 5, 1);
+    const emu = await startEmulator({ flavour, now: () => clock.now() });
     const { bkToken, token } = emu.addUser('alice');
     emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     emu.seedSign({ resignId: 's-ok' });
@@ -53,7 +59,8 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
           path: '/ms/openapi/',
           fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` },
         });
-      const r = await runStep(installed(), {
+      const r = await runInProcess({
+        clock,
         inputs: { operation, 'base-url': emu.url, 'secret-token': SECRET_TOKEN, retries: '0', ...auth, ...inputs },
       });
       const issued = emu

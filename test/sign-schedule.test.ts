@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { IssuedTokens } from '../src/auth.ts';
-import type { OpenapiRequest } from '../src/http/api.ts';
+import type { CallSpec, Reply } from '../src/bkci/client.ts';
+import { IssuedTokens } from '../src/bkci/tokens.ts';
+import { OperationError } from '../src/errors.ts';
 import { type SignParams, signDetail } from '../src/operations/sign-detail.ts';
-import { OperationError } from '../src/outcome.ts';
 import { Secrets } from '../src/redact.ts';
 import { memoryLog } from './support/client.ts';
 import { FakeClock } from './support/fake-clock.ts';
@@ -19,12 +19,13 @@ function fakeApi(clock: FakeClock, s: Scenario, onPoll?: (n: number) => void) {
   const polls: number[] = [];
   return {
     polls,
-    call: <T>(req: OpenapiRequest<T>): Promise<T | undefined> => {
+    call: <T>(req: CallSpec<T>): Promise<Reply<T>> => {
       polls.push(clock.t);
       onPoll?.(polls.length);
       clock.t += s.requestMs;
       const status = s.statusAt(clock.t);
-      return Promise.resolve(req.data.parse({ resignId: 's-1', status, message: status === 'FAIL' ? 'IPA包签名失败' : `it is ${status}` }));
+      const data = req.data.parse({ resignId: 's-1', status, message: status === 'FAIL' ? 'IPA包签名失败' : `it is ${status}` });
+      return Promise.resolve({ data, status: 200, user: 'alice' });
     },
   };
 }

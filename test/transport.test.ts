@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeData } from '../src/data-output.ts';
 import { BodyTooLargeError, fetchTransport } from '../src/http/transport.ts';
+import { writeData } from '../src/runner/data-output.ts';
 
 let server: Server;
 let base: string;

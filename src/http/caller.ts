@@ -1,9 +1,8 @@
-import { z } from 'zod';
+// Generic HTTP: one request with per-attempt timeouts, the retry policy, cancellation and the
+// step's deadline, and every failure as a typed error. What an error body means, and which URL
+// may be shown, is the caller's dialect, handed in.
 import type { Clock } from '../clock.ts';
 import { formatDuration } from '../duration.ts';
-import type { Log } from '../log.ts';
-import { redactUrl } from '../redact.ts';
-import { collapse, cut, stripBom } from '../text.ts';
 import {
   CancelledError,
   DeadlineError,
@@ -12,7 +11,9 @@ import {
   type RequestError,
   RequestTimeoutError,
   ResponseFormatError,
-} from './errors.ts';
+} from '../errors.ts';
+import type { Log } from '../log.ts';
+import { cut } from '../text.ts';
 import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
 import { BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
@@ -29,11 +30,22 @@ export interface CallerOptions {
   userAgent: string;
   /** Takes secrets out of server text; applied before any text is cut to an excerpt. */
   scrub: (text: string) => string;
+  /** What an error body says, in the server's dialect: readable text (scrubbed, then cut) and its own code. */
+  readError: (res: WireResponse, scrub: (text: string) => string) => ErrorBody;
 }
 
+export interface ErrorBody {
+  message: string;
+  serverStatus?: number;
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 export interface CallRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: Method;
   url: string;
+  /** The URL as messages may show it: secrets in it replaced. */
+  shownUrl: string;
   headers: Record<string, string>;
   body?: string;
   /** No retry is scheduled past this instant (by the injected clock). */
@@ -57,32 +69,6 @@ const CERTIFICATE =
 const CERTIFICATE_HINT =
   'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
-const errorBody = z.object({
-  status: z.number().optional(),
-  code: z.number().optional(),
-  message: z.string().nullish(),
-});
-
-/**
- * A readable account of an error body: bk-ci JSON, plain text (bk-ci's token filter) or an HTML
- * page. Secrets are scrubbed from the whole text before it is cut, so no part of one survives.
- */
-function describeErrorBody(res: WireResponse, scrub: (text: string) => string): { message: string; serverStatus?: number } {
-  const text = stripBom(res.body).trim();
-  if (text.startsWith('{')) {
-    try {
-      const parsed = errorBody.safeParse(JSON.parse(text));
-      if (parsed.success) {
-        const serverStatus = parsed.data.code ?? parsed.data.status;
-        return { message: cut(scrub(parsed.data.message ?? ''), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
-      }
-    } catch {
-      // not JSON after all: shown as text
-    }
-  }
-  return { message: cut(scrub(collapse(text)), 300) };
-}
-
 /**
  * Timers fire a little late: a poll scheduled for the deadline itself still goes out. Past this,
  * no request starts, so a step overruns its timeout by at most one request-timeout.
@@ -92,9 +78,6 @@ export const START_SLACK_MS = 250;
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
   readonly #o: CallerOptions;
-  /** HTTP status of the last answer received. */
-  lastStatus: number | undefined;
-
   constructor(options: CallerOptions) {
     this.#o = options;
   }
@@ -106,7 +89,7 @@ export class HttpCaller {
 
   async call(req: CallRequest): Promise<WireResponse> {
     const { clock, log, retry } = this.#o;
-    const shown = redactUrl(req.url);
+    const shown = req.shownUrl;
     for (let attempt = 0; ; attempt++) {
       if (req.deadline !== undefined && clock.now() > req.deadline + START_SLACK_MS)
         throw new DeadlineError({ method: req.method, url: shown });
@@ -114,9 +97,8 @@ export class HttpCaller {
       let failure: Failure;
       try {
         const res = await this.#attempt(req, shown);
-        this.lastStatus = res.status;
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus } = describeErrorBody(res, this.#o.scrub);
+        const { message, serverStatus } = this.#o.readError(res, this.#o.scrub);
         const retryAfter = res.headers['retry-after'];
         error = new HttpError({
           method: req.method,

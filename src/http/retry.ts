@@ -23,8 +23,8 @@ export type Failure =
   | { kind: 'timeout' };
 
 /**
- * GET and PUT are safe to repeat; a POST creates something, so it is repeated only when the
- * server said it did not take it (423, 429) or the connection never got as far as sending it.
+ * GET, PUT and DELETE are safe to repeat; a POST creates something, so it is repeated only when
+ * the server said it did not take it (423, 429) or the connection never got as far as sending it.
  */
 export function isRetryable(method: string, failure: Failure): boolean {
   if (failure.kind === 'network' && failure.permanent) return false;

@@ -4,7 +4,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createUnzip } from 'node:zlib';
 
 export interface WireRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
@@ -116,8 +116,9 @@ async function readBody(stream: AsyncIterable<Uint8Array>, exact: number | undef
  * gzip, deflate or br are decoded here. One keep-alive connection per origin serves every request
  * of the step, polls included.
  */
-export function nodeTransport(): { transport: Transport; close: () => void } {
-  const options = { keepAlive: true, maxSockets: 1, keepAliveMsecs: 30_000, timeout: 60_000 };
+export function nodeTransport(o: { keepAliveMs: number }): { transport: Transport; close: () => void } {
+  // An idle connection is kept this long: a poll interval for a wait, a moment otherwise.
+  const options = { keepAlive: true, maxSockets: 1, timeout: o.keepAliveMs };
   const agents = { 'http:': new HttpAgent(options), 'https:': new HttpsAgent(options) };
   const transport: Transport = (req) =>
     new Promise<WireResponse>((resolve, reject) => {

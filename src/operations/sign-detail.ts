@@ -1,13 +1,54 @@
 import { z } from 'zod';
-import { utcTime } from '../auth.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import type { Endpoint } from '../bkci/routes.ts';
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, seconds } from '../duration.ts';
-import type { BkciApi } from '../http/api.ts';
-import { CancelledError } from '../http/errors.ts';
+import { countOf, formatDuration, seconds, utcTime } from '../duration.ts';
+import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../errors.ts';
+import { bool, segment } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
-import { type Block, errorMessage, OperationError, type Outcome } from '../outcome.ts';
+import type { Block, Outcome } from '../outcome.ts';
 import { cut, hasSpaceOrControl } from '../text.ts';
 import { type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { defineOperation } from './operation.ts';
+
+const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail' } };
+const SIGN_DOWNLOAD_URL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/downloadUrl' } };
+const OUTPUTS = ['sign-status', 'sign-message', 'elapsed', 'polls', 'download-url'] as const;
+type SignOutput = (typeof OUTPUTS)[number];
+
+/** Waits for an IPA re-signing task: polls it until SUCCESS or FAIL, then reads the download URL if asked. */
+export default defineOperation({
+  inputs: z.object({
+    'resign-id': segment('resign-id'),
+    wait: bool('wait').default(true),
+    'download-url': bool('download-url').default(false),
+  }),
+  endpoints: [SIGN_DETAIL, SIGN_DOWNLOAD_URL],
+  outputs: OUTPUTS,
+  credentials: 'any',
+  describe: (t, settings) => {
+    const rows: [string, string][] = [
+      ['resign-id', t['resign-id']],
+      ['wait', String(t.wait)],
+    ];
+    if (t.wait) rows.push(['timeout', formatDuration(settings.timeoutMs)], ['poll-interval', formatDuration(settings.pollIntervalMs)]);
+    return rows;
+  },
+  waits: (t) => t.wait,
+  run: (t, ctx) =>
+    signDetail(
+      ctx.api,
+      {
+        resignId: t['resign-id'],
+        wait: t.wait,
+        downloadUrl: t['download-url'],
+        timeoutMs: ctx.settings.timeoutMs,
+        intervalMs: ctx.settings.pollIntervalMs,
+        start: ctx.start,
+      },
+      ctx,
+    ),
+});
 
 const signDetailData = z.object({
   resignId: z.string().nullish(),
@@ -50,12 +91,13 @@ export function httpUrl(text: string): string | undefined {
  * deadline, heartbeat, passing failures). `RUNNING` is the only status bk-ci has besides those;
  * any other is warned about once and waited on.
  */
-export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: SignDeps): Promise<Outcome> {
+export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: SignDeps): Promise<Outcome<SignOutput>> {
   const { clock, log } = d;
   const progress: Progress<SignDetail> = { polls: 0, last: undefined, status: undefined, changes: [] };
   let downloadUrl: string | undefined;
+  let status: number | undefined;
   const elapsed = (): number => clock.now() - p.start;
-  const outcome = (headline: string): Outcome => buildOutcome(headline, p, progress, elapsed(), downloadUrl);
+  const outcome = (headline: string): Outcome<SignOutput> => ({ ...buildOutcome(headline, p, progress, elapsed(), downloadUrl), status });
   let warnedUnknown = false;
 
   if (p.wait)
@@ -67,9 +109,21 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     end = await poll(
       {
         read: async () => {
-          const detail = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'detail'], data: signDetailData });
-          if (detail === undefined) throw new Error(`bk-ci answered without data for re-sign task ${p.resignId}`);
-          return detail;
+          const reply = await api
+            .call({ endpoint: SIGN_DETAIL, params: { resignId: p.resignId }, data: signDetailData })
+            .catch((e: unknown) => {
+              status = statusOf(e) ?? status;
+              throw e;
+            });
+          status = reply.status;
+          if (reply.data === undefined)
+            throw new ResponseFormatError({
+              method: 'GET',
+              url: `re-sign task ${p.resignId}`,
+              status: reply.status,
+              detail: 'bk-ci answered without data',
+            });
+          return reply.data;
         },
         status: (v) => v.status,
         describe: (v) => `${v.status}${v.message ? ` (${v.message})` : ''}`,
@@ -97,12 +151,13 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     );
   } catch (e) {
     const cancelled = e instanceof CancelledError;
+    status = statusOf(e) ?? status;
     const message = cancelled
       ? `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
       : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
     throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: e });
   }
-  const status = progress.status ?? 'unknown';
+  const signStatus = progress.status ?? 'unknown';
   if (end === 'failed')
     throw new OperationError(
       `re-sign task ${p.resignId} failed: ${progress.last?.message || 'no message'}`,
@@ -110,15 +165,17 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     );
   if (end === 'timeout')
     throw new OperationError(
-      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${status} on the server`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
+      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${signStatus} on the server`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
         `The step stopped waiting; the task goes on.${troubleNote(progress, clock.now())} bk-ci also answers RUNNING for an id it does not know, so check that resign-id is right.`,
       outcome(`re-sign task ${p.resignId}: timed out`),
     );
 
-  if (status === 'SUCCESS' && p.downloadUrl) {
+  if (signStatus === 'SUCCESS' && p.downloadUrl) {
     let url: string | undefined;
     try {
-      url = await api.call({ method: 'GET', path: ['sign', 'ipa', p.resignId, 'downloadUrl'], data: z.string() });
+      const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: p.resignId }, data: z.string() });
+      status = reply.status;
+      url = reply.data;
     } catch (e) {
       if (e instanceof CancelledError)
         throw new OperationError(`cancelled after ${formatDuration(elapsed())}, while reading the download URL`, outcome('cancelled'), {
@@ -134,12 +191,18 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       );
     else downloadUrl = url;
   }
-  return outcome(`re-sign task ${p.resignId}: ${status} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`);
+  return outcome(`re-sign task ${p.resignId}: ${signStatus} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`);
 }
 
-function buildOutcome(headline: string, p: SignParams, progress: Progress<SignDetail>, elapsedMs: number, downloadUrl?: string): Outcome {
+function buildOutcome(
+  headline: string,
+  p: SignParams,
+  progress: Progress<SignDetail>,
+  elapsedMs: number,
+  downloadUrl?: string,
+): Outcome<SignOutput> {
   const message = progress.last?.message ?? '';
-  const outputs: Record<string, string> = {
+  const outputs: Outcome<SignOutput>['outputs'] = {
     'sign-status': progress.status ?? '',
     'sign-message': message,
     elapsed: seconds(elapsedMs),

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { countOf, formatDuration } from '../duration.ts';
-import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../http/errors.ts';
+import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../errors.ts';
 import type { Log } from '../log.ts';
 
 /** What the wait has seen so far; the caller builds its outputs and messages from it. */

@@ -1,7 +1,6 @@
-import { Agent, fetch } from 'undici';
+import { connect } from '../../src/bkci/connect.ts';
 import { type Clock, systemClock } from '../../src/clock.ts';
-import { connect } from '../../src/connect.ts';
-import { fetchTransport } from '../../src/http/transport.ts';
+import { nodeTransport } from '../../src/http/transport.ts';
 import type { Log } from '../../src/log.ts';
 import { Secrets } from '../../src/redact.ts';
 
@@ -45,10 +44,11 @@ export function makeClient(s: ClientSetup) {
   const log = memoryLog();
   const masked: string[] = [];
   const delays: number[] = [];
-  const dispatcher = new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 });
-  const { http, tokens, api } = connect({
+  const wire = nodeTransport({ keepAliveMs: 1000 });
+  const { tokens, api } = connect({
     ...s,
-    transport: fetchTransport(fetch, dispatcher),
+    gateway: 'bk-ci',
+    transport: wire.transport,
     clock: {
       now: () => clock.now(),
       sleep: (ms, signal) => {
@@ -63,5 +63,5 @@ export function makeClient(s: ClientSetup) {
     requestTimeoutMs: s.requestTimeoutMs ?? 5000,
     retries: s.retries ?? 3,
   });
-  return { api, http, tokens, log, masked, delays, close: () => dispatcher.close() };
+  return { api, tokens, log, masked, delays, close: async () => wire.close() };
 }

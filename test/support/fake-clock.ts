@@ -12,3 +12,14 @@ export class FakeClock implements Clock {
     return Promise.resolve();
   };
 }
+
+/** Real time for requests; a sleep moves the clock forward at once instead of waiting. */
+export class SkippingClock implements Clock {
+  skipped = 0;
+  now = (): number => Date.now() + this.skipped;
+  sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) return Promise.reject(new Error('aborted'));
+    this.skipped += Math.max(0, ms);
+    return Promise.resolve();
+  };
+}

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_EVENTS, REGIONS, splitEvents, suggest } from '../../src/events.ts';
+import { CALLBACK_EVENTS, REGIONS } from '../../src/bkci/events.ts';
+import { splitList, suggest } from '../../src/inputs/fields.ts';
 
-describe('splitEvents', () => {
+describe('splitList', () => {
   it.each([
     ['BUILD_START', ['BUILD_START']],
     ['BUILD_START,BUILD_END', ['BUILD_START', 'BUILD_END']],
     ['BUILD_START, BUILD_END\nPROJECT_CREATE', ['BUILD_START', 'BUILD_END', 'PROJECT_CREATE']],
     ['\n BUILD_START ,,\n\nBUILD_START\n', ['BUILD_START']],
     [' , \n', []],
-  ])('%j', (text, events) => expect(splitEvents(text)).toEqual(events));
+  ])('%j', (text, events) => expect(splitList(text)).toEqual(events));
 });
 
 describe('suggest', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError, type InputName, type Inputs, parseInputs } from '../../src/inputs.ts';
+import { InputError } from '../../src/errors.ts';
+import { prepareStep, SECRET_INPUT_NAMES, type Step } from '../../src/operations/registry.ts';
 
 const BASE = {
   operation: 'get-project',
@@ -9,10 +10,13 @@ const BASE = {
   'project-id': 'demo',
 };
 
-async function parse(inputs: Partial<Record<InputName, string>>): Promise<Inputs> {
-  return parseInputs((name) => inputs[name] ?? '');
+type Given = Record<string, string>;
+
+async function parse(inputs: Given): Promise<Step & { task: unknown }> {
+  const step = await prepareStep((name) => inputs[name] ?? '');
+  return { ...step, task: step.job.task };
 }
-async function problems(inputs: Partial<Record<InputName, string>>): Promise<string> {
+async function problems(inputs: Given): Promise<string> {
   try {
     await parse(inputs);
   } catch (e) {
@@ -27,14 +31,17 @@ describe('parseInputs', () => {
     const { settings, task } = await parse(BASE);
     expect(settings).toEqual({
       baseUrl: 'https://devops.example.com',
+      gateway: 'bk-ci',
       accessToken: 'tok%2B',
+      bkToken: undefined,
+      appCode: undefined,
       userId: 'alice',
       timeoutMs: 1_800_000,
       pollIntervalMs: 5000,
       requestTimeoutMs: 30_000,
       retries: 3,
     });
-    expect(task).toEqual({ operation: 'get-project', projectId: 'demo' });
+    expect(task).toEqual({ 'project-id': 'demo' });
   });
 
   it.each([
@@ -62,9 +69,12 @@ describe('parseInputs', () => {
     [{ 'request-timeout': 'soon' }, /request-timeout "soon"/],
     [{ retries: 'three' }, /retries must be a whole number/],
     [{ retries: '11' }, /retries must be a whole number from 0 to 10/],
-    [{ wait: 'yes' }, /wait must be true or false, not "yes"/],
-    [{ 'download-url': '1' }, /download-url must be true or false/],
-    [{ 'if-exists': 'replace' }, /if-exists must be fail, skip or update/],
+    [{ operation: 'sign-detail', 'resign-id': 's', wait: 'yes' }, /wait must be true or false, not "yes"/],
+    [{ operation: 'sign-detail', 'resign-id': 's', 'download-url': '1' }, /download-url must be true or false/],
+    [
+      { operation: 'create-project', project: 'englishName: x1\nprojectName: X', 'if-exists': 'replace' },
+      /if-exists must be fail, skip or update/,
+    ],
     [{ 'project-id': '' }, /project-id is required for operation get-project/],
     [{ 'project-id': '..' }, /project-id cannot be "\." or "\.\."/],
     [{ 'user-id': '' }, /user-id is required with access-token/],
@@ -73,9 +83,10 @@ describe('parseInputs', () => {
   });
 
   it('lists every problem at once', async () => {
-    const text = await problems({ ...BASE, timeout: 'x', retries: 'y', wait: 'z' });
+    const text = await problems({ ...BASE, operation: 'sign-detail', timeout: 'x', retries: 'y', wait: 'z' });
     expect(text).toMatch(/^invalid inputs:\n- /);
-    expect(text.split('\n- ')).toHaveLength(4);
+    // timeout, retries, wait, and the missing resign-id
+    expect(text.split('\n- ')).toHaveLength(5);
   });
 
   it.each(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'])('takes the YAML 1.2 boolean %s', async (v) => {
@@ -98,17 +109,8 @@ describe('parseInputs', () => {
     expect(await problems({ ...BASE, operation: 'get-token' })).toMatch(/get-token issues a new token from bk-token/);
   });
 
-  it('returns the secrets to mask', async () => {
-    const { secrets } = await parse({
-      ...BASE,
-      operation: 'create-callbacks',
-      'callback-url': 'https://h.example/cb',
-      region: 'IDC',
-      events: 'BUILD_END',
-      'secret-token': 'shh!',
-      'bk-token': 'ticket',
-    });
-    expect(secrets.sort()).toEqual(['shh!', 'ticket', 'tok%2B']);
+  it('knows which inputs are secrets, whichever operation reads them', () => {
+    expect([...SECRET_INPUT_NAMES].sort()).toEqual(['access-token', 'bk-token', 'secret-token']);
   });
 
   describe('project', () => {
@@ -119,11 +121,7 @@ describe('parseInputs', () => {
       ['YAML flow', '{englishName: demo-2, projectName: Demo, bgId: 12, secrecy: true}'],
     ])('as %s', async (_, project) => {
       const { task } = await parse({ ...create, project });
-      expect(task).toEqual({
-        operation: 'create-project',
-        ifExists: 'fail',
-        project: { englishName: 'demo-2', projectName: 'Demo', bgId: 12, secrecy: true },
-      });
+      expect(task).toEqual({ 'if-exists': 'fail', project: { englishName: 'demo-2', projectName: 'Demo', bgId: 12, secrecy: true } });
     });
 
     it.each([
@@ -144,7 +142,7 @@ describe('parseInputs', () => {
 
     it('update takes any subset of fields', async () => {
       const { task } = await parse({ ...BASE, operation: 'update-project', project: 'description: new words' });
-      expect(task).toEqual({ operation: 'update-project', projectId: 'demo', project: { description: 'new words' } });
+      expect(task).toEqual({ 'project-id': 'demo', project: { description: 'new words' } });
     });
   });
 
@@ -159,9 +157,8 @@ describe('parseInputs', () => {
     it('splits events and keeps the region', async () => {
       const { task } = await parse(cb);
       expect(task).toEqual({
-        operation: 'create-callbacks',
-        projectId: 'demo',
-        callbackUrl: 'https://hooks.example.com/x',
+        'project-id': 'demo',
+        'callback-url': 'https://hooks.example.com/x',
         region: 'DEVNET',
         events: ['BUILD_START', 'BUILD_END'],
       });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeForUpdate, parseProjectText, projectFields } from '../../src/project-fields.ts';
+import { mergeForUpdate, projectFields } from '../../src/bkci/projects.ts';
+import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
 
 /** ProjectVO as bk-ci returns it: ids as strings, nulls, logoAddr instead of logoAddress. */
 const VO = {
@@ -111,12 +112,12 @@ describe('given ids', () => {
     ['YAML number', 'deptId: 12345678901234567890'],
     ['YAML string', 'deptId: "12345678901234567890"'],
   ])('%s beyond 2^53 is sent to the digit', async (_, text) => {
-    const fields = projectFields.parse(await parseProjectText(text));
+    const fields = projectFields.parse(await parseJsonOrYaml(text));
     expect(JSON.stringify(fields)).toBe('{"deptId":12345678901234567890}');
   });
 
   it('a small YAML integer stays a plain number, and other values are untouched', async () => {
-    expect(projectFields.parse(await parseProjectText('deptId: 12\nkind: 1\nproperties: {a: 2}'))).toEqual({
+    expect(projectFields.parse(await parseJsonOrYaml('deptId: 12\nkind: 1\nproperties: {a: 2}'))).toEqual({
       deptId: 12,
       kind: 1,
       properties: { a: 2 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl, Secrets } from '../../src/redact.ts';
+import { redactUrl } from '../../src/bkci/wire.ts';
+import { Secrets } from '../../src/redact.ts';
 
 describe('redactUrl', () => {
   it.each([

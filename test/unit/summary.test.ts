@@ -1,6 +1,6 @@
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { renderSummary, SUMMARY_LIMIT } from '../../src/summary.ts';
+import { renderSummary, SUMMARY_LIMIT } from '../../src/runner/summary.ts';
 
 describe('renderSummary', () => {
   it('escapes server text and scrubs secrets', () => {

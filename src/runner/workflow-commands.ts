@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessSync, appendFileSync, constants } from 'node:fs';
 import { EOL } from 'node:os';
-import { defuse, neutralise } from './text.ts';
+import { defuse, neutralise } from '../text.ts';
 
 /** Command data as the runner unescapes it. */
 const escapeData = (text: string): string => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -1,8 +1,17 @@
-import type { Clock } from './clock.ts';
-import { formatDuration } from './duration.ts';
-import { HttpError } from './http/errors.ts';
-import type { Log } from './log.ts';
-import type { Secrets } from './redact.ts';
+// Where the access token comes from: given (access-token), or issued by the token endpoint
+// (with bk-token, or without a cookie), masked at once, renewed before it runs out and once
+// more when bk-ci says it expired. And what bk-ci's token errors mean.
+import { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import { formatDuration, MAX_DATE_MS, utcTime } from '../duration.ts';
+import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../errors.ts';
+import type { HttpCaller } from '../http/caller.ts';
+import type { WireResponse } from '../http/transport.ts';
+import type { RawJson } from '../json.ts';
+import type { Log } from '../log.ts';
+import type { Secrets } from '../redact.ts';
+import { type Endpoint, resolvePath } from './routes.ts';
+import { checked, parseJson, unwrap } from './wire.ts';
 
 export interface Credentials {
   /** As issued: percent-encoded, sent verbatim. */
@@ -18,8 +27,6 @@ export interface IssuedToken {
   expirationText: string;
   accessToken: string;
 }
-
-const MAX_DATE_MS = 8.64e15;
 
 /**
  * When a token stops working, as far as the action can tell: the token endpoint's
@@ -135,12 +142,6 @@ export class IssuedTokens implements TokenSource {
   }
 }
 
-export type TokenProblem =
-  | { kind: 'expired'; at?: number; written?: string }
-  | { kind: 'empty' }
-  | { kind: 'illegal' }
-  | { kind: 'refused' };
-
 /**
  * What an error says about the token, in either dialect: the spec's HTTP 401 JSON, or bk-ci's
  * HTTP 400 plain text from AccessTokenFilter (`Verification failed : … Access token expired in: <ms>`).
@@ -157,28 +158,14 @@ export function tokenProblem(error: unknown): TokenProblem | undefined {
   return error.status === 401 ? { kind: 'refused' } : undefined;
 }
 
-export class AuthError extends Error {
-  override name = 'AuthError';
-  readonly problem: TokenProblem;
-  readonly status: number | undefined;
-  constructor(message: string, problem: TokenProblem, options: ErrorOptions & { status?: number }) {
-    super(message, options);
-    this.problem = problem;
-    this.status = options.status;
-  }
-}
-
-/** `2026-11-22 09:30:00 UTC`; a value no date can hold is shown as the server wrote it, never thrown at. */
-export function utcTime(ms: number, written = String(ms)): string {
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return `${written} (not a valid time)`;
-  return new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC');
-}
-
 /** A message that says what went wrong with the token and what to do about it. */
-export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource, cause: unknown, afterRenewal: boolean): AuthError {
+export function describeTokenProblem(
+  problem: TokenProblem,
+  tokens: TokenSource,
+  cause: unknown,
+  afterRenewal: boolean,
+  now: number,
+): AuthError {
   const said = cause instanceof HttpError ? ` (HTTP ${cause.status}: ${cause.serverMessage})` : '';
   const status = cause instanceof HttpError ? cause.status : undefined;
   const opts = { cause, ...(status === undefined ? {} : { status }) };
@@ -186,7 +173,7 @@ export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource,
     case 'expired': {
       const when = problem.at === undefined ? '' : ` at ${utcTime(problem.at, problem.written)}`;
       if (tokens.kind === 'given') {
-        const ago = problem.at === undefined || problem.at > Date.now() ? '' : `, ${formatDuration(Date.now() - problem.at)} ago`;
+        const ago = problem.at === undefined || problem.at > now ? '' : `, ${formatDuration(now - problem.at)} ago`;
         return new AuthError(
           `the access-token expired${when}${ago}${said}. bk-ci tokens live a few hours; get a new one from the token endpoint and update the secret, or give bk-token instead so that the action gets and renews tokens itself.`,
           problem,
@@ -210,4 +197,58 @@ export function describeTokenProblem(problem: TokenProblem, tokens: TokenSource,
     case 'refused':
       return new AuthError(`bk-ci refused the credentials${said}. Check access-token and user-id, or bk-token.`, problem, opts);
   }
+}
+
+/** The token endpoint: not under the OpenAPI, and only on bk-ci's own gateway. */
+export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/auth/api/user/token/get' } };
+
+/** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
+const tokenInfo = z
+  .object({
+    userId: z.string(),
+    expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
+    accessToken: z.string().min(1),
+  })
+  .transform(({ expirationTime: e, ...rest }) => ({
+    ...rest,
+    expirationTime: typeof e === 'number' ? e : Number(e.rawJSON),
+    expirationText: typeof e === 'number' ? String(e) : e.rawJSON,
+  }));
+
+export interface IssueOptions {
+  http: HttpCaller;
+  baseUrl: string;
+  bkToken: string | undefined;
+  deadline?: number | undefined;
+}
+
+/**
+ * GET the token endpoint with the `bk_token` login cookie (or none). bk-ci's code wraps the
+ * answer in the common Result; its docs show the bare object. Both are accepted.
+ */
+export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
+  const url = `${o.baseUrl}${resolvePath(TOKEN_ENDPOINT, 'bk-ci') ?? ''}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (o.bkToken !== undefined) headers.cookie = `bk_token=${o.bkToken}`;
+  let res: WireResponse;
+  try {
+    res = await o.http.call({ method: 'GET', url, shownUrl: url, headers, ...(o.deadline === undefined ? {} : { deadline: o.deadline }) });
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 401) {
+      throw new AuthError(
+        o.bkToken === undefined
+          ? `the token endpoint refused a request without a login ticket (HTTP 401: ${e.serverMessage}). Set access-token (with user-id) or bk-token.`
+          : `the token endpoint refused bk-token (HTTP 401: ${e.serverMessage}): the BlueKing login ticket has expired or belongs to another installation. Log in again and store the new bk_token cookie as the secret.`,
+        { kind: 'refused' },
+        { cause: e, status: 401 },
+      );
+    }
+    throw e;
+  }
+  const scrub = (t: string): string => o.http.scrub(t);
+  const value = parseJson(res, 'GET', url, scrub, true);
+  const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
+  const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);
+  if (info === undefined) throw new ResponseFormatError({ method: 'GET', url, status: res.status, detail: 'the token result has no data' });
+  return info;
 }

@@ -1,5 +1,5 @@
-import type { Block } from './outcome.ts';
-import { escapeMarkdown } from './text.ts';
+import type { Block } from '../outcome.ts';
+import { escapeMarkdown } from '../text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 

@@ -1,17 +1,20 @@
-import { GivenToken, IssuedTokens, type TokenSource } from './auth.ts';
-import type { Clock } from './clock.ts';
-import { BkciApi, issueToken } from './http/api.ts';
-import { HttpCaller } from './http/caller.ts';
-import { DEFAULT_RETRY_POLICY } from './http/retry.ts';
-import type { Transport } from './http/transport.ts';
-import type { Log } from './log.ts';
-import type { Secrets } from './redact.ts';
+import type { Clock } from '../clock.ts';
+import { HttpCaller } from '../http/caller.ts';
+import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
+import type { Transport } from '../http/transport.ts';
+import type { Log } from '../log.ts';
+import type { Secrets } from '../redact.ts';
+import { BkciApi } from './client.ts';
+import type { Gateway } from './routes.ts';
+import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';
+import { readError } from './wire.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface ConnectOptions {
   baseUrl: string;
+  gateway: Gateway;
   accessToken?: string | undefined;
   bkToken?: string | undefined;
   /** X-DEVOPS-UID; with bk-token it defaults to the token's user. */
@@ -33,7 +36,6 @@ export interface ConnectOptions {
 }
 
 export interface Connection {
-  http: HttpCaller;
   tokens: TokenSource;
   api: BkciApi;
 }
@@ -54,12 +56,13 @@ export function connect(o: ConnectOptions): Connection {
     maxBodyBytes: o.maxBodyBytes ?? MAX_BODY_BYTES,
     userAgent: USER_AGENT,
     scrub: (text) => o.secrets.redact(text),
+    readError,
   });
   const tokens: TokenSource =
     o.accessToken !== undefined && o.bkToken === undefined
       ? new GivenToken(o.accessToken, o.userId ?? '')
       : new IssuedTokens({
-          issue: () => issueToken(http, o.baseUrl, o.bkToken, o.deadline),
+          issue: () => issueToken({ http, baseUrl: o.baseUrl, bkToken: o.bkToken, deadline: o.deadline }),
           clock: o.clock,
           secrets: o.secrets,
           log: o.log,
@@ -68,9 +71,11 @@ export function connect(o: ConnectOptions): Connection {
         });
   const api = new BkciApi(http, {
     baseUrl: o.baseUrl,
+    gateway: o.gateway,
     tokens,
-    ...(o.deadline === undefined ? {} : { deadline: o.deadline }),
-    ...(o.appCode === undefined ? {} : { appCode: o.appCode }),
+    deadline: o.deadline,
+    appCode: o.appCode,
+    clock: o.clock,
   });
-  return { http, tokens, api };
+  return { tokens, api };
 }

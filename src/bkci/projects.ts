@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { bigintsToExact, exactInteger, parseExact, type RawJson } from './json.ts';
+// bk-ci's projects: where they live, what a ProjectVO holds, and the field mapping a PUT needs.
+import { HttpError } from '../errors.ts';
+import { exactInteger, type RawJson } from '../json.ts';
+import type { BkciApi } from './client.ts';
+import type { Endpoint } from './routes.ts';
 
 const rawJson = z.custom<RawJson>((v) => JSON.isRawJSON(v));
 
@@ -48,20 +52,6 @@ export const projectFields = z.looseObject({
   ccAppName: z.string().optional(),
 });
 export type ProjectFields = z.infer<typeof projectFields>;
-
-/** `project` as a JSON object or a YAML mapping. YAML's parser loads only when needed. */
-export async function parseProjectText(text: string): Promise<unknown> {
-  const t = text.trim();
-  if (t.startsWith('{')) {
-    try {
-      return parseExact(t);
-    } catch {
-      // a YAML flow mapping also starts with '{'
-    }
-  }
-  const { parse } = await import('yaml');
-  return bigintsToExact(parse(t, { schema: 'core', intAsBigInt: true }));
-}
 
 /** Fields of ProjectUpdateInfo. bk-ci's PUT resets every one of these it is not given. */
 const UPDATE_KEYS = [
@@ -137,4 +127,47 @@ export function mergeForUpdate(
   for (const [key, value] of Object.entries(given)) if (value !== undefined) body[key] = value;
   body.englishName = projectId;
   return { body, problems };
+}
+
+export const PROJECT_READ: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects/{projectId}' } };
+export const PROJECT_UPDATE: Endpoint = { method: 'PUT', path: { 'bk-ci': 'v3/projects/{projectId}' } };
+export const PROJECT_LIST: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects' } };
+export const PROJECT_CREATE: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects' } };
+
+/** The fields of ProjectVO this action reads. */
+const projectFieldsRead = {
+  englishName: z.string(),
+  projectName: z.string(),
+  description: z.string().nullish(),
+  creator: z.string().nullish(),
+  enabled: z.boolean().nullish(),
+  approvalStatus: z.number().nullish(),
+};
+/** ProjectVO: the fields this action reads are checked, the rest passed through to `data`. */
+export const projectVO = z.looseObject(projectFieldsRead);
+export type Project = z.infer<typeof projectVO>;
+
+/**
+ * Each project checked by projectVO but kept as it came: zod returns a copy of every object it
+ * parses, which for a list of 20,000 projects doubled the peak memory (BENCHMARKS.md).
+ * Sound because projectVO transforms nothing; the check strips what it does not read, so the
+ * throw-away copy it makes of each project is six fields, not fifty.
+ */
+const projectCheck = z.object(projectFieldsRead);
+export const projectInPlace = z.custom<Project>((v) => projectCheck.safeParse(v).success, {
+  error: 'not a project: englishName and projectName must be strings',
+});
+
+/**
+ * The project, or undefined when there is none: bk-ci answers 200 without data, the spec 404.
+ * Read exactly (ids beyond 2^53 to the digit), since an update sends it back.
+ */
+export async function findProject(api: BkciApi, projectId: string): Promise<{ project: Project | undefined; status: number }> {
+  try {
+    const reply = await api.call({ endpoint: PROJECT_READ, params: { projectId }, data: projectVO, exact: true });
+    return { project: reply.data, status: reply.status };
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) return { project: undefined, status: 404 };
+    throw e;
+  }
 }

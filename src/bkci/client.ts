@@ -1,0 +1,105 @@
+// One bk-ci OpenAPI call: the path on the gateway, the token in the query, bk-ci's headers, both
+// of its result wrappers, its error bodies, and one renewal when it says the token expired.
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import type { HttpCaller } from '../http/caller.ts';
+import { type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
+import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
+import { parseJson, redactUrl, unwrap } from './wire.ts';
+
+export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface CallSpec<T> {
+  endpoint: Endpoint;
+  params?: PathParams;
+  /** A list value repeats the parameter. */
+  query?: Query;
+  /** Sent as JSON; POST and PUT send `{}` when there is none. */
+  body?: unknown;
+  data: z.ZodType<T>;
+  /** Whole numbers beyond 2^53 kept to the digit (as raw JSON), for data that is sent back. */
+  exact?: boolean;
+}
+
+/** What one call returned: the checked `data` (undefined when bk-ci sent none), the HTTP status, the user it was made as. */
+export interface Reply<T> {
+  data: T | undefined;
+  status: number;
+  user: string;
+}
+
+export interface ApiOptions {
+  baseUrl: string;
+  gateway: Gateway;
+  appCode?: string | undefined;
+  tokens: TokenSource;
+  /** No request starts past it; set to the step's deadline. */
+  deadline?: number | undefined;
+  clock: Clock;
+}
+
+/** The bk-ci OpenAPI: paths per gateway, headers, the token in the query, both wrappers, renewal on expiry. */
+export class BkciApi {
+  readonly #http: HttpCaller;
+  readonly #o: ApiOptions;
+
+  constructor(http: HttpCaller, options: ApiOptions) {
+    this.#http = http;
+    this.#o = options;
+  }
+
+  get gateway(): Gateway {
+    return this.#o.gateway;
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<Reply<T>> {
+    try {
+      return await this.#once(spec, await this.#o.tokens.current());
+    } catch (e) {
+      const problem = tokenProblem(e);
+      if (problem === undefined) throw e;
+      if (problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry())) {
+        try {
+          return await this.#once(spec, await this.#o.tokens.current());
+        } catch (again) {
+          const second = tokenProblem(again);
+          if (second === undefined) throw again;
+          throw describeTokenProblem(second, this.#o.tokens, again, true, this.#o.clock.now());
+        }
+      }
+      throw describeTokenProblem(problem, this.#o.tokens, e, false, this.#o.clock.now());
+    }
+  }
+
+  async #once<T>(spec: CallSpec<T>, creds: { token: string; userId: string }): Promise<Reply<T>> {
+    const { method } = spec.endpoint;
+    const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params);
+    if (path === undefined) throw new Error(`${method} ${spec.endpoint.path['bk-ci']} is not published on the ${this.#o.gateway} gateway`);
+    const query = Object.entries(spec.query ?? {})
+      .flatMap(([k, v]) => (v === undefined ? [] : typeof v === 'string' ? [[k, v]] : v.map((item) => [k, item])))
+      .map(([k, v]) => `&${encodeURIComponent(k ?? '')}=${encodeURIComponent(v ?? '')}`)
+      .join('');
+    // The token is already percent-encoded by bk-ci: sent exactly as issued, never re-encoded.
+    const url = `${this.#o.baseUrl}${path}?access_token=${creds.token}${query}`;
+    const shownUrl = redactUrl(url);
+    const shown = shownUrl.split('?')[0] ?? shownUrl;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-devops-uid': creds.userId,
+    };
+    if (this.#o.appCode !== undefined) headers['x-devops-app-code'] = this.#o.appCode;
+    const body = method === 'GET' || (method === 'DELETE' && spec.body === undefined) ? undefined : JSON.stringify(spec.body ?? {});
+    const res = await this.#http.call({
+      method,
+      url,
+      shownUrl,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
+    });
+    const scrub = (t: string): string => this.#http.scrub(t);
+    const data = unwrap(parseJson(res, method, shown, scrub, spec.exact), spec.data, res, method, shown, scrub);
+    return { data, status: res.status, user: creds.userId };
+  }
+}

@@ -1,0 +1,148 @@
+// Every failure the action knows, in one place: one base class with an optional HTTP status,
+// so that run() can say what happened and set http-status without asking anyone on the side.
+import type { Outcome } from './outcome.ts';
+
+/** The base of every failure the action raises on purpose; `status` is the HTTP status when there was an answer. */
+export class ActionError extends Error {
+  override name = 'ActionError';
+  readonly status: number | undefined;
+  constructor(message: string, options: ErrorOptions & { status?: number | undefined } = {}) {
+    super(message, options);
+    this.status = options.status;
+  }
+}
+
+/** What every failure of a request carries: the method, the URL with secrets redacted. */
+export abstract class RequestError extends ActionError {
+  readonly method: string;
+  readonly url: string;
+  constructor(message: string, init: { method: string; url: string; status?: number | undefined; cause?: unknown }) {
+    super(message, { status: init.status, cause: init.cause });
+    this.method = init.method;
+    this.url = init.url;
+  }
+}
+
+/** The server answered with HTTP 4xx/5xx. `serverMessage` is readable text, never a raw HTML page. */
+export class HttpError extends RequestError {
+  override name = 'HttpError';
+  declare readonly status: number;
+  readonly serverMessage: string;
+  /** The error body's own code (bk-ci's `status`/`code`, the gateway's `code`), when it had one. */
+  readonly serverStatus: number | undefined;
+  readonly retryAfter: string | undefined;
+  constructor(init: { method: string; url: string; status: number; serverMessage: string; serverStatus?: number; retryAfter?: string }) {
+    super(`${init.method} ${init.url} answered HTTP ${init.status}${init.serverMessage ? `: ${init.serverMessage}` : ''}`, init);
+    this.serverMessage = init.serverMessage;
+    this.serverStatus = init.serverStatus;
+    this.retryAfter = init.retryAfter;
+  }
+}
+
+/** HTTP 2xx, but bk-ci's wrapper (`status`, or `code` on project calls) says the call failed. */
+export class WrapperStatusError extends RequestError {
+  override name = 'WrapperStatusError';
+  declare readonly status: number;
+  readonly serverStatus: number;
+  readonly serverMessage: string;
+  constructor(init: { method: string; url: string; status: number; serverStatus: number; serverMessage: string }) {
+    super(
+      `${init.method} ${init.url} answered HTTP ${init.status} with error status ${init.serverStatus}${init.serverMessage ? `: ${init.serverMessage}` : ''}`,
+      init,
+    );
+    this.serverStatus = init.serverStatus;
+    this.serverMessage = init.serverMessage;
+  }
+}
+
+/** No HTTP answer: refused, reset, DNS, TLS. `beforeSend` when the request cannot have reached the server. */
+export class NetworkError extends RequestError {
+  override name = 'NetworkError';
+  readonly code: string | undefined;
+  readonly beforeSend: boolean;
+  constructor(init: { method: string; url: string; code?: string; beforeSend: boolean; detail: string; cause: unknown }) {
+    super(`${init.method} ${init.url} failed: ${init.detail}`, init);
+    this.code = init.code;
+    this.beforeSend = init.beforeSend;
+  }
+}
+
+export class RequestTimeoutError extends RequestError {
+  override name = 'RequestTimeoutError';
+  readonly timeoutMs: number;
+  constructor(init: { method: string; url: string; timeoutMs: number; cause?: unknown }) {
+    super(`${init.method} ${init.url} got no complete answer within request-timeout (${init.timeoutMs / 1000}s)`, init);
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+/** The answer was 2xx but not what the API promises: not JSON, cut short, the wrong shape, no data. */
+export class ResponseFormatError extends RequestError {
+  override name = 'ResponseFormatError';
+  declare readonly status: number;
+  constructor(init: { method: string; url: string; status: number; detail: string; cause?: unknown }) {
+    super(`${init.method} ${init.url} answered HTTP ${init.status} with an unexpected body: ${init.detail}`, init);
+  }
+}
+
+/** The step's deadline passed before the request could start: it was never sent. */
+export class DeadlineError extends RequestError {
+  override name = 'DeadlineError';
+  constructor(init: { method: string; url: string }) {
+    super(`the step's timeout passed before ${init.method} ${init.url.split('?')[0]} could be sent; it was not sent`, init);
+  }
+}
+
+/** The job was cancelled (SIGINT/SIGTERM) while a request or a wait was under way. */
+export class CancelledError extends ActionError {
+  override name = 'CancelledError';
+  constructor() {
+    super('cancelled');
+  }
+}
+
+/** One or more inputs are wrong; nothing was sent. */
+export class InputError extends ActionError {
+  override name = 'InputError';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.length === 1 ? `invalid input: ${problems[0]}` : `invalid inputs:\n- ${problems.join('\n- ')}`);
+    this.problems = problems;
+  }
+}
+
+export type TokenProblem =
+  | { kind: 'expired'; at?: number; written?: string }
+  | { kind: 'empty' }
+  | { kind: 'illegal' }
+  | { kind: 'refused' };
+
+/** bk-ci or the token endpoint refused the credentials; the message says what to do. */
+export class AuthError extends ActionError {
+  override name = 'AuthError';
+  readonly problem: TokenProblem;
+  constructor(message: string, problem: TokenProblem, options: ErrorOptions & { status?: number | undefined }) {
+    super(message, options);
+    this.problem = problem;
+  }
+}
+
+/** A failure that still has outputs and a summary to show: a FAIL status, a timeout, failed events, a write half done. */
+export class OperationError extends ActionError {
+  override name = 'OperationError';
+  readonly outcome: Outcome;
+  constructor(message: string, outcome: Outcome, options?: ErrorOptions) {
+    super(message, { ...options, status: outcome.status });
+    this.outcome = outcome;
+  }
+}
+
+/** bk-ci refused a project write, or the action refused to send one that would lose data. */
+export class ProjectWriteError extends ActionError {
+  override name = 'ProjectWriteError';
+}
+
+export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** The HTTP status a failure carries, if it has one. */
+export const statusOf = (e: unknown): number | undefined => (e instanceof ActionError ? e.status : undefined);

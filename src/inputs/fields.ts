@@ -1,0 +1,179 @@
+// Input fields as zod schemas: the rules every operation shares for a kind of value, each with a
+// message that names the input and says what is valid.
+import { z } from 'zod';
+import { parseDuration } from '../duration.ts';
+import { isControl } from '../text.ts';
+
+export const bool = (name: string) =>
+  z.string().transform((v, ctx) => {
+    if (/^(true|True|TRUE)$/.test(v)) return true;
+    if (/^(false|False|FALSE)$/.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: `${name} must be true or false, not "${v}"` });
+    return z.NEVER;
+  });
+
+export const duration = (name: string, minMs: number, maxMs: number) =>
+  z.string().transform((v, ctx) => {
+    const ms = parseDuration(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `${name} "${v}" is not a duration; use 90 (seconds), 90s, 500ms, 5m, 1h or 1h30m` });
+      return z.NEVER;
+    }
+    if (ms < minMs || ms > maxMs) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be between ${minMs / 1000}s and ${maxMs / 3_600_000}h, not ${v}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** One path segment: no empty value, no dot segment, no control characters. */
+export const segment = (name: string) =>
+  z
+    .string()
+    .refine(
+      (v) => v !== '.' && v !== '..' && ![...v].some((c) => isControl(c.charCodeAt(0))),
+      `${name} cannot be "." or ".." or hold control characters`,
+    );
+
+/**
+ * A value that goes into a request header (or the bk_token cookie, or verbatim into the query)
+ * as it is: no control characters (a line break would end the header) and nothing beyond
+ * Latin-1, which is all a header can carry. Refused before any request, with the input named;
+ * a secret's characters are not shown.
+ */
+export const headerValue = (name: string, o: { secret?: boolean; cookie?: boolean } = {}) =>
+  z.string().superRefine((v, ctx) => {
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      const shown = o.secret ? 'a character' : JSON.stringify(v[i]);
+      let why: string | undefined;
+      if (isControl(c)) why = `a control character (such as a line break) at position ${i + 1}`;
+      else if (c > 0xff) why = `${shown} at position ${i + 1}, which is not Latin-1`;
+      else if (o.cookie && c === 0x3b) why = `";" at position ${i + 1}, which would end the cookie`;
+      if (why !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} holds ${why}; it cannot be sent in an HTTP header. Check the value (or the secret behind it)`,
+        });
+        return;
+      }
+    }
+  });
+
+/** A URL for a message, with whatever stands between `//` and `@` replaced. */
+export const withoutCredentials = (text: string): string => text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1***@');
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const hasCredentials = (text: string): boolean => {
+  try {
+    const u = new URL(text);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return false;
+  }
+};
+
+/** An absolute http(s) URL that bk-ci will store and show: no user name or password in it. */
+export const publicHttpUrl = (name: string) =>
+  z.string().superRefine((v, ctx) => {
+    if (!isHttpUrl(v)) ctx.addIssue({ code: 'custom', message: `${name} "${withoutCredentials(v)}" must be an absolute http(s) URL` });
+    else if (hasCredentials(v))
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must not hold a user name or password: bk-ci stores the URL and shows it to every project member (here without them: ${withoutCredentials(v)}). Use secret-token to authenticate the calls`,
+      });
+  });
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const here = row[j] ?? 0;
+      row[j] = Math.min(here + 1, (row[j - 1] ?? 0) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = here;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The closest known name, if it is close enough to be what was meant. */
+export function suggest(value: string, known: readonly string[]): string | undefined {
+  const upper = value.toUpperCase().replace(/[\s-]/g, '_');
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = distance(upper, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(upper.length / 3)) ? best : undefined;
+}
+
+/** Names separated by commas and/or new lines, trimmed, empty ones and repeats dropped. */
+export function splitList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
+    ),
+  ];
+}
+
+/** One of a few words, with a suggestion for a near miss. */
+export const oneOf = <const T extends readonly string[]>(name: string, values: T) =>
+  z.string().transform((v, ctx): T[number] => {
+    const found = values.find((r) => r === v);
+    if (found !== undefined) return found;
+    const hint = suggest(v, values);
+    ctx.addIssue({ code: 'custom', message: `${name} "${v}" is not one of ${values.join(', ')}${hint ? ` (did you mean ${hint}?)` : ''}` });
+    return z.NEVER;
+  });
+
+/** JSON or YAML text. YAML's parser loads only when needed; whole numbers beyond 2^53 stay exact. */
+export async function parseJsonOrYaml(text: string): Promise<unknown> {
+  const { bigintsToExact, parseExact } = await import('../json.ts');
+  const t = text.trim();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return parseExact(t);
+    } catch {
+      // a YAML flow mapping also starts with '{'
+    }
+  }
+  const { parse } = await import('yaml');
+  return bigintsToExact(parse(t, { schema: 'core', intAsBigInt: true }));
+}
+
+/** A JSON object or YAML mapping, as a plain record. */
+export const mapping = (name: string) =>
+  z.string().transform(async (text, ctx) => {
+    let value: unknown;
+    try {
+      value = await parseJsonOrYaml(text);
+    } catch (e) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      });
+      return z.NEVER;
+    }
+    if (!isRecord(value)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !JSON.isRawJSON(v);

@@ -1,0 +1,77 @@
+// The inputs every operation shares: where the gateway is, who the calls are made as, and the
+// step's timing. Each operation declares its own inputs in its module.
+import { z } from 'zod';
+import type { Gateway } from '../bkci/routes.ts';
+import { bool, duration, headerValue, withoutCredentials } from './fields.ts';
+
+export interface Settings {
+  baseUrl: string;
+  gateway: Gateway;
+  accessToken?: string | undefined;
+  bkToken?: string | undefined;
+  userId?: string | undefined;
+  appCode?: string | undefined;
+  timeoutMs: number;
+  pollIntervalMs: number;
+  requestTimeoutMs: number;
+  retries: number;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+export const settingsSchema = z
+  .object({
+    'base-url': z.string(),
+    'access-token': headerValue('access-token', { secret: true }).optional(),
+    'bk-token': headerValue('bk-token', { secret: true, cookie: true }).optional(),
+    'user-id': headerValue('user-id').optional(),
+    'app-code': headerValue('app-code').optional(),
+    timeout: duration('timeout', 1000, 72 * 3_600_000).default(30 * 60_000),
+    'poll-interval': duration('poll-interval', 1000, 3_600_000).default(5000),
+    'request-timeout': duration('request-timeout', 1000, 600_000).default(30_000),
+    retries: z
+      .string()
+      .regex(/^\d+$/, 'retries must be a whole number from 0 to 10')
+      .transform(Number)
+      .refine((n) => n <= 10, 'retries must be a whole number from 0 to 10')
+      .default(3),
+    'allow-insecure-http': bool('allow-insecure-http').default(false),
+  })
+  .transform((i, ctx): Settings => {
+    const baseUrl = checkBaseUrl(i['base-url'], i['allow-insecure-http']);
+    if (typeof baseUrl !== 'string') ctx.addIssue({ code: 'custom', message: baseUrl.problem });
+    return {
+      baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
+      // The one front door so far; the BlueKing API Gateway becomes a second.
+      gateway: 'bk-ci',
+      accessToken: i['access-token'],
+      bkToken: i['bk-token'],
+      userId: i['user-id'],
+      appCode: i['app-code'],
+      timeoutMs: i.timeout,
+      pollIntervalMs: i['poll-interval'],
+      requestTimeoutMs: i['request-timeout'],
+      retries: i.retries,
+    };
+  });
+
+/** Inputs that hold secrets: masked before anything is printed, whichever operation reads them. */
+export const SECRET_INPUTS = ['access-token', 'bk-token'] as const;
+
+function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: `base-url "${withoutCredentials(text)}" is not an absolute URL, e.g. https://devops.example.com` };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `base-url must use https (or http), not ${url.protocol}` };
+  if (url.username || url.password) return { problem: 'base-url must not hold a user name or password' };
+  if (url.search || url.hash) return { problem: 'base-url must not have a query (?…) or fragment (#…)' };
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecure) {
+    return {
+      problem: `base-url uses plain http to ${url.hostname}: the access token travels in the query string and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted`,
+    };
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

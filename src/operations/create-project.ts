@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
+import { OperationError, ProjectWriteError } from '../errors.ts';
+import { segment } from '../inputs/fields.ts';
+import type { Block } from '../outcome.ts';
+import { defineOperation } from './operation.ts';
+import { projectInput, projectOutcome, readBack, wasDone } from './project-common.ts';
+import { updateProject } from './update-project.ts';
+
+/** Fields bk-ci requires in a create body that a user may leave out: for a real create only. */
+const CREATE_DEFAULTS = { description: '' };
+
+/** Creates a project; an existing one fails the step, is left as it is, or gets the given fields. */
+export default defineOperation({
+  inputs: z
+    .object({
+      project: projectInput,
+      'project-id': segment('project-id').optional(),
+      'if-exists': z
+        .enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` })
+        .default('fail'),
+    })
+    .superRefine((t, ctx) => {
+      const { englishName, projectName } = t.project;
+      const problem = (message: string): void => ctx.addIssue({ code: 'custom', message });
+      if (englishName === undefined || projectName === undefined)
+        problem('project must give englishName and projectName to create a project');
+      const id = t['project-id'];
+      if (id !== undefined && englishName !== undefined && id !== englishName)
+        problem(`project-id "${id}" and project.englishName "${englishName}" differ; give one, or the same in both`);
+      if (englishName !== undefined && !/^[a-z][a-zA-Z0-9-]{1,31}$/.test(englishName))
+        problem(`project.englishName "${englishName}" must be 2-32 characters: a lower-case letter first, then letters, digits or "-"`);
+    }),
+  endpoints: [PROJECT_READ, PROJECT_CREATE, PROJECT_UPDATE],
+  outputs: [],
+  credentials: 'any',
+  describe: (t) => [
+    ['project', t.project.englishName ?? ''],
+    ['if-exists', t['if-exists']],
+  ],
+  waits: () => false,
+  async run(t, { api }) {
+    // Only what the user gave: a create's defaults would overwrite what is there on an update.
+    const given = t.project;
+    const id = given.englishName ?? '';
+    const existing = await findProject(api, id);
+    if (existing.project !== undefined) {
+      if (t['if-exists'] === 'skip')
+        return projectOutcome(`project ${id} already exists; left as it is (if-exists: skip)`, existing.project, existing.status, [
+          { kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' },
+        ]);
+      if (t['if-exists'] === 'update') return updateProject(api, id, given, existing.project);
+      throw new OperationError(
+        `project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`,
+        projectOutcome(`project ${id} already exists`, existing.project, existing.status),
+      );
+    }
+    const post = await api.call({ endpoint: PROJECT_CREATE, body: { ...CREATE_DEFAULTS, ...given }, data: z.boolean() });
+    if (post.data === false) throw new ProjectWriteError(`bk-ci answered false to creating project "${id}"`, { status: post.status });
+    const note: Block = { kind: 'note', text: 'The project was created.' };
+    const { project, status } = await readBack(api, id, 'created', post.status, [note]);
+    return { ...projectOutcome(`created project ${id}`, project, status, [note]), done: wasDone(id, 'created') };
+  },
+});

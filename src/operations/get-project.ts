@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { findProject, PROJECT_READ } from '../bkci/projects.ts';
+import { segment } from '../inputs/fields.ts';
+import { defineOperation } from './operation.ts';
+import { notFound, projectOutcome } from './project-common.ts';
+
+/** One project by its English name. */
+export default defineOperation({
+  inputs: z.object({ 'project-id': segment('project-id') }),
+  endpoints: [PROJECT_READ],
+  outputs: [],
+  credentials: 'any',
+  describe: (t) => [['project-id', t['project-id']]],
+  waits: () => false,
+  async run(t, { api }) {
+    const { project, status } = await findProject(api, t['project-id']);
+    if (project === undefined) throw notFound(t['project-id'], status);
+    return projectOutcome(`project ${project.englishName}: ${project.projectName}`, project, status);
+  },
+});

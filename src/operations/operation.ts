@@ -1,0 +1,92 @@
+// What an operation is: one module that declares its inputs (with their rules), the endpoints it
+// calls on each gateway, its outputs, how it describes itself, whether it waits, and how it runs.
+import type { z } from 'zod';
+import type { BkciApi } from '../bkci/client.ts';
+import type { Endpoint } from '../bkci/routes.ts';
+import type { TokenSource } from '../bkci/tokens.ts';
+import type { Clock } from '../clock.ts';
+import type { Settings } from '../inputs/settings.ts';
+import type { Log } from '../log.ts';
+import type { Outcome } from '../outcome.ts';
+
+/** What an operation runs with. */
+export interface Context {
+  api: BkciApi;
+  tokens: TokenSource;
+  settings: Settings;
+  clock: Clock;
+  log: Log;
+  /** Aborted when the job is cancelled. */
+  signal: AbortSignal;
+  /** When the step started (by `clock`); the deadline is start + timeout. */
+  start: number;
+}
+
+/** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */
+export type RawInputs = Readonly<Record<string, string | undefined>>;
+
+// biome-ignore lint/suspicious/noExplicitAny: a zod object of any shape; its output type is what matters.
+type InputsSchema = z.ZodObject<any>;
+
+export interface OperationSpec<S extends InputsSchema, O extends string> {
+  /** The inputs it reads besides the shared settings, with their cross-field rules (superRefine). */
+  inputs: S;
+  /** Inputs among them that are secrets: masked before anything is printed. */
+  secrets?: readonly (keyof z.output<S> & string)[];
+  /** Every endpoint it may call; a gateway that publishes none of one cannot run it. */
+  endpoints: readonly Endpoint[];
+  /** Its own outputs, besides the common ones. */
+  outputs: readonly O[];
+  /** `issued`: it needs a token from the token endpoint (bk-token), not a given one. */
+  credentials: 'any' | 'issued';
+  /** What the step was asked to do, for the summary: never a secret. */
+  describe(task: z.output<S>, settings: Settings): [string, string][];
+  /** Whether it polls, which keeps its connection open between requests. */
+  waits(task: z.output<S>): boolean;
+  run(task: z.output<S>, ctx: Context): Promise<Outcome<O>>;
+}
+
+/** A prepared run: the task's inputs are parsed and checked; what is left needs the connection. */
+export interface Job {
+  /** The operation's inputs as parsed. */
+  readonly task: unknown;
+  describe(settings: Settings): [string, string][];
+  waits: boolean;
+  run(ctx: Context): Promise<Outcome>;
+}
+
+/** An operation, its inputs' types closed over: what the registry holds. */
+export interface Operation {
+  readonly inputNames: readonly string[];
+  readonly secrets: readonly string[];
+  readonly endpoints: readonly Endpoint[];
+  readonly outputs: readonly string[];
+  readonly credentials: 'any' | 'issued';
+  /** Parses and checks its inputs: the problems (each naming its input), or a job to run. */
+  prepare(raw: RawInputs, name: string): Promise<{ problems: string[] } | { job: Job }>;
+}
+
+export function defineOperation<S extends InputsSchema, O extends string = never>(spec: OperationSpec<S, O>): Operation {
+  return {
+    inputNames: Object.keys(spec.inputs.shape),
+    secrets: spec.secrets ?? [],
+    endpoints: spec.endpoints,
+    outputs: spec.outputs,
+    credentials: spec.credentials,
+    async prepare(raw, name) {
+      const parsed = await spec.inputs.safeParseAsync(raw);
+      if (!parsed.success)
+        return {
+          problems: parsed.error.issues.map((i) =>
+            i.code === 'invalid_type' && i.input === undefined && i.path.length === 1
+              ? `${String(i.path[0])} is required for operation ${name}`
+              : i.message,
+          ),
+        };
+      const task = parsed.data;
+      return {
+        job: { task, describe: (settings) => spec.describe(task, settings), waits: spec.waits(task), run: (ctx) => spec.run(task, ctx) },
+      };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// What the project operations share: the `project` input and the way a project is shown.
+import { z } from 'zod';
+import type { BkciApi } from '../bkci/client.ts';
+import { findProject, type Project, projectFields } from '../bkci/projects.ts';
+import { errorMessage, OperationError, statusOf } from '../errors.ts';
+import { mapping } from '../inputs/fields.ts';
+import type { Block, Outcome } from '../outcome.ts';
+
+/** `project`: project fields as a JSON object or a YAML mapping; each problem names its field. */
+export const projectInput = mapping('project').transform((value, ctx) => {
+  const fields = projectFields.safeParse(value);
+  if (fields.success) return fields.data;
+  for (const issue of fields.error.issues) ctx.addIssue({ code: 'custom', message: `project.${issue.path.join('.')}: ${issue.message}` });
+  return z.NEVER;
+});
+
+export function projectFacts(p: Project): Block {
+  return {
+    kind: 'facts',
+    rows: [
+      ['English name', p.englishName],
+      ['Name', p.projectName],
+      ['Description', p.description ?? ''],
+      ['Creator', p.creator ?? ''],
+      ['Enabled', p.enabled === false ? 'no' : 'yes'],
+    ],
+  };
+}
+
+export const projectOutcome = (headline: string, p: Project, status: number, extra: Block[] = []): Outcome => ({
+  headline,
+  data: p,
+  outputs: {},
+  blocks: [projectFacts(p), ...extra],
+  status,
+});
+
+export const notFound = (projectId: string, status: number): OperationError =>
+  new OperationError(
+    `project "${projectId}" was not found (or the user may not see it); check project-id, the English name of the project`,
+    {
+      headline: `project ${projectId} not found`,
+      outputs: {},
+      blocks: [],
+      status,
+    },
+  );
+
+export const wasDone = (projectId: string, what: 'created' | 'updated'): string => `project ${projectId} was ${what}`;
+
+/**
+ * The project after a write that went through. Whatever goes wrong from here (the read, a
+ * cancel, the deadline) cannot undo the write: the failure's outcome says what was done, and
+ * run() puts it first ("project demo was created, but reading it back failed: …").
+ */
+export async function readBack(
+  api: BkciApi,
+  projectId: string,
+  what: 'created' | 'updated',
+  writeStatus: number,
+  blocks: Block[],
+): Promise<{ project: Project; status: number }> {
+  const known = (status: number | undefined): Outcome => ({
+    headline: `${what} project ${projectId}, not read back`,
+    done: wasDone(projectId, what),
+    outputs: {},
+    blocks,
+    status,
+  });
+  let read: Awaited<ReturnType<typeof findProject>>;
+  try {
+    read = await findProject(api, projectId);
+  } catch (e) {
+    throw new OperationError(`reading it back failed: ${errorMessage(e)}`, known(statusOf(e) ?? writeStatus), { cause: e });
+  }
+  if (read.project === undefined)
+    throw new OperationError('reading it back found nothing; it may be waiting for approval', known(read.status));
+  return { project: read.project, status: read.status };
+}

@@ -1,0 +1,100 @@
+// Every operation, and what the step's inputs make of them. Adding an operation is one module
+// and one line here; the compiler refuses a registry that misses one.
+import type { Gateway } from '../bkci/routes.ts';
+import { InputError } from '../errors.ts';
+import { SECRET_INPUTS, type Settings, settingsSchema } from '../inputs/settings.ts';
+import createCallbacks from './create-callbacks.ts';
+import createProject from './create-project.ts';
+import getProject from './get-project.ts';
+import getToken from './get-token.ts';
+import listProjects from './list-projects.ts';
+import type { Job, Operation } from './operation.ts';
+import signDetail from './sign-detail.ts';
+import updateProject from './update-project.ts';
+
+/** The values of the `operation` input, as action.yml documents them. */
+export const OPERATION_NAMES = [
+  'get-token',
+  'sign-detail',
+  'get-project',
+  'list-projects',
+  'create-project',
+  'update-project',
+  'create-callbacks',
+] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+export const REGISTRY = {
+  'get-token': getToken,
+  'sign-detail': signDetail,
+  'get-project': getProject,
+  'list-projects': listProjects,
+  'create-project': createProject,
+  'update-project': updateProject,
+  'create-callbacks': createCallbacks,
+} as const satisfies Record<OperationName, Operation>;
+
+const MODULES: readonly Operation[] = Object.values(REGISTRY);
+const unique = (names: readonly string[]): string[] => [...new Set(names)];
+
+/** Outputs every operation sets. */
+export const COMMON_OUTPUTS = ['data', 'data-file', 'http-status', 'user-id'] as const;
+
+/** Every input of action.yml: the shared settings and each operation's own. */
+export const INPUT_NAMES = unique(['operation', ...Object.keys(settingsSchema.in.shape), ...MODULES.flatMap((m) => m.inputNames)]);
+/** Every output of action.yml. */
+export const OUTPUT_NAMES = unique([...COMMON_OUTPUTS, ...MODULES.flatMap((m) => m.outputs)]);
+/** Inputs that hold secrets, whichever operation reads them: masked before anything is printed. */
+export const SECRET_INPUT_NAMES = unique([...SECRET_INPUTS, ...MODULES.flatMap((m) => m.secrets)]);
+
+export const isOperationName = (name: string): name is OperationName => (OPERATION_NAMES as readonly string[]).includes(name);
+
+export interface Step {
+  operation: OperationName;
+  settings: Settings;
+  job: Job;
+}
+
+/** A gateway runs an operation only if it publishes every endpoint the operation may call. */
+const publishes = (op: Operation, gateway: Gateway): boolean => op.endpoints.every((e) => e.path[gateway] !== null);
+
+/**
+ * All inputs, read once: the step to run, or an InputError that lists every problem (the
+ * settings', the operation's own, and how they go together). Nothing is sent before this.
+ */
+export async function prepareStep(get: (name: string) => string): Promise<Step> {
+  const raw: Record<string, string | undefined> = {};
+  for (const name of INPUT_NAMES) {
+    const v = get(name);
+    if (v !== '') raw[name] = v;
+  }
+  const operation = raw.operation;
+  if (operation === undefined) throw new InputError(['operation is required']);
+  if (!isOperationName(operation)) throw new InputError([`operation "${operation}" is not one of ${OPERATION_NAMES.join(', ')}`]);
+  const op: Operation = REGISTRY[operation];
+  const problems: string[] = [];
+  const settings = settingsSchema.safeParse(raw);
+  if (!settings.success)
+    problems.push(
+      ...settings.error.issues.map((i) =>
+        i.path[0] === 'base-url' && i.code === 'invalid_type' ? 'base-url is required, e.g. https://devops.example.com' : i.message,
+      ),
+    );
+  const prepared = await op.prepare(raw, operation);
+  if ('problems' in prepared) problems.push(...prepared.problems);
+  if (settings.success) problems.push(...credentialProblems(operation, op, settings.data));
+  if (settings.success && !publishes(op, settings.data.gateway))
+    problems.push(`operation ${operation} is not published on the ${settings.data.gateway} gateway`);
+  if (problems.length > 0 || !settings.success || !('job' in prepared)) throw new InputError(problems);
+  return { operation, settings: settings.data, job: prepared.job };
+}
+
+function credentialProblems(name: string, op: Operation, s: Settings): string[] {
+  if (op.credentials === 'issued')
+    return s.accessToken !== undefined && s.bkToken === undefined
+      ? [`${name} issues a new token from bk-token; access-token cannot be used for it`]
+      : [];
+  return s.accessToken !== undefined && s.bkToken === undefined && s.userId === undefined
+    ? ["user-id is required with access-token: the token's user cannot be read from the token itself (with bk-token it can)"]
+    : [];
+}

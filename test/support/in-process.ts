@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../../src/clock.ts';
+import type { Transport } from '../../src/http/transport.ts';
+import { run } from '../../src/main.ts';
+import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './runner.ts';
+
+let defaults: Record<string, string> | undefined;
+
+/** action.yml's defaults, as the runner fills them in. */
+async function actionDefaults(): Promise<Record<string, string>> {
+  if (defaults === undefined) {
+    const yml = await readActionYml();
+    defaults = Object.fromEntries(
+      Object.entries(yml.inputs)
+        .filter(([, spec]) => spec.default !== undefined)
+        .map(([name, spec]) => [name, String(spec.default)]),
+    );
+  }
+  return defaults;
+}
+
+export interface InProcessOptions {
+  inputs: Record<string, string>;
+  clock?: Clock;
+  /** The environment the step reads proxies from; none by default. */
+  env?: NodeJS.ProcessEnv;
+  transport?: Transport;
+  /** Set in process.env for the run: RUNNER_TEMP and the like. */
+  processEnv?: Record<string, string>;
+}
+
+const dirs: string[] = [];
+
+/**
+ * run() in this process, as the runner would start it: action.yml's defaults under the given
+ * inputs, fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout captured. Tests in one file
+ * run one at a time, so capturing stdout is safe.
+ */
+export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
+  const work = await mkdtemp(join(tmpdir(), 'bkci-run-'));
+  dirs.push(work);
+  const temp = join(work, 'runner-temp');
+  await mkdir(temp);
+  const files = { GITHUB_OUTPUT: join(work, 'output'), GITHUB_STEP_SUMMARY: join(work, 'summary') };
+  await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
+  const inputs = { ...(await actionDefaults()), ...o.inputs };
+  const env = { ...files, RUNNER_TEMP: temp, ...o.processEnv };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const savedExit = process.exitCode;
+  process.exitCode = undefined;
+  let stdout = '';
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array): boolean => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stdout.write;
+  const started = Date.now();
+  try {
+    await run({
+      getInput: (name) => (inputs[name] ?? '').trim(),
+      env: o.env ?? {},
+      random: () => 0,
+      ...(o.clock === undefined ? {} : { clock: o.clock }),
+      ...(o.transport === undefined ? {} : { transport: o.transport }),
+    });
+  } finally {
+    process.stdout.write = write;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  const code = process.exitCode === 1 ? 1 : 0;
+  process.exitCode = savedExit;
+  return {
+    code,
+    stdout,
+    stderr: '',
+    outputs: parseOutputFile(await readFile(files.GITHUB_OUTPUT, 'utf8')),
+    summary: await readFile(files.GITHUB_STEP_SUMMARY, 'utf8'),
+    errors: [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => unescapeData(m[1] ?? '')),
+    durationMs: Date.now() - started,
+  };
+}
+
+/** Removes what the runs left behind; outputs such as data-file point into it until then. */
+export async function cleanupRuns(): Promise<void> {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
