@@ -10,8 +10,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { startEmulator } from '../test/emulator/server.ts';
-import { installAction, readActionYml } from '../test/support/runner.ts';
+import { installAction, readActionYml } from '../emulator/runner.ts';
+import { startEmulator } from '../emulator/server.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' }, quick: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);

@@ -5,8 +5,8 @@
 // RUNNER_DEBUG=1 shows the debug lines, as re-running a job with debug logging does.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '../test/emulator/server.ts';
-import { cleanupSteps, installAction, ROOT, runStep } from '../test/support/runner.ts';
+import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
+import { startEmulator } from '../emulator/server.ts';
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');

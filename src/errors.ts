@@ -23,35 +23,41 @@ export abstract class RequestError extends ActionError {
   }
 }
 
-/** The server answered with HTTP 4xx/5xx. `serverMessage` is readable text, never a raw HTML page. */
-export class HttpError extends RequestError {
-  override name = 'HttpError';
+/** The server said the call failed, in its own words and with its own code. */
+export abstract class ServerSaidError extends RequestError {
   declare readonly status: number;
   readonly serverMessage: string;
-  /** The error body's own code (bk-ci's `status`/`code`, the gateway's `code`), when it had one. */
+  /** The body's own code (bk-ci's `status`/`code`, the gateway's `code`), when it had one. */
   readonly serverStatus: number | undefined;
+  constructor(
+    message: string,
+    init: { method: string; url: string; status: number; serverMessage: string; serverStatus?: number | undefined },
+  ) {
+    super(message, init);
+    this.serverMessage = init.serverMessage;
+    this.serverStatus = init.serverStatus;
+  }
+}
+
+/** The server answered with HTTP 4xx/5xx. `serverMessage` is readable text, never a raw HTML page. */
+export class HttpError extends ServerSaidError {
+  override name = 'HttpError';
   readonly retryAfter: string | undefined;
   constructor(init: { method: string; url: string; status: number; serverMessage: string; serverStatus?: number; retryAfter?: string }) {
     super(`${init.method} ${init.url} answered HTTP ${init.status}${init.serverMessage ? `: ${init.serverMessage}` : ''}`, init);
-    this.serverMessage = init.serverMessage;
-    this.serverStatus = init.serverStatus;
     this.retryAfter = init.retryAfter;
   }
 }
 
 /** HTTP 2xx, but bk-ci's wrapper (`status`, or `code` on project calls) says the call failed. */
-export class WrapperStatusError extends RequestError {
+export class WrapperStatusError extends ServerSaidError {
   override name = 'WrapperStatusError';
-  declare readonly status: number;
-  readonly serverStatus: number;
-  readonly serverMessage: string;
+  declare readonly serverStatus: number;
   constructor(init: { method: string; url: string; status: number; serverStatus: number; serverMessage: string }) {
     super(
       `${init.method} ${init.url} answered HTTP ${init.status} with error status ${init.serverStatus}${init.serverMessage ? `: ${init.serverMessage}` : ''}`,
       init,
     );
-    this.serverStatus = init.serverStatus;
-    this.serverMessage = init.serverMessage;
   }
 }
 

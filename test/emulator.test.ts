@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
-import type { Flavour } from './emulator/wire.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
+import type { Flavour } from '../emulator/wire.ts';
 import { raw } from './support/raw-http.ts';
 
 const P = OPENAPI_PREFIX;
@@ -334,7 +334,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       [503, 'html'],
       [502, 'text'],
     ] as const)('answers %i with a %s body', async (status, contentType) => {
-      emu.faults.add({ path: '/projects', fault: { kind: 'status', status, contentType, headers: { 'retry-after': '7' } } });
+      emu.faults.add({ pattern: /\/projects/, fault: { kind: 'status', status, contentType, headers: { 'retry-after': '7' } } });
       const res = await call('GET', 'projects');
       expect(res.status).toBe(status);
       expect(res.headers['retry-after']).toBe('7');
@@ -388,7 +388,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
 
     it('can be armed over HTTP, for workflows', async () => {
       const res = await raw(emu.url, 'POST', '/__emulator/faults', {
-        body: JSON.stringify({ path: '/projects', fault: { kind: 'status', status: 503 } }),
+        body: JSON.stringify({ pattern: '/projects', fault: { kind: 'status', status: 503 } }),
       });
       expect(res.status).toBe(200);
       expect((await call('GET', 'projects')).status).toBe(503);

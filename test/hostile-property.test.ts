@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStep, unescapeData, useInstalledAction } from '../emulator/runner.ts';
 import { httpAnswer, rawServer } from './support/raw-server.ts';
-import { runStep, unescapeData, useInstalledAction } from './support/runner.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
 

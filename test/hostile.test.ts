@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runStep, type StepResult, unescapeData, useInstalledAction } from '../emulator/runner.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
 import type { Clock } from '../src/clock.ts';
-import { type Emulator, startEmulator } from './emulator/server.ts';
 import { SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 import { httpAnswer, rawServer } from './support/raw-server.ts';
-import { runStep, type StepResult, unescapeData, useInstalledAction } from './support/runner.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
 afterAll(cleanupRuns);
@@ -107,7 +107,7 @@ describe('data is never lost', () => {
     const vo = { englishName: 'demo', projectName: 'Demo', description: 'd', bgId: '1', deptId: '2', centerId: '3', [field]: value };
     world.emu.faults.add({
       method: 'GET',
-      path: '/projects/demo',
+      pattern: /\/projects\/demo/,
       fault: { kind: 'status', status: 200, body: JSON.stringify({ code: 0, data: vo }) },
     });
     const r = await step({ operation: 'update-project', 'project-id': 'demo', project: 'description: new' });
@@ -121,7 +121,7 @@ describe('data is never lost', () => {
   it('a create that went through is not reported as a plain failure when the read-back fails', async () => {
     world.emu.faults.add({
       method: 'GET',
-      path: '/projects/made',
+      pattern: /\/projects\/made/,
       skip: 1,
       times: Infinity,
       fault: { kind: 'status', status: 500, contentType: 'text', body: 'db down' },
@@ -158,7 +158,7 @@ describe('server text stays text', () => {
     const ok = await step({ operation: 'get-project', 'project-id': 'demo' });
     expect(ok.code).toBe(0);
     world.emu.faults.add({
-      path: '/projects/ghost',
+      pattern: /\/projects\/ghost/,
       fault: { kind: 'status', status: 502, contentType: 'text', body: '##[error]bad\r\n::error::worse ##[add-mask]x' },
     });
     const bad = await step({ operation: 'get-project', 'project-id': 'ghost' });
@@ -174,7 +174,7 @@ describe('server text stays text', () => {
     async (url) => {
       world.emu.seedSign({ resignId: 's-url', runningMs: 0 });
       world.emu.faults.add({
-        path: '/downloadUrl',
+        pattern: /\/downloadUrl/,
         fault: { kind: 'status', status: 200, body: JSON.stringify({ status: 0, data: url }) },
       });
       const r = await step({ operation: 'sign-detail', 'resign-id': 's-url', 'download-url': 'true' });
@@ -216,7 +216,7 @@ describe('secrets never show, not even in part', () => {
   it('a secret with " and \\ in it is scrubbed from data, data-file and the summary in its JSON-escaped form', async () => {
     const secret = 'cb"sec\\ret-42';
     world.emu.faults.add({
-      path: '/projects/demo',
+      pattern: /\/projects\/demo/,
       fault: {
         kind: 'status',
         status: 200,
@@ -393,9 +393,9 @@ describe('waits survive what a wait meets; the deadline holds', () => {
   it('polls that fail with 503, a reset and a timeout cost a poll each, not the step', async () => {
     world.emu.seedSign({ resignId: 's-flaky', runningMs: 2500 });
     world.emu.faults.add(
-      { path: '/detail', fault: { kind: 'status', status: 503, contentType: 'html' } },
-      { path: '/detail', fault: { kind: 'reset' } },
-      { path: '/detail', fault: { kind: 'hang' } },
+      { pattern: /\/detail/, fault: { kind: 'status', status: 503, contentType: 'html' } },
+      { pattern: /\/detail/, fault: { kind: 'reset' } },
+      { pattern: /\/detail/, fault: { kind: 'hang' } },
     );
     const r = await step({
       operation: 'sign-detail',
@@ -413,7 +413,7 @@ describe('waits survive what a wait meets; the deadline holds', () => {
   it('a wait whose polls all fail ends at the deadline, saying what failed', async () => {
     world.emu.seedSign({ resignId: 's-down', runningMs: 0 });
     world.emu.faults.add({
-      path: '/detail',
+      pattern: /\/detail/,
       times: Infinity,
       fault: { kind: 'status', status: 503, contentType: 'text', body: 'gateway down' },
     });
@@ -426,7 +426,7 @@ describe('waits survive what a wait meets; the deadline holds', () => {
   });
 
   it('no request starts after the deadline: a slow existence check leaves the POST unsent', async () => {
-    world.emu.faults.add({ method: 'GET', path: '/projects/late', fault: { kind: 'delay', ms: 1300 } });
+    world.emu.faults.add({ method: 'GET', pattern: /\/projects\/late/, fault: { kind: 'delay', ms: 1300 } });
     const r = await step({ operation: 'create-project', project: '{"englishName":"late","projectName":"Late"}', timeout: '1s' });
     failedWith(r, /the step's timeout passed before POST .*\/projects could be sent; it was not sent/);
     expect(world.emu.requests({ method: 'POST' })).toHaveLength(0);

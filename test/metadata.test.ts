@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ROOT } from '../emulator/runner.ts';
 import { INPUT_NAMES, OUTPUT_NAMES } from '../src/operations/registry.ts';
-import { ROOT } from './support/runner.ts';
 
 interface ActionYml {
   runs: { using: string; main: string };

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from './emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../emulator/runner.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { startProxy } from './support/proxy.ts';
-import { cleanupSteps, installAction, runStep } from './support/runner.ts';
 import { makePki, type TestPki } from './support/tls.ts';
 
 let actionDir: string;

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { Fault } from '../emulator/faults.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
 import type { CallSpec } from '../src/bkci/client.ts';
 import type { Clock } from '../src/clock.ts';
 import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/errors.ts';
-import type { Fault } from './emulator/faults.ts';
-import { type Emulator, startEmulator } from './emulator/server.ts';
 import { makeClient } from './support/client.ts';
 
 /** Real time for requests; a retry delay moves the clock forward at once instead of waiting. */

@@ -2,11 +2,11 @@
 // emulator share: waits take no real time, and every time in a message is exact.
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from './emulator/server.ts';
-import type { Flavour } from './emulator/wire.ts';
+import type { StepResult } from '../emulator/runner.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
+import type { Flavour } from '../emulator/wire.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
-import type { StepResult } from './support/runner.ts';
 
 /** 2026-06-01 00:00:00 UTC: the shared clock's start. */
 const T0 = Date.UTC(2026, 5, 1);
@@ -320,6 +320,100 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
       expect(r.stdout).toMatch(/^renewed the access token; the new one expires at 2026-06-01 08:00:00 UTC$/m);
       expect(emu().requests({ path: TOKEN_PATH })).toHaveLength(2);
     });
+  });
+});
+
+describe('request: any OpenAPI call', () => {
+  const { w, emu, step } = useWorld('bkci');
+  const request = (inputs: Record<string, string>) => step({ operation: 'request', ...inputs });
+
+  it('GETs a path with the same token, headers and outputs as every operation', async () => {
+    const r = await request({ path: 'v3/projects/demo' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ englishName: 'demo', bgId: '12' });
+    expect(r.outputs).toMatchObject({ 'http-status': '200', 'user-id': 'alice' });
+    const [q] = emu().requests();
+    expect(q?.path).toBe(`${OPENAPI_PREFIX}projects/demo`);
+    expect(q?.query).toBe(`access_token=${w.accessToken}`);
+    expect(q?.headers).toMatchObject({ 'x-devops-uid': 'alice', accept: 'application/json' });
+    expect(r.summary).toMatch(/\| Request \| GET v3\/projects\/demo \|/);
+  });
+
+  it('sends query values as given, a list repeating the parameter, and a POST body ({} when empty)', async () => {
+    const r = await request({
+      method: 'POST',
+      path: 'v3/projects/demo/callbacks/batch',
+      query: 'url: https://h.example/cb\nregion: OSS\nevent: [BUILD_START, BUILD_END]',
+    });
+    expect(r.errors).toEqual([]);
+    const [q] = emu().requests({ method: 'POST' });
+    expect(q?.query).toBe(`access_token=${w.accessToken}&url=https%3A%2F%2Fh.example%2Fcb&region=OSS&event=BUILD_START&event=BUILD_END`);
+    expect(q?.body).toBe('{}');
+  });
+
+  it('sends a YAML body as JSON, whole numbers beyond 2^53 to the digit', async () => {
+    const r = await request({
+      method: 'PUT',
+      path: 'v3/projects/demo',
+      body: 'englishName: demo\nprojectName: Demo\ndescription: via request\ndeptId: 9007199254740993',
+    });
+    expect(r.errors).toEqual([]);
+    expect(emu().requests({ method: 'PUT' })[0]?.body).toBe(
+      '{"englishName":"demo","projectName":"Demo","description":"via request","deptId":9007199254740993}',
+    );
+    expect(emu().projects.get('demo')?.deptId).toBe(9007199254740993n);
+  });
+
+  it('keeps each segment one segment', async () => {
+    emu().seedProject({ englishName: 'a%2Fb', projectName: 'Odd', creator: 'alice' });
+    const r = await request({ path: 'v3/projects/a%2Fb' });
+    expect(r.errors).toEqual([]);
+    expect(emu().requests()[0]?.path).toBe(`${OPENAPI_PREFIX}projects/a%252Fb`);
+  });
+
+  it.each([
+    ['../x', /must start with the API version|"\.\." segments/],
+    ['v3/projects/../tokens', /cannot hold "\." or "\.\." segments/],
+    ['v3/projects?x=1', /cannot hold "\?" or "#": give query parameters in query/],
+    ['v3/projects#x', /cannot hold "\?" or "#"/],
+    ['https://evil.example/v3/projects', /must be a path after the API type, not a URL/],
+    ['//evil.example/v3', /not a URL/],
+    ['v3//projects', /cannot have an empty segment/],
+    ['v3/projects/', /cannot have an empty segment/],
+    ['projects/demo', /must start with the API version, e.g\. v4\/projects\/demo\/build_histories/],
+    ['v3/pro\u0000jects', /control characters/],
+  ])('refuses the path %j before sending anything', async (path, message) => {
+    failed(await request({ path }), message);
+    expect(emu().requests()).toHaveLength(0);
+  });
+
+  it.each([
+    [{ method: 'PATCH', path: 'v3/projects' }, /method must be GET, POST, PUT, DELETE, not "PATCH"/],
+    [{ path: '' }, /path is required for operation request/],
+    [{ path: 'v3/projects', query: '[1, 2]' }, /query must be a JSON object or a YAML mapping/],
+    [{ path: 'v3/projects', query: 'a: {b: 1}' }, /query\.a must be a text, a number, a boolean or a list of those/],
+    [{ path: 'v3/projects', body: '{"a": ' }, /body is neither JSON nor YAML/],
+  ])('refuses %j', async (inputs, message) => {
+    failed(await request(inputs), message);
+  });
+
+  it('fails on a wrapper status that is not 0, with the status', async () => {
+    emu().faults.add({ fault: { kind: 'wrapper-status', status: 2101038, message: '流水线不存在' } });
+    const r = await request({ path: 'v4/projects/demo/build_histories', query: '{"pipelineId": "p-1"}' });
+    failed(r, /answered HTTP 200 with error status 2101038: 流水线不存在$/);
+    expect(r.outputs['http-status']).toBe('200');
+  });
+
+  it.each([
+    ['DELETE', 3],
+    ['PUT', 3],
+    ['GET', 3],
+    ['POST', 1],
+  ])('%s on a 503: retried as its method allows (%i attempts)', async (method, attempts) => {
+    emu().faults.add({ times: 5, fault: { kind: 'status', status: 503, contentType: 'text', body: 'busy' } });
+    const r = await request({ method, path: 'v3/projects/demo', retries: '2' });
+    failed(r, /answered HTTP 503: busy/);
+    expect(emu().requests()).toHaveLength(attempts);
   });
 });
 

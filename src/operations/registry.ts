@@ -2,13 +2,14 @@
 // and one line here; the compiler refuses a registry that misses one.
 import type { Gateway } from '../bkci/routes.ts';
 import { InputError } from '../errors.ts';
-import { SECRET_INPUTS, type Settings, settingsSchema } from '../inputs/settings.ts';
 import createCallbacks from './create-callbacks.ts';
 import createProject from './create-project.ts';
 import getProject from './get-project.ts';
 import getToken from './get-token.ts';
 import listProjects from './list-projects.ts';
 import type { Job, Operation } from './operation.ts';
+import request from './request.ts';
+import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
 import signDetail from './sign-detail.ts';
 import updateProject from './update-project.ts';
 
@@ -21,6 +22,7 @@ export const OPERATION_NAMES = [
   'create-project',
   'update-project',
   'create-callbacks',
+  'request',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -32,6 +34,7 @@ export const REGISTRY = {
   'create-project': createProject,
   'update-project': updateProject,
   'create-callbacks': createCallbacks,
+  request,
 } as const satisfies Record<OperationName, Operation>;
 
 const MODULES: readonly Operation[] = Object.values(REGISTRY);

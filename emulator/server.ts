@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { type Fault, FaultPlan, type FaultRule } from './faults.ts';
+import { z } from 'zod';
+import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
@@ -75,6 +76,51 @@ export interface Emulator {
   requests(filter?: { method?: string; path?: string }): LoggedRequest[];
   close(): Promise<void>;
 }
+
+const userBody = z.object({ userId: z.string().min(1).default('admin'), tokenLifetimeMs: z.number().int().optional() }).strict();
+const long = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform((d) => BigInt(d)),
+]);
+const projectBody = z
+  .object({
+    englishName: z.string().min(1),
+    projectName: z.string().min(1),
+    description: z.string().optional(),
+    creator: z.string().optional(),
+    members: z.array(z.string()).optional(),
+    projectType: z.number().int().optional(),
+    bgId: long.optional(),
+    bgName: z.string().optional(),
+    deptId: long.nullable().optional(),
+    deptName: z.string().optional(),
+    centerId: long.nullable().optional(),
+    centerName: z.string().optional(),
+    businessLineId: long.nullable().optional(),
+    businessLineName: z.string().optional(),
+    secrecy: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+const signBody = z
+  .object({
+    resignId: z.string().min(1),
+    runningMs: z.number().int().min(0).optional(),
+    result: z.enum(['SUCCESS', 'FAIL']).optional(),
+    failMessage: z.string().optional(),
+    projectId: z.string().optional(),
+  })
+  .strict();
+/** Optional keys zod left out, typed as left out (zod adds no undefined values for absent keys). */
+function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+const deliverBody = z.object({ projectId: z.string().min(1), event: z.string().min(1), data: z.unknown().optional() }).strict();
 
 /** JSON as Jackson reads it into Long fields: whole numbers beyond 2^53 stay exact (as bigint). */
 function parseLongs(text: string): unknown {
@@ -158,27 +204,51 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         }),
     );
 
+  /**
+   * The control API, for shells and workflows (emulator/README.md lists every body). A body that
+   * is not what an endpoint takes is a 400 that says what is wrong; nothing is half-applied.
+   */
   async function control(method: string, path: string, body: string): Promise<Reply> {
-    const input = body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
     const name = path.slice(CONTROL_PREFIX.length);
-    if (method === 'POST' && name === 'users') {
-      const made = addUser(String(input.userId ?? 'admin'), typeof input.tokenLifetimeMs === 'number' ? input.tokenLifetimeMs : undefined);
-      return json(200, made);
+    const endpoint = CONTROL[`${method} ${name}`];
+    if (endpoint === undefined)
+      return json(404, { message: `no control endpoint ${method} ${path}; there are: ${Object.keys(CONTROL).join(', ')}` });
+    let input: unknown = {};
+    if (body.trim() !== '') {
+      try {
+        input = JSON.parse(body);
+      } catch (e) {
+        return json(400, { message: `the body is not JSON: ${String(e)}` });
+      }
     }
-    if (method === 'POST' && name === 'projects') {
-      return json(200, { englishName: seedProject(input as unknown as ProjectSeed).englishName });
-    }
-    if (method === 'POST' && name === 'signs') return json(200, seedSign(input as unknown as SignSeed));
-    if (method === 'POST' && name === 'faults') {
-      const rule = input as unknown as FaultRule & { times?: number | null };
-      faults.add({ ...rule, times: rule.times === null ? Infinity : (rule.times ?? 1) });
-      return json(200, { ok: true });
-    }
-    if (method === 'GET' && name === 'log') return json(200, log);
-    if (method === 'POST' && name === 'deliver')
-      return json(200, await deliver(String(input.projectId), String(input.event), input.data ?? {}));
-    return json(404, { message: `no control endpoint ${method} ${path}` });
+    return endpoint(input);
   }
+
+  /** A control endpoint: its body checked by the schema before anything is done. */
+  const control_ =
+    <S extends z.ZodType>(body: S, run: (b: z.output<S>) => unknown) =>
+    async (input: unknown): Promise<Reply> => {
+      const parsed = body.safeParse(input);
+      if (!parsed.success)
+        return json(400, { message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
+      return json(200, await run(parsed.data));
+    };
+  const CONTROL: Record<string, (input: unknown) => Promise<Reply>> = {
+    'POST users': control_(userBody, (b) => addUser(b.userId, b.tokenLifetimeMs)),
+    'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName })),
+    'POST signs': control_(signBody, (b) => seedSign(defined(b))),
+    'POST faults': control_(faultRuleBody, (b) => {
+      faults.add(b);
+      return { ok: true, armed: faults.list().length };
+    }),
+    'GET faults': control_(z.object({}), () => faults.list()),
+    'DELETE faults': control_(z.object({}), () => {
+      faults.clear();
+      return { ok: true };
+    }),
+    'GET log': control_(z.object({}), () => log),
+    'POST deliver': control_(deliverBody, (b) => deliver(b.projectId, b.event, b.data ?? {})),
+  };
 
   function handle(method: string, path: string, query: URLSearchParams, req: IncomingMessage, body: string): Reply {
     if (path === TOKEN_PATH) return issueToken(method, req);

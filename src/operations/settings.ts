@@ -1,20 +1,13 @@
 // The inputs every operation shares: where the gateway is, who the calls are made as, and the
 // step's timing. Each operation declares its own inputs in its module.
 import { z } from 'zod';
-import type { Gateway } from '../bkci/routes.ts';
-import { bool, duration, headerValue, withoutCredentials } from './fields.ts';
+import type { ConnectionSettings } from '../bkci/connect.ts';
+import { bool, duration, headerValue, withoutCredentials } from '../inputs/fields.ts';
 
-export interface Settings {
-  baseUrl: string;
-  gateway: Gateway;
-  accessToken?: string | undefined;
-  bkToken?: string | undefined;
-  userId?: string | undefined;
-  appCode?: string | undefined;
+/** The connection's settings, and the step's timing. */
+export interface Settings extends ConnectionSettings {
   timeoutMs: number;
   pollIntervalMs: number;
-  requestTimeoutMs: number;
-  retries: number;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;

@@ -1,0 +1,89 @@
+// `npm run emulator -- --port 8080 --flavour spec|bkci`: a bk-ci gateway on loopback for a person.
+import { parseArgs } from 'node:util';
+import { startEmulator } from './server.ts';
+
+const USAGE = `usage: npm run emulator -- [options]
+
+  --port N              port on 127.0.0.1 (default 8080; 0 picks a free one)
+  --flavour bkci|spec   answer as open-source bk-ci does (default) or as the API spec says
+  --user NAME           the user to create, with a login ticket and a token (default admin)
+  --token-lifetime MS   lifetime of issued tokens in ms (default 4 h)
+  --token-response wrapped|bare
+                        the token endpoint's answer form (default: wrapped for bkci, bare for spec)
+  --no-seed             start without the demo project and re-sign task
+  --help                this text
+
+Control endpoints and their bodies: emulator/README.md.`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8080' },
+      flavour: { type: 'string', default: 'bkci' },
+      user: { type: 'string', default: 'admin' },
+      'token-lifetime': { type: 'string' },
+      'token-response': { type: 'string' },
+      seed: { type: 'boolean', default: true },
+      'no-seed': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (e) {
+  fail(e instanceof Error ? e.message : String(e));
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+const flavour = text('flavour');
+if (flavour !== 'spec' && flavour !== 'bkci') fail(`--flavour must be spec or bkci, not ${flavour}`);
+const tokenResponse = text('token-response');
+if (tokenResponse !== undefined && tokenResponse !== 'wrapped' && tokenResponse !== 'bare')
+  fail(`--token-response must be wrapped or bare, not ${tokenResponse}`);
+const port = Number(text('port'));
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, not ${text('port')}`);
+const lifetime = text('token-lifetime');
+if (lifetime !== undefined && !/^\d+$/.test(lifetime)) fail(`--token-lifetime must be milliseconds, not ${lifetime}`);
+const seed = values.seed === true && values['no-seed'] !== true;
+const user = text('user') ?? 'admin';
+
+const emulator = await startEmulator({
+  flavour,
+  port,
+  ...(lifetime === undefined ? {} : { tokenLifetimeMs: Number(lifetime) }),
+  ...(tokenResponse === undefined ? {} : { tokenResponse }),
+});
+const { bkToken, token } = emulator.addUser(user);
+if (seed) {
+  emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
+  emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
+}
+console.log(`listening on ${emulator.url}`);
+console.log(`flavour: ${flavour}`);
+console.log(`bk-token: ${bkToken}`);
+console.log(`access-token: ${token.accessToken}`);
+console.log(`user-id: ${user}`);
+if (seed) console.log('seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS)');
+console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
+
+let stopping = false;
+const stop = (): void => {
+  if (stopping) return;
+  stopping = true;
+  void emulator.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+// `npm run emulator` starts this through a shell; a SIGTERM to npm ends the shell but not this
+// process, which would keep the port. Its parent going away ends it too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop();
+}, 250).unref();

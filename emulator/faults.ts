@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/** What the emulator does instead of answering normally. */
+export const faultSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('status'),
+    status: z.number().int().min(100).max(599),
+    body: z.string().optional(),
+    contentType: z.enum(['json', 'text', 'html']).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+  /** HTTP 200 whose wrapper says failure. */
+  z.object({ kind: z.literal('wrapper-status'), status: z.number().int(), message: z.string().optional() }),
+  /** The socket is destroyed before any byte of the response. */
+  z.object({ kind: z.literal('reset') }),
+  /** No answer until the client gives up or the emulator closes. */
+  z.object({ kind: z.literal('hang') }),
+  /** HTTP 200 whose JSON body stops half-way. */
+  z.object({ kind: z.literal('truncate') }),
+  /** Headers and part of the body, then nothing more: the body never ends. */
+  z.object({ kind: z.literal('stall') }),
+  /** The normal answer, late. */
+  z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
+]);
+export type Fault = z.infer<typeof faultSchema>;
+
+export interface FaultRule {
+  method?: string;
+  /** The path exactly as sent, without the query: `/ms/openapi/api/apigw/v3/projects/demo`. */
+  path?: string;
+  /** Or a pattern the path must match. */
+  pattern?: RegExp;
+  /** How many requests it applies to; `Infinity` for all. Default 1. */
+  times?: number;
+  /** How many matching requests it lets through before it applies. Default 0. */
+  skip?: number;
+  fault: Fault;
+}
+
+/** A rule as the control API takes it: `pattern` is a regular expression's source, `times: null` means always. */
+export const faultRuleBody = z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'DELETE']).optional(),
+    path: z.string().startsWith('/').optional(),
+    pattern: z
+      .string()
+      .refine((p) => {
+        try {
+          new RegExp(p);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'pattern is not a valid regular expression')
+      .optional(),
+    times: z.number().int().min(1).nullable().optional(),
+    skip: z.number().int().min(0).optional(),
+    fault: faultSchema,
+  })
+  .strict()
+  .refine((r) => r.path === undefined || r.pattern === undefined, 'give path or pattern, not both')
+  .transform(
+    (r): FaultRule => ({
+      fault: r.fault,
+      times: r.times === null ? Infinity : (r.times ?? 1),
+      ...(r.method === undefined ? {} : { method: r.method }),
+      ...(r.path === undefined ? {} : { path: r.path }),
+      ...(r.pattern === undefined ? {} : { pattern: new RegExp(r.pattern) }),
+      ...(r.skip === undefined ? {} : { skip: r.skip }),
+    }),
+  );
+
+interface Armed extends FaultRule {
+  left: number;
+  toSkip: number;
+}
+
+export class FaultPlan {
+  #rules: Armed[] = [];
+
+  add(...rules: FaultRule[]): void {
+    for (const rule of rules) this.#rules.push({ ...rule, left: rule.times ?? 1, toSkip: rule.skip ?? 0 });
+  }
+
+  clear(): void {
+    this.#rules = [];
+  }
+
+  /** The armed rules, for `GET /__emulator/faults`. */
+  list(): { method?: string; path?: string; pattern?: string; left: number | null; skip: number; fault: Fault }[] {
+    return this.#rules
+      .filter((r) => r.left > 0)
+      .map((r) => ({
+        ...(r.method === undefined ? {} : { method: r.method }),
+        ...(r.path === undefined ? {} : { path: r.path }),
+        ...(r.pattern === undefined ? {} : { pattern: r.pattern.source }),
+        left: Number.isFinite(r.left) ? r.left : null,
+        skip: r.toSkip,
+        fault: r.fault,
+      }));
+  }
+
+  /** The first armed rule that matches, consumed once. */
+  take(method: string, path: string): Fault | undefined {
+    const rule = this.#rules.find(
+      (r) =>
+        r.left > 0 &&
+        (r.method === undefined || r.method.toUpperCase() === method) &&
+        (r.path === undefined || r.path === path) &&
+        (r.pattern === undefined || r.pattern.test(path)),
+    );
+    if (rule === undefined) return undefined;
+    if (rule.toSkip > 0) {
+      rule.toSkip -= 1;
+      return undefined;
+    }
+    rule.left -= 1;
+    return rule.fault;
+  }
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Query } from '../bkci/client.ts';
+import type { Endpoint } from '../bkci/routes.ts';
+import { mapping, parseJsonOrYaml } from '../inputs/fields.ts';
+import { isControl } from '../text.ts';
+import { defineOperation } from './operation.ts';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+
+/**
+ * `path`: the path after the API type, version first (`v4/projects/demo/build_histories`), as
+ * segments. Nothing in it can leave the OpenAPI or change the route: no `..`, `?`, `#`, scheme,
+ * empty segment or control character. Each segment is sent as exactly one segment.
+ */
+const path = z.string().transform((text, ctx) => {
+  const problem = (why: string): never => {
+    ctx.addIssue({ code: 'custom', message: `path "${text}" ${why}` });
+    return z.NEVER;
+  };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) return problem('must be a path after the API type, not a URL');
+  if (/[?#]/.test(text)) return problem('cannot hold "?" or "#": give query parameters in query');
+  if ([...text].some((c) => isControl(c.charCodeAt(0)))) return problem('cannot hold control characters');
+  // One leading slash is forgiven; every other segment must be there.
+  const segments = text.replace(/^\//, '').split('/');
+  if (segments.some((s) => s === '')) return problem('cannot have an empty segment ("//" or a trailing "/")');
+  if (segments.some((s) => s === '.' || s === '..')) return problem('cannot hold "." or ".." segments');
+  if (!/^v\d+$/.test(segments[0] ?? '')) return problem('must start with the API version, e.g. v4/projects/demo/build_histories');
+  return segments;
+});
+
+/** `query`: a mapping of names to a scalar, or to a list that repeats the parameter. */
+const query = mapping('query').transform((value, ctx): Query => {
+  const out: Record<string, string | string[]> = {};
+  const scalar = (name: string, v: unknown): string | undefined => {
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+    if (JSON.isRawJSON(v)) return v.rawJSON;
+    ctx.addIssue({ code: 'custom', message: `query.${name} must be a text, a number, a boolean or a list of those` });
+    return undefined;
+  };
+  for (const [name, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    const values = Array.isArray(v) ? v.map((item) => scalar(name, item)) : [scalar(name, v)];
+    out[name] = values.filter((s): s is string => s !== undefined);
+  }
+  return out;
+});
+
+/** `body`: any JSON value, written as JSON or YAML; whole numbers beyond 2^53 are kept to the digit. */
+const body = z.string().transform(async (text, ctx) => {
+  try {
+    return { value: await parseJsonOrYaml(text) };
+  } catch (e) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `body is neither JSON nor YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    });
+    return z.NEVER;
+  }
+});
+
+/** The endpoint is the user's: `{...path}` stands for their segments, on bk-ci's gateway. */
+const endpoint = (method: (typeof METHODS)[number]): Endpoint => ({ method, path: { 'bk-ci': '{...path}' } });
+
+/** Any bk-ci OpenAPI call, with the same auth, renewal, retries, wrapper check, redaction and outputs as every operation. */
+export default defineOperation({
+  inputs: z.object({
+    method: z.enum(METHODS, { error: (i) => `method must be ${METHODS.join(', ')}, not "${String(i.input)}"` }).default('GET'),
+    path,
+    query: query.optional(),
+    body: body.optional(),
+  }),
+  endpoints: [endpoint('GET')],
+  outputs: [],
+  credentials: 'any',
+  describe: (t) => [
+    ['method', t.method],
+    ['path', t.path.join('/')],
+    ['query', Object.keys(t.query ?? {}).join(', ')],
+  ],
+  waits: () => false,
+  async run(t, { api }) {
+    const reply = await api.call({
+      endpoint: endpoint(t.method),
+      params: { path: t.path },
+      ...(t.query === undefined ? {} : { query: t.query }),
+      ...(t.body === undefined ? {} : { body: t.body.value }),
+      data: z.unknown(),
+      exact: true,
+    });
+    const shown = `${t.method} ${t.path.join('/')}`;
+    return {
+      headline: `${shown}: HTTP ${reply.status}${reply.data === undefined ? ', no data' : ''}`,
+      ...(reply.data === undefined ? {} : { data: reply.data }),
+      outputs: {},
+      blocks: [
+        {
+          kind: 'facts',
+          rows: [
+            ['Request', shown],
+            ['HTTP status', String(reply.status)],
+            ['Data', reply.data === undefined ? 'none' : 'in the data and data-file outputs'],
+          ],
+        },
+      ],
+      status: reply.status,
+    };
+  },
+});

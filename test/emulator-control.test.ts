@@ -1,0 +1,136 @@
+// The emulator as a product: its control API refuses what it cannot take, faults match exactly
+// or by an explicit pattern, and `npm run emulator` behaves as a command-line tool should.
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
+import { raw } from './support/raw-http.ts';
+
+describe('the control API', () => {
+  let emu: Emulator;
+  beforeEach(async () => {
+    emu = await startEmulator();
+  });
+  afterEach(() => emu.close());
+  const control = (method: string, name: string, body?: unknown) =>
+    raw(emu.url, method, `/__emulator/${name}`, body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  it.each([
+    ['users', { userId: 5 }, /userId: Invalid input: expected string/],
+    ['users', { userId: 'bob', extra: 1 }, /Unrecognized key/],
+    ['projects', { englishName: 'demo' }, /projectName: Invalid input/],
+    ['projects', { englishName: 'demo', projectName: 'D', bgId: 'twelve' }, /bgId/],
+    ['signs', { resignId: 's-1', result: 'DONE' }, /result: Invalid option/],
+    ['signs', { resignId: 's-1', runningMs: -1 }, /runningMs/],
+    ['faults', { fault: { kind: 'explode' } }, /fault\.kind: Invalid discriminator value/],
+    ['faults', { pattern: '(', fault: { kind: 'reset' } }, /pattern is not a valid regular expression/],
+    ['faults', { path: '/a', pattern: 'b', fault: { kind: 'reset' } }, /give path or pattern, not both/],
+    ['faults', { paht: '/a', fault: { kind: 'reset' } }, /Unrecognized key: "paht"/],
+    ['deliver', { projectId: 'demo' }, /event: Invalid input/],
+    ['projects', '{not json', /the body is not JSON/],
+  ])('POST %s %j is a 400 that says what is wrong, and nothing is seeded', async (name, body, message) => {
+    const before = { projects: emu.projects.size, faults: emu.faults.list().length };
+    const res = await control('POST', name, body);
+    expect(res.status).toBe(400);
+    expect(String((res.json() as { message: string }).message)).toMatch(message);
+    expect({ projects: emu.projects.size, faults: emu.faults.list().length }).toEqual(before);
+  });
+
+  it('an unknown endpoint is a 404 that lists the real ones', async () => {
+    const res = await control('POST', 'fault', {});
+    expect(res.status).toBe(404);
+    expect(String((res.json() as { message: string }).message)).toMatch(
+      /there are: POST users, POST projects, .*GET faults, DELETE faults/,
+    );
+  });
+
+  it('seeds over HTTP: a user, a project with a Long id, a re-sign task', async () => {
+    const user = (await control('POST', 'users', { userId: 'bob' })).json() as { bkToken: string };
+    expect(user.bkToken).toMatch(/\w{8,}/);
+    expect((await control('POST', 'projects', { englishName: 'big', projectName: 'Big', deptId: '9223372036854775807' })).status).toBe(200);
+    expect(emu.projects.get('big')?.deptId).toBe(9223372036854775807n);
+    expect((await control('POST', 'signs', { resignId: 's-9', runningMs: 0 })).status).toBe(200);
+  });
+
+  it('lists the armed faults and clears them', async () => {
+    await control('POST', 'faults', { method: 'GET', pattern: '/projects/', times: 2, fault: { kind: 'status', status: 503 } });
+    await control('POST', 'faults', { path: `${OPENAPI_PREFIX}projects/demo`, times: null, fault: { kind: 'reset' } });
+    expect((await control('GET', 'faults')).json()).toEqual([
+      { method: 'GET', pattern: '\\/projects\\/', left: 2, skip: 0, fault: { kind: 'status', status: 503 } },
+      { path: `${OPENAPI_PREFIX}projects/demo`, left: null, skip: 0, fault: { kind: 'reset' } },
+    ]);
+    expect((await control('DELETE', 'faults')).status).toBe(200);
+    expect((await control('GET', 'faults')).json()).toEqual([]);
+  });
+});
+
+describe('fault matching: exact path, or an explicit pattern', () => {
+  it.each([
+    [{ path: '/ms/openapi/api/apigw/v3/projects/demo' }, '/ms/openapi/api/apigw/v3/projects/demo', true],
+    [{ path: '/ms/openapi/api/apigw/v3/projects/demo' }, '/ms/openapi/api/apigw/v3/projects/demo2', false],
+    [{ path: '/projects/demo' }, '/ms/openapi/api/apigw/v3/projects/demo', false],
+    [{ pattern: /\/projects\/demo$/ }, '/ms/openapi/api/apigw/v3/projects/demo', true],
+    [{ pattern: /\/projects\/demo$/ }, '/ms/openapi/api/apigw/v3/projects/demo/x', false],
+    [{}, '/anything', true],
+  ])('%j on %s: %s', async (rule, path, hit) => {
+    const emu = await startEmulator();
+    emu.faults.add({ ...rule, fault: { kind: 'reset' } });
+    expect(emu.faults.take('GET', path) !== undefined).toBe(hit);
+    await emu.close();
+  });
+});
+
+describe('npm run emulator', () => {
+  /** Starts it as a person would, through npm; resolves with its URL once it listens. */
+  function start(args: string[]) {
+    const child = spawn('npm', ['run', '--silent', 'emulator', '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    const url = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      child.on('exit', () => reject(new Error(`exited: ${out}${err}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, url, exited, output: () => out + err };
+  }
+
+  const refused = async (url: string): Promise<boolean> => {
+    for (let i = 0; i < 40; i++) {
+      const ok = await fetch(`${url}/__emulator/faults`).then(
+        () => true,
+        () => false,
+      );
+      if (!ok) return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'ends with no server left listening when npm gets %s',
+    async (signal) => {
+      const e = start(['--port', '0', '--no-seed']);
+      const url = await e.url;
+      expect((await fetch(`${url}/__emulator/faults`)).status).toBe(200);
+      e.child.kill(signal);
+      await e.exited;
+      expect(await refused(url)).toBe(true);
+    },
+    20_000,
+  );
+
+  it('a mistyped flag prints the usage, not a stack trace, and exits 2', async () => {
+    const e = start(['--prot', '8080']);
+    e.url.catch(() => undefined);
+    expect(await e.exited).toBe(2);
+    expect(e.output()).toMatch(/Unknown option '--prot'/);
+    expect(e.output()).toMatch(/usage: npm run emulator -- \[options\]/);
+    expect(e.output()).not.toMatch(/\n\s+at /);
+  }, 20_000);
+});

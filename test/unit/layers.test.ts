@@ -1,0 +1,44 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../emulator/runner.ts';
+
+/**
+ * The house, top-down: an import may point to its own layer or lower, never up. Leaves (errors,
+ * text, clock, …) import nothing above themselves either.
+ */
+const LAYERS: [string, number][] = [
+  ['index.ts', 6],
+  ['main.ts', 5],
+  ['operations/', 4],
+  ['bkci/', 3],
+  ['http/', 2],
+  ['wait/', 2],
+  ['runner/', 2],
+  ['inputs/', 2],
+  ['', 1],
+];
+const layerOf = (file: string): number => LAYERS.find(([prefix]) => file.startsWith(prefix))?.[1] ?? 1;
+
+describe('the import graph of src/', () => {
+  it('has no edge from a lower layer up to a higher one, and no cycle through a folder', async () => {
+    const src = join(ROOT, 'src');
+    const files = (await readdir(src, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    const edges: [string, string][] = [];
+    for (const file of files) {
+      const text = await readFile(join(src, file), 'utf8');
+      for (const m of text.matchAll(/from '(\.{1,2}\/[^']+)'|import\('(\.{1,2}\/[^']+)'\)/g)) {
+        const target = relative(src, normalize(join(src, dirname(file), m[1] ?? m[2] ?? '')));
+        edges.push([file, target]);
+      }
+    }
+    expect(edges.length).toBeGreaterThan(50);
+    const upward = edges.filter(([from, to]) => layerOf(to) > layerOf(from)).map(([from, to]) => `${from} -> ${to}`);
+    expect(upward).toEqual([]);
+    // Peers in different folders of one layer do not import each other.
+    const sideways = edges
+      .filter(([from, to]) => layerOf(to) === layerOf(from) && layerOf(from) > 1 && dirname(from) !== dirname(to))
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(sideways).toEqual([]);
+  });
+});
