@@ -64,13 +64,17 @@ const { bkToken, token } = emulator.addUser(user);
 if (seed) {
   emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
   emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
+  emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo' });
 }
 console.log(`listening on ${emulator.url}`);
 console.log(`flavour: ${flavour}`);
 console.log(`bk-token: ${bkToken}`);
 console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${user}`);
-if (seed) console.log('seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS)');
+if (seed)
+  console.log(
+    'seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED)',
+  );
 console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
 
 let stopping = false;

@@ -1,3 +1,4 @@
+import type { BuildWorld } from './builds.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -8,13 +9,14 @@ export interface World {
   projects: Map<string, StoredProject>;
   signs: Map<string, SignTask>;
   callbacks: Callback[];
+  builds: BuildWorld;
   nextProjectId: () => number;
   baseUrl: () => string;
 }
 
 export interface Call {
   method: string;
-  /** Path segments after the v3 prefix, each decoded once. */
+  /** Path segments after the API type, version first, each decoded once. */
   segments: string[];
   query: URLSearchParams;
   userId: string;
@@ -51,13 +53,16 @@ type Route = (w: World, c: Call, ...params: string[]) => Reply;
 
 /** [method, pattern] → handler; `:x` matches one segment. */
 const ROUTES: [string, string, Route][] = [
-  ['GET', 'sign/ipa/:id/detail', signDetail],
-  ['GET', 'sign/ipa/:id/downloadUrl', signDownloadUrl],
-  ['GET', 'projects', listProjects],
-  ['POST', 'projects', createProject],
-  ['GET', 'projects/:id', getProject],
-  ['PUT', 'projects/:id', updateProject],
-  ['POST', 'projects/:id/callbacks/batch', createCallbacks],
+  ['GET', 'v3/sign/ipa/:id/detail', signDetail],
+  ['GET', 'v3/sign/ipa/:id/downloadUrl', signDownloadUrl],
+  ['GET', 'v3/projects', listProjects],
+  ['POST', 'v3/projects', createProject],
+  ['GET', 'v3/projects/:id', getProject],
+  ['PUT', 'v3/projects/:id', updateProject],
+  ['POST', 'v3/projects/:id/callbacks/batch', createCallbacks],
+  ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
+  ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
+  ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
 ];
 
 export function route(w: World, c: Call): Reply {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
+import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
@@ -9,6 +10,8 @@ import { TokenAuthority, type TokenInfo } from './tokens.ts';
 import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
 
 export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3/';
+/** Where the OpenAPI's versions live: `v3/…` and `v4/…` follow it. */
+const OPENAPI_ROOT = '/ms/openapi/api/apigw/';
 export const TOKEN_PATH = '/ms/auth/api/user/token/get';
 const CONTROL_PREFIX = '/__emulator/';
 
@@ -62,6 +65,9 @@ export interface Emulator {
   readonly tokens: TokenAuthority;
   readonly projects: Map<string, StoredProject>;
   readonly callbacks: Callback[];
+  readonly builds: BuildWorld;
+  /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
+  seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
   /** A user with a login ticket (`bk_token`) and a ready access token. */
   addUser(userId: string, tokenLifetimeMs?: number): { bkToken: string; token: TokenInfo };
   seedProject(seed: ProjectSeed): StoredProject;
@@ -150,6 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projects: new Map(),
     signs: new Map(),
     callbacks: [],
+    builds: new BuildWorld(wire, now),
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };
@@ -237,6 +244,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     'POST users': control_(userBody, (b) => addUser(b.userId, b.tokenLifetimeMs)),
     'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName })),
     'POST signs': control_(signBody, (b) => seedSign(defined(b))),
+    'POST pipelines': control_(pipelineSchema, (b) => {
+      world.builds.seed(b);
+      return { ok: true };
+    }),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -252,7 +263,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   function handle(method: string, path: string, query: URLSearchParams, req: IncomingMessage, body: string): Reply {
     if (path === TOKEN_PATH) return issueToken(method, req);
-    if (!path.startsWith(OPENAPI_PREFIX)) return wire.notFound();
+    if (!path.startsWith(OPENAPI_ROOT)) return wire.notFound();
     const check = tokens.check(query.get('access_token'));
     if (!check.ok) {
       if (check.reason === 'empty') return wire.tokenEmpty();
@@ -272,7 +283,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     let segments: string[];
     try {
-      segments = path.slice(OPENAPI_PREFIX.length).split('/').map(decodeURIComponent);
+      segments = path.slice(OPENAPI_ROOT.length).split('/').map(decodeURIComponent);
     } catch {
       return wire.error(400, 400, '查询参数请求错误');
     }
@@ -390,6 +401,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     tokens,
     projects: world.projects,
     callbacks: world.callbacks,
+    builds: world.builds,
+    seedPipeline: (seed) => {
+      const p = pipelineSchema.parse(seed);
+      world.builds.seed(p);
+      return p;
+    },
     addUser,
     seedProject,
     seedSign,

@@ -34,6 +34,14 @@ emulator.seedProject({
   bgName: 'Games',
 });
 emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
+emulator.seedPipeline({
+  projectId: 'demo',
+  pipelineId: 'p-demo',
+  phases: [
+    { status: 'QUEUE', ms: 1000 },
+    { status: 'RUNNING', ms: 3000 },
+  ],
+});
 
 const inputs = {
   operation: 'sign-detail',
@@ -43,12 +51,15 @@ const inputs = {
   'poll-interval': '1s',
   timeout: '1m',
   'download-url': 'true',
+  // For operation=start-build and build-status.
+  'project-id': 'demo',
+  'pipeline-id': 'p-demo',
   ...overrides,
 };
 const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\x1b[0m`);
 
 rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
-console.log(`project "demo", re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS`);
+console.log('project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED');
 rule(`step log: ${inputs.operation}`);
 const actionDir = await installAction();
 const debug = process.env.RUNNER_DEBUG === '1';

@@ -8,6 +8,7 @@ import type { Log } from './log.ts';
 import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
 import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
+import { workflowContext } from './runner/context.ts';
 import { writeData } from './runner/data-output.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
@@ -92,7 +93,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
       secrets,
       signal: cancel.signal,
     });
-    outcome = await job.run({ ...connection, settings, clock, log, signal: cancel.signal, start });
+    outcome = await job.run({ ...connection, settings, clock, log, signal: cancel.signal, start, workflow: workflowContext(env) });
     log.info(outcome.headline);
     await setOutputs(outcome, connection.tokens, secrets, operation);
     writeSummary(operation, baseUrl, step, true, outcome, secrets);

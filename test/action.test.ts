@@ -150,6 +150,38 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
     expect(r.summary).toMatch(/cancelled after/);
   });
 
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'start-build: %s mid-wait stops the build it started, within 2 s, and says so',
+    async (signal) => {
+      emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
+      let signalledAt = 0;
+      const r = await step(
+        { operation: 'start-build', 'project-id': 'demo', 'pipeline-id': 'p-long', 'poll-interval': '1s' },
+        {
+          onSpawn: (kill, out) => {
+            const timer = setInterval(() => {
+              if (out().includes('RUNNING')) {
+                clearInterval(timer);
+                signalledAt = Date.now();
+                kill(signal);
+              }
+            }, 20);
+          },
+        },
+      );
+      expect(Date.now() - signalledAt).toBeLessThan(2000);
+      const id = r.outputs['build-id'] ?? '';
+      expectOneCleanError(
+        r,
+        new RegExp(`cancelled after .*, last status RUNNING; the build ${id} was stopped in bk-ci \\(stop-on-cancel\\)$`),
+      );
+      expect(emu.requests({ path: '/build_stop' })).toHaveLength(1);
+      const build = emu.builds.builds.get(id);
+      expect(build && emu.builds.state(build).status).toBe('CANCELED');
+      expect(r.summary).toMatch(/\| Stopped \| the build b-\w+ was stopped in bk-ci/);
+    },
+  );
+
   it('get-project with access-token and user-id, verbatim in the query', async () => {
     const r = await step({
       operation: 'get-project',

@@ -26,6 +26,8 @@ describe('the control API', () => {
     ['faults', { path: '/a', pattern: 'b', fault: { kind: 'reset' } }, /give path or pattern, not both/],
     ['faults', { paht: '/a', fault: { kind: 'reset' } }, /Unrecognized key: "paht"/],
     ['deliver', { projectId: 'demo' }, /event: Invalid input/],
+    ['pipelines', { projectId: 'demo', pipelineId: 'x-1' }, /pipelineId: Invalid string/],
+    ['pipelines', { projectId: 'demo', pipelineId: 'p-1', phases: [{ status: 'RUNNING' }] }, /phases\.0\.ms/],
     ['projects', '{not json', /the body is not JSON/],
   ])('POST %s %j is a 400 that says what is wrong, and nothing is seeded', async (name, body, message) => {
     const before = { projects: emu.projects.size, faults: emu.faults.list().length };
@@ -60,6 +62,62 @@ describe('the control API', () => {
     ]);
     expect((await control('DELETE', 'faults')).status).toBe(200);
     expect((await control('GET', 'faults')).json()).toEqual([]);
+  });
+});
+
+describe('builds over HTTP (v4)', () => {
+  it('walks a build: QUEUE, RUNNING, a review pause, the end; stop; an unknown id', async () => {
+    let t = Date.UTC(2026, 5, 1);
+    const emu = await startEmulator({ now: () => t });
+    const token = emu.addUser('alice').token.accessToken;
+    const v4 = (method: string, path: string, query: string, body?: string) =>
+      raw(emu.url, method, `/ms/openapi/api/apigw/v4/projects/demo/${path}?access_token=${token}&${query}`, {
+        headers: { 'x-devops-uid': 'alice', 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body }),
+      });
+    expect(
+      (
+        await raw(emu.url, 'POST', '/__emulator/pipelines', {
+          body: JSON.stringify({
+            projectId: 'demo',
+            pipelineId: 'p-1',
+            phases: [
+              { status: 'QUEUE', ms: 1000 },
+              { status: 'RUNNING', ms: 1000 },
+              { status: 'STAGE_SUCCESS', ms: 1000, stage: 'Release' },
+            ],
+            required: ['V'],
+          }),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await v4('POST', 'build_start', 'pipelineId=p-1', '{}')).json()).toMatchObject({
+      status: 2101254,
+      message: '构建入参[V]必填，不能为空',
+    });
+    const started = (await v4('POST', 'build_start', 'pipelineId=p-1', '{"V":"1"}')).json() as { data: { id: string; num: number } };
+    expect(started.data.num).toBe(1);
+    const status = async () =>
+      (
+        (await v4('GET', 'build_status', `buildId=${started.data.id}`)).json() as {
+          data: { status: string; endTime: number | null; currentQueuePosition: number };
+        }
+      ).data;
+    expect(await status()).toMatchObject({ status: 'QUEUE', endTime: null, currentQueuePosition: 1 });
+    t += 1000;
+    expect(await status()).toMatchObject({ status: 'RUNNING' });
+    t += 1000;
+    expect(await status()).toMatchObject({ status: 'STAGE_SUCCESS', endTime: null });
+    t += 1000;
+    expect(await status()).toMatchObject({ status: 'SUCCEED', endTime: t });
+    expect((await v4('POST', 'build_stop', `buildId=${started.data.id}`, '{}')).json()).toMatchObject({ status: 2101182 });
+    const unknown = await v4('GET', 'build_status', 'buildId=b-nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.json()).toMatchObject({
+      status: 400,
+      message: '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related',
+    });
+    await emu.close();
   });
 });
 

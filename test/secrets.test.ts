@@ -37,6 +37,13 @@ const OPERATIONS: [string, Record<string, string>][] = [
     { 'project-id': 'demo', 'callback-url': `https://h.example/${'x'.repeat(260)}`, region: 'DEVNET', events: 'BUILD_END' },
   ],
   ['create-callbacks', { 'project-id': 'demo', 'callback-url': 'https://h.example/cb', region: 'DEVNET', events: 'NOT_AN_EVENT' }],
+  ['request', { path: 'v3/projects/demo' }],
+  [
+    'request',
+    { method: 'POST', path: 'v3/projects/demo/callbacks/batch', query: 'url: https://h.example/cb\nregion: OSS\nevent: BUILD_END' },
+  ],
+  ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-app', 'build-params': 'TOKEN_ECHO: x', timeout: '2s', 'poll-interval': '1s' }],
+  ['build-status', { 'project-id': 'demo', 'build-id': 'b-nope' }],
 ];
 
 describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flavour) => {
@@ -49,6 +56,7 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
     emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     emu.seedSign({ resignId: 's-ok' });
     emu.seedSign({ resignId: 's-fail', result: 'FAIL', failMessage: 'nope' });
+    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app' });
     // Once with bk-token (issued tokens), once with access-token; then a server error on every call.
     const runs: Record<string, string>[] = [{ 'bk-token': bkToken }];
     if (operation !== 'get-token') runs.push({ 'access-token': token.accessToken, 'user-id': 'alice' });

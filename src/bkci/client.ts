@@ -19,6 +19,8 @@ export interface CallSpec<T> {
   data: z.ZodType<T>;
   /** Whole numbers beyond 2^53 kept to the digit (as raw JSON), for data that is sent back. */
   exact?: boolean;
+  /** Sent once even after the job was cancelled, within this time (stopping a build). */
+  detached?: { timeoutMs: number };
 }
 
 /** What one call returned: the checked `data` (undefined when bk-ci sent none), the HTTP status, the user it was made as. */
@@ -97,6 +99,7 @@ export class BkciApi {
       headers,
       ...(body === undefined ? {} : { body }),
       ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
+      ...(spec.detached === undefined ? {} : { detached: spec.detached }),
     });
     const scrub = (t: string): string => this.#http.scrub(t);
     const data = unwrap(parseJson(res, method, shown, scrub, spec.exact), spec.data, res, method, shown, scrub);

@@ -31,7 +31,7 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
       const parsed = errorBody.safeParse(JSON.parse(text));
       if (parsed.success) {
         const serverStatus = parsed.data.code ?? parsed.data.status;
-        return { message: cut(scrub(parsed.data.message ?? ''), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
+        return { message: cut(scrub(unfilled(parsed.data.message ?? '')), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
       }
     } catch {
       // not JSON after all: shown as text
@@ -39,6 +39,9 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
   }
   return { message: cut(scrub(collapse(text)), 300) };
 }
+
+/** bk-ci sometimes leaves a message placeholder unfilled (`参数校验失败:{0} Invalid buildId…`): never shown as `{0}`. */
+const unfilled = (message: string): string => message.replace(/\{\d+\}\s*/g, '');
 
 const SECRET_PARAMS = new Set(['access_token', 'secrettoken']);
 

@@ -50,6 +50,11 @@ export interface CallRequest {
   body?: string;
   /** No retry is scheduled past this instant (by the injected clock). */
   deadline?: number;
+  /**
+   * Sent even after the job was cancelled, once, within this time: the one request a cancelled
+   * step still owes (stopping the build it started), inside the runner's grace period.
+   */
+  detached?: { timeoutMs: number };
 }
 
 /** Codes that mean the connection was never made, so the request cannot have been sent. */
@@ -116,7 +121,7 @@ export class HttpCaller {
         else throw e;
         error = e;
       }
-      if (attempt >= retry.retries || !isRetryable(req.method, failure)) throw error;
+      if (attempt >= retry.retries || req.detached !== undefined || !isRetryable(req.method, failure)) throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
       const reason =
@@ -133,7 +138,8 @@ export class HttpCaller {
   }
 
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
-    const { signal, requestTimeoutMs } = this.#o;
+    const signal = req.detached === undefined ? this.#o.signal : new AbortController().signal;
+    const requestTimeoutMs = req.detached?.timeoutMs ?? this.#o.requestTimeoutMs;
     if (signal.aborted) throw new CancelledError();
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };

@@ -7,6 +7,7 @@ import type { TokenSource } from '../bkci/tokens.ts';
 import type { Clock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Outcome } from '../outcome.ts';
+import type { WorkflowContext } from '../runner/context.ts';
 import type { Settings } from './settings.ts';
 
 /** What an operation runs with. */
@@ -20,6 +21,8 @@ export interface Context {
   signal: AbortSignal;
   /** When the step started (by `clock`); the deadline is start + timeout. */
   start: number;
+  /** The workflow's commit, outside GitHub Actions undefined. */
+  workflow?: WorkflowContext | undefined;
 }
 
 /** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */

@@ -2,6 +2,7 @@
 // and one line here; the compiler refuses a registry that misses one.
 import type { Gateway } from '../bkci/routes.ts';
 import { InputError } from '../errors.ts';
+import buildStatus from './build-status.ts';
 import createCallbacks from './create-callbacks.ts';
 import createProject from './create-project.ts';
 import getProject from './get-project.ts';
@@ -11,6 +12,7 @@ import type { Job, Operation } from './operation.ts';
 import request from './request.ts';
 import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
 import signDetail from './sign-detail.ts';
+import startBuild from './start-build.ts';
 import updateProject from './update-project.ts';
 
 /** The values of the `operation` input, as action.yml documents them. */
@@ -23,6 +25,8 @@ export const OPERATION_NAMES = [
   'update-project',
   'create-callbacks',
   'request',
+  'start-build',
+  'build-status',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -35,6 +39,8 @@ export const REGISTRY = {
   'update-project': updateProject,
   'create-callbacks': createCallbacks,
   request,
+  'start-build': startBuild,
+  'build-status': buildStatus,
 } as const satisfies Record<OperationName, Operation>;
 
 const MODULES: readonly Operation[] = Object.values(REGISTRY);

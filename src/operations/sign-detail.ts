@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, seconds, utcTime } from '../duration.ts';
+import { countOf, formatDuration, seconds } from '../duration.ts';
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../errors.ts';
 import { bool, segment } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { cut, hasSpaceOrControl } from '../text.ts';
-import { type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { changesTable, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import { defineOperation } from './operation.ts';
 
 const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail' } };
@@ -217,14 +217,6 @@ function buildOutcome(
     ['Polls', String(progress.polls)],
   ];
   if (downloadUrl !== undefined) rows.push(['Download URL', downloadUrl]);
-  const blocks: Block[] = [{ kind: 'facts', rows }];
-  if (progress.changes.length > 0) {
-    blocks.push({
-      kind: 'table',
-      title: 'Status changes',
-      headers: ['After', 'Time', 'Status'],
-      rows: progress.changes.map((c) => [formatDuration(c.at - p.start), utcTime(c.at), c.status]),
-    });
-  }
+  const blocks: Block[] = [{ kind: 'facts', rows }, ...changesTable(progress, p.start)];
   return { headline, ...(progress.last === undefined ? {} : { data: progress.last }), outputs, blocks };
 }

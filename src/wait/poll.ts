@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration } from '../duration.ts';
+import { countOf, formatDuration, utcTime } from '../duration.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../errors.ts';
 import type { Log } from '../log.ts';
+import type { Block } from '../outcome.ts';
 
 /** What the wait has seen so far; the caller builds its outputs and messages from it. */
 export interface Progress<T> {
@@ -123,4 +124,18 @@ function waitingOn<T>(watch: Watch<T>, progress: Progress<T>): string {
 export function troubleNote<T>(progress: Progress<T>, now: number): string {
   const t = progress.trouble;
   return t === undefined ? '' : ` The polls of the last ${formatDuration(now - t.since)} failed; the last one: ${t.error}.`;
+}
+
+/** The summary's table of status changes, when there were any. */
+export function changesTable<T>(progress: Progress<T>, start: number): Block[] {
+  return progress.changes.length === 0
+    ? []
+    : [
+        {
+          kind: 'table',
+          title: 'Status changes',
+          headers: ['After', 'Time', 'Status'],
+          rows: progress.changes.map((c) => [formatDuration(c.at - start), utcTime(c.at), c.status]),
+        },
+      ];
 }
