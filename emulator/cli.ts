@@ -10,6 +10,8 @@ const USAGE = `usage: npm run emulator -- [options]
   --token-lifetime MS   lifetime of issued tokens in ms (default 4 h)
   --token-response wrapped|bare
                         the token endpoint's answer form (default: wrapped for bkci, bare for spec)
+  --gateway             put the BlueKing API Gateway in front (app ci-app, secret app-secret-0001;
+                        bk-ci's own /ms/openapi/… paths are then refused)
   --no-seed             start without the demo project and re-sign task
   --help                this text
 
@@ -31,6 +33,7 @@ try {
       'token-response': { type: 'string' },
       seed: { type: 'boolean', default: true },
       'no-seed': { type: 'boolean', default: false },
+      gateway: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -59,6 +62,7 @@ const emulator = await startEmulator({
   port,
   ...(lifetime === undefined ? {} : { tokenLifetimeMs: Number(lifetime) }),
   ...(tokenResponse === undefined ? {} : { tokenResponse }),
+  ...(values.gateway === true ? { gateway: {} } : {}),
 });
 const { bkToken, token } = emulator.addUser(user);
 if (seed) {
@@ -67,7 +71,9 @@ if (seed) {
   emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo' });
 }
 console.log(`listening on ${emulator.url}`);
-console.log(`flavour: ${flavour}`);
+console.log(
+  `flavour: ${flavour}${values.gateway === true ? ', behind the BlueKing API Gateway (app ci-app, secret app-secret-0001): base-url is the URL above' : ''}`,
+);
 console.log(`bk-token: ${bkToken}`);
 console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${user}`);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
+import { ApiGateway, gatewaySchema } from './apigateway.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { route, type World } from './routes.ts';
@@ -28,6 +29,11 @@ export interface EmulatorOptions {
   host?: string;
   /** Serve https with this key and certificate. */
   tls?: { key: string; cert: string };
+  /**
+   * Put the BlueKing API Gateway in front: `/v4/apigw-app|apigw-user/…` with X-Bkapi-Authorization,
+   * bk-ci's own `/ms/openapi/…` refused. Also `POST /__emulator/gateway`.
+   */
+  gateway?: z.input<typeof gatewaySchema>;
 }
 
 export interface LoggedRequest {
@@ -144,6 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const tokens = new TokenAuthority(() => options.tokenLifetimeMs ?? 4 * 3600_000, now);
   const tokenResponse = options.tokenResponse ?? (flavour === 'spec' ? 'bare' : 'wrapped');
   const faults = new FaultPlan();
+  let apigw = options.gateway === undefined ? undefined : new ApiGateway(gatewaySchema.parse(options.gateway), tokens, now);
   const log: LoggedRequest[] = [];
   const sockets = new Set<Socket>();
   const tokenHits = new Map<string, number[]>();
@@ -244,6 +251,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     'POST users': control_(userBody, (b) => addUser(b.userId, b.tokenLifetimeMs)),
     'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName })),
     'POST signs': control_(signBody, (b) => seedSign(defined(b))),
+    'POST gateway': control_(gatewaySchema, (b) => {
+      apigw = new ApiGateway(b, tokens, now);
+      return { ok: true };
+    }),
     'POST pipelines': control_(pipelineSchema, (b) => {
       world.builds.seed(b);
       return { ok: true };
@@ -262,6 +273,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   function handle(method: string, path: string, query: URLSearchParams, req: IncomingMessage, body: string): Reply {
+    if (apigw !== undefined) {
+      const front = apigw.front(method, path, req.headers);
+      if ('reply' in front) return front.reply;
+      const parsed = parseBody(method, body);
+      if ('status' in parsed) return parsed;
+      return route(world, { method, segments: front.segments, query, userId: front.userId, body: parsed.value });
+    }
     if (path === TOKEN_PATH) return issueToken(method, req);
     if (!path.startsWith(OPENAPI_ROOT)) return wire.notFound();
     const check = tokens.check(query.get('access_token'));
@@ -272,22 +290,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const uid = req.headers['x-devops-uid'];
     if (typeof uid !== 'string' || uid === '') return wire.error(400, 400, '参数校验失败:request param userId cannot be empty');
-    let parsed: unknown;
-    if (method === 'POST' || method === 'PUT') {
-      if (body === '') return wire.error(400, 400, 'JSON参数错误');
-      try {
-        parsed = parseLongs(body);
-      } catch {
-        return wire.error(400, 400, 'JSON参数错误');
-      }
-    }
+    const parsed = parseBody(method, body);
+    if ('status' in parsed) return parsed;
     let segments: string[];
     try {
       segments = path.slice(OPENAPI_ROOT.length).split('/').map(decodeURIComponent);
     } catch {
       return wire.error(400, 400, '查询参数请求错误');
     }
-    return route(world, { method, segments, query, userId: uid, body: parsed });
+    return route(world, { method, segments, query, userId: uid, body: parsed.value });
+  }
+
+  /** A POST or PUT body as Jackson reads it; an empty or broken one is bk-ci's 400. */
+  function parseBody(method: string, body: string): { value: unknown } | Reply {
+    if (method !== 'POST' && method !== 'PUT') return { value: undefined };
+    if (body === '') return wire.error(400, 400, 'JSON参数错误');
+    try {
+      return { value: parseLongs(body) };
+    } catch {
+      return wire.error(400, 400, 'JSON参数错误');
+    }
   }
 
   function issueToken(method: string, req: IncomingMessage): Reply {

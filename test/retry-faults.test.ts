@@ -21,15 +21,19 @@ function skippingClock(): Clock {
 
 type Method = 'GET' | 'PUT' | 'POST';
 const REQUESTS: Record<Method, CallSpec<unknown>> = {
-  GET: { endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects/{id}' } }, params: { id: 'demo' }, data: z.unknown() },
+  GET: {
+    endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects/{id}', 'bk-apigateway': null } },
+    params: { id: 'demo' },
+    data: z.unknown(),
+  },
   PUT: {
-    endpoint: { method: 'PUT', path: { 'bk-ci': 'v3/projects/{id}' } },
+    endpoint: { method: 'PUT', path: { 'bk-ci': 'v3/projects/{id}', 'bk-apigateway': null } },
     params: { id: 'demo' },
     body: { englishName: 'demo', projectName: 'Demo', description: 'd' },
     data: z.unknown(),
   },
   POST: {
-    endpoint: { method: 'POST', path: { 'bk-ci': 'v3/projects/demo/callbacks/batch' } },
+    endpoint: { method: 'POST', path: { 'bk-ci': 'v3/projects/demo/callbacks/batch', 'bk-apigateway': null } },
     query: { url: 'https://h.example/x', region: 'DEVNET', event: 'BUILD_END' },
     data: z.unknown(),
   },
@@ -236,9 +240,9 @@ describe('retries: each fault × GET, PUT, POST', () => {
     for (let i = 0; i < 50; i++)
       emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
     const c = makeClient({ baseUrl: emu.url, accessToken: token, userId: 'alice', maxBodyBytes: 10_000 });
-    await expect(c.api.call({ endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects' } }, data: z.unknown() })).rejects.toThrow(
-      /exceeds the limit of 10000 bytes/,
-    );
+    await expect(
+      c.api.call({ endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': null } }, data: z.unknown() }),
+    ).rejects.toThrow(/exceeds the limit of 10000 bytes/);
     await c.close();
   });
 });

@@ -1,11 +1,11 @@
 // bk-ci's pipeline builds (v4): where start, status and stop live, what a build's status says,
 // and which statuses end a build. Facts: bkci-builds-callbacks-gateway.md §1.
 import { z } from 'zod';
-import type { Endpoint } from './routes.ts';
+import { onBoth } from './routes.ts';
 
-export const BUILD_START: Endpoint = { method: 'POST', path: { 'bk-ci': 'v4/projects/{projectId}/build_start' } };
-export const BUILD_STATUS: Endpoint = { method: 'GET', path: { 'bk-ci': 'v4/projects/{projectId}/build_status' } };
-export const BUILD_STOP: Endpoint = { method: 'POST', path: { 'bk-ci': 'v4/projects/{projectId}/build_stop' } };
+export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
+export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
+export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
 
 /** BuildId: what build_start answers. */
 export const buildId = z.object({ id: z.string().min(1), num: z.number().int().nullish(), pipelineId: z.string().nullish() });

@@ -5,7 +5,7 @@ import type { Transport } from '../http/transport.ts';
 import type { Log } from '../log.ts';
 import type { Secrets } from '../redact.ts';
 import { BkciApi } from './client.ts';
-import type { Gateway } from './routes.ts';
+import type { ApiType, Gateway } from './routes.ts';
 import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';
 import { readError } from './wire.ts';
 
@@ -21,6 +21,8 @@ export interface ConnectionSettings {
   /** X-DEVOPS-UID; with bk-token it defaults to the token's user. */
   userId?: string | undefined;
   appCode?: string | undefined;
+  /** With app-code, the BlueKing app's secret: the app's credential on the BlueKing API Gateway. */
+  appSecret?: string | undefined;
   requestTimeoutMs: number;
   retries: number;
 }
@@ -62,6 +64,14 @@ export function connect(o: ConnectOptions): Connection {
     scrub: (text) => o.secrets.redact(text),
     readError,
   });
+  if (o.gateway === 'bk-apigateway') {
+    const { header, type } = gatewayAuthorization(o);
+    // The header carries the app secret and the user's credential: masked like them.
+    o.secrets.add(header);
+    const tokens = new GivenToken('', o.userId ?? '');
+    const api = new BkciApi(http, { ...o, tokens, gatewayAuth: { header, type, user: o.userId } });
+    return { tokens, api };
+  }
   const tokens: TokenSource =
     o.accessToken !== undefined && o.bkToken === undefined
       ? new GivenToken(o.accessToken, o.userId ?? '')
@@ -73,13 +83,21 @@ export function connect(o: ConnectOptions): Connection {
           ...(o.userId === undefined ? {} : { userId: o.userId }),
           ...(o.renewMarginMs === undefined ? {} : { renewMarginMs: o.renewMarginMs }),
         });
-  const api = new BkciApi(http, {
-    baseUrl: o.baseUrl,
-    gateway: o.gateway,
-    tokens,
-    deadline: o.deadline,
-    appCode: o.appCode,
-    clock: o.clock,
-  });
+  const api = new BkciApi(http, { ...o, tokens });
   return { tokens, api };
+}
+
+/**
+ * `X-Bkapi-Authorization` for the BlueKing API Gateway: the app (code and secret) when given,
+ * and one user credential: the login ticket, a gateway access token, or just a user name (which
+ * the gateway does not verify). With an app the calls are app-state (`apigw-app`).
+ */
+export function gatewayAuthorization(o: ConnectionSettings): { header: string; type: ApiType } {
+  const auth: Record<string, string> = {};
+  const app = o.appCode !== undefined && o.appSecret !== undefined;
+  if (app) Object.assign(auth, { bk_app_code: o.appCode, bk_app_secret: o.appSecret });
+  if (o.bkToken !== undefined) auth.bk_token = o.bkToken;
+  else if (o.accessToken !== undefined) auth.access_token = o.accessToken;
+  else if (o.userId !== undefined) auth.bk_username = o.userId;
+  return { header: JSON.stringify(auth), type: app ? 'apigw-app' : 'apigw-user' };
 }

@@ -129,10 +129,17 @@ export function mergeForUpdate(
   return { body, problems };
 }
 
-export const PROJECT_READ: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects/{projectId}' } };
-export const PROJECT_UPDATE: Endpoint = { method: 'PUT', path: { 'bk-ci': 'v3/projects/{projectId}' } };
-export const PROJECT_LIST: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects' } };
-export const PROJECT_CREATE: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects' } };
+// The gateway renames the project calls (@BkApigwApi apigwPathTail): same ProjectVO, same wrapper.
+export const PROJECT_READ: Endpoint = {
+  method: 'GET',
+  path: { 'bk-ci': 'v3/projects/{projectId}', 'bk-apigateway': 'v4/projects/{projectId}' },
+};
+export const PROJECT_UPDATE: Endpoint = {
+  method: 'PUT',
+  path: { 'bk-ci': 'v3/projects/{projectId}', 'bk-apigateway': 'v4/projects/{projectId}' },
+};
+export const PROJECT_LIST: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': 'v4/projects/project_list' } };
+export const PROJECT_CREATE: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': 'v4/projects/project_create' } };
 
 /** The fields of ProjectVO this action reads. */
 const projectFieldsRead = {

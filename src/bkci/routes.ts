@@ -2,7 +2,7 @@
 // the client resolves them for the gateway the step uses.
 import type { Method } from '../http/caller.ts';
 
-export const GATEWAYS = ['bk-ci'] as const;
+export const GATEWAYS = ['bk-ci', 'bk-apigateway'] as const;
 export type Gateway = (typeof GATEWAYS)[number];
 
 /**
@@ -16,8 +16,14 @@ export interface Endpoint {
   readonly path: Readonly<Record<Gateway, string | null>>;
 }
 
-/** The OpenAPI root on each gateway, after base-url; the path's version follows it. */
-const OPENAPI_ROOT: Record<Gateway, string> = { 'bk-ci': '/ms/openapi/api/apigw' };
+/** An endpoint both gateways publish at the same path (the gateway puts its API type after the version). */
+export const onBoth = (method: Method, path: string): Endpoint => ({ method, path: { 'bk-ci': path, 'bk-apigateway': path } });
+
+/**
+ * The API type on the BlueKing API Gateway: `apigw-app` when the app identifies itself (app state,
+ * the app must be granted each resource), `apigw-user` otherwise (user state).
+ */
+export type ApiType = 'apigw-app' | 'apigw-user';
 
 export type PathParams = Readonly<Record<string, string | readonly string[]>>;
 
@@ -27,8 +33,17 @@ export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-/** The endpoint's path on the gateway, every parameter encoded; undefined where the gateway does not publish it. */
-export function resolvePath(endpoint: Endpoint, gateway: Gateway, params: PathParams = {}): string | undefined {
+/**
+ * The endpoint's path on the gateway, every parameter encoded; undefined where the gateway does
+ * not publish it. bk-ci's own gateway: `/ms/openapi/api/apigw/v4/projects/…`; the BlueKing API
+ * Gateway swaps version and type: `/v4/apigw-app/projects/…`.
+ */
+export function resolvePath(
+  endpoint: Endpoint,
+  gateway: Gateway,
+  params: PathParams = {},
+  type: ApiType = 'apigw-user',
+): string | undefined {
   const template = endpoint.path[gateway];
   if (template === null) return undefined;
   const segments = template
@@ -41,7 +56,10 @@ export function resolvePath(endpoint: Endpoint, gateway: Gateway, params: PathPa
       if (value === undefined) throw new Error(`no value for the path parameter ${part}`);
       return (typeof value === 'string' ? [value] : [...value]).map(pathSegment);
     });
-  return `${template.startsWith('/') ? '' : OPENAPI_ROOT[gateway]}/${segments.join('/')}`;
+  if (template.startsWith('/')) return `/${segments.join('/')}`;
+  if (gateway === 'bk-ci') return `/ms/openapi/api/apigw/${segments.join('/')}`;
+  const [version, ...rest] = segments;
+  return `/${[version, type, ...rest].join('/')}`;
 }
 
 /** `GET v3/projects/{projectId}`, for docs and messages. */

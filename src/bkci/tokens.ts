@@ -200,7 +200,7 @@ export function describeTokenProblem(
 }
 
 /** The token endpoint: not under the OpenAPI, and only on bk-ci's own gateway. */
-export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/auth/api/user/token/get' } };
+export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/auth/api/user/token/get', 'bk-apigateway': null } };
 
 /** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
 const tokenInfo = z

@@ -18,7 +18,33 @@ const envelope = z.object({
   data: z.unknown().optional(),
 });
 
-const errorBody = z.object({ status: z.number().optional(), code: z.number().optional(), message: z.string().nullish() });
+const errorBody = z.object({
+  status: z.number().optional(),
+  code: z.number().optional(),
+  /** Set by the BlueKing API Gateway on its own refusals. */
+  code_name: z.string().optional(),
+  message: z.string().nullish(),
+});
+
+/** What to check for each of the BlueKing API Gateway's own refusals (bk-apigateway's errorx.lua). */
+const GATEWAY_HINTS: Record<number, string> = {
+  1640101: 'the gateway could not verify the app: check app-code and app-secret',
+  1640102:
+    'the gateway could not verify the user: check bk-token (a login ticket) or access-token (a gateway token), which may have expired',
+  1640301:
+    "the app has not been granted this resource on the gateway: ask the gateway's operators to grant it (every apigw-app resource needs a grant)",
+  1640001: "the gateway refused the request's arguments",
+  1640401: 'the gateway publishes no such resource: check that base-url is the stage root (…/api/devops/prod) and the path',
+  1642901: "the gateway's rate limit: retried after Retry-After",
+  1642902: "the gateway's rate limit: retried after Retry-After",
+  1642904: "the gateway's concurrency limit: retried after Retry-After",
+};
+
+/** A refusal by the BlueKing API Gateway itself, said with its code name and what to check. */
+function gatewayRefusal(code: number, codeName: string, message: string): string {
+  const hint = GATEWAY_HINTS[code];
+  return `the BlueKing API Gateway refused the call: ${codeName} (${code})${message ? `, "${message}"` : ''}${hint === undefined ? '' : `; ${hint}`}`;
+}
 
 /**
  * What a bk-ci error body says: its JSON wrapper's message and code, plain text (its token
@@ -26,9 +52,16 @@ const errorBody = z.object({ status: z.number().optional(), code: z.number().opt
  */
 export function readError(res: WireResponse, scrub: (text: string) => string): ErrorBody {
   const text = stripBom(res.body).trim();
+  // The gateway's refusals say who they are in headers too, whatever the body.
+  const headerCode = Number(res.headers['x-bkapi-error-code'] ?? Number.NaN);
   if (text.startsWith('{')) {
     try {
       const parsed = errorBody.safeParse(JSON.parse(text));
+      if (parsed.success && parsed.data.code_name !== undefined && parsed.data.code !== undefined)
+        return {
+          message: cut(scrub(gatewayRefusal(parsed.data.code, parsed.data.code_name, parsed.data.message ?? '')), 600),
+          serverStatus: parsed.data.code,
+        };
       if (parsed.success) {
         const serverStatus = parsed.data.code ?? parsed.data.status;
         return { message: cut(scrub(unfilled(parsed.data.message ?? '')), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
@@ -37,6 +70,11 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
       // not JSON after all: shown as text
     }
   }
+  if (Number.isInteger(headerCode))
+    return {
+      message: cut(scrub(gatewayRefusal(headerCode, 'gateway error', res.headers['x-bkapi-error-message'] ?? collapse(text))), 600),
+      serverStatus: headerCode,
+    };
   return { message: cut(scrub(collapse(text)), 300) };
 }
 

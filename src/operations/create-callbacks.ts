@@ -6,7 +6,10 @@ import { oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fie
 import type { Outcome } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 
-const CALLBACKS_BATCH: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/batch' } };
+const CALLBACKS_BATCH: Endpoint = {
+  method: 'POST',
+  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/batch', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/batch' },
+};
 
 const callbackResult = z.object({
   successEvents: z.array(z.string()).nullish(),

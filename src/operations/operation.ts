@@ -46,6 +46,8 @@ export interface OperationSpec<S extends InputsSchema, O extends string> {
   describe(task: z.output<S>, settings: Settings): [string, string][];
   /** Whether it polls, which keeps its connection open between requests. */
   waits(task: z.output<S>): boolean;
+  /** Problems of its inputs with the shared settings (each naming its input), checked before any request. */
+  check?(task: z.output<S>, settings: Settings): string[];
   run(task: z.output<S>, ctx: Context): Promise<Outcome<O>>;
 }
 
@@ -54,6 +56,7 @@ export interface Job {
   /** The operation's inputs as parsed. */
   readonly task: unknown;
   describe(settings: Settings): [string, string][];
+  check(settings: Settings): string[];
   waits: boolean;
   run(ctx: Context): Promise<Outcome>;
 }
@@ -88,7 +91,13 @@ export function defineOperation<S extends InputsSchema, O extends string = never
         };
       const task = parsed.data;
       return {
-        job: { task, describe: (settings) => spec.describe(task, settings), waits: spec.waits(task), run: (ctx) => spec.run(task, ctx) },
+        job: {
+          task,
+          describe: (settings) => spec.describe(task, settings),
+          check: (settings) => spec.check?.(task, settings) ?? [],
+          waits: spec.waits(task),
+          run: (ctx) => spec.run(task, ctx),
+        },
       };
     },
   };

@@ -93,12 +93,27 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
   if ('problems' in prepared) problems.push(...prepared.problems);
   if (settings.success) problems.push(...credentialProblems(operation, op, settings.data));
   if (settings.success && !publishes(op, settings.data.gateway))
-    problems.push(`operation ${operation} is not published on the ${settings.data.gateway} gateway`);
+    problems.push(
+      `operation ${operation} is not published on the ${settings.data.gateway} gateway${settings.data.gateway === 'bk-apigateway' ? ': bk-ci publishes neither re-signing nor its token endpoint there; use gateway: bk-ci for it' : ''}`,
+    );
+  if (settings.success && 'job' in prepared) problems.push(...prepared.job.check(settings.data));
   if (problems.length > 0 || !settings.success || !('job' in prepared)) throw new InputError(problems);
   return { operation, settings: settings.data, job: prepared.job };
 }
 
 function credentialProblems(name: string, op: Operation, s: Settings): string[] {
+  if (s.gateway === 'bk-apigateway') {
+    if ((s.appCode === undefined) !== (s.appSecret === undefined))
+      return [
+        'app-code and app-secret go together on the BlueKing API Gateway: give both (app state, apigw-app) or neither (user state, apigw-user)',
+      ];
+    if (s.appCode === undefined && s.bkToken === undefined && s.accessToken === undefined && s.userId === undefined)
+      return [
+        'the BlueKing API Gateway needs credentials: app-code with app-secret, or a user (bk-token, an access-token the gateway issued, or user-id)',
+      ];
+    return [];
+  }
+  if (s.appSecret !== undefined) return ["app-secret is for gateway: bk-apigateway; bk-ci's own gateway does not take it"];
   if (op.credentials === 'issued')
     return s.accessToken !== undefined && s.bkToken === undefined
       ? [`${name} issues a new token from bk-token; access-token cannot be used for it`]

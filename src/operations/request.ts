@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Query } from '../bkci/client.ts';
-import type { Endpoint } from '../bkci/routes.ts';
+import { type Endpoint, onBoth } from '../bkci/routes.ts';
 import { mapping, parseJsonOrYaml } from '../inputs/fields.ts';
 import { isControl } from '../text.ts';
 import { defineOperation } from './operation.ts';
@@ -59,7 +59,7 @@ const body = z.string().transform(async (text, ctx) => {
 });
 
 /** The endpoint is the user's: `{...path}` stands for their segments, on bk-ci's gateway. */
-const endpoint = (method: (typeof METHODS)[number]): Endpoint => ({ method, path: { 'bk-ci': '{...path}' } });
+const endpoint = (method: (typeof METHODS)[number]): Endpoint => onBoth(method, '{...path}');
 
 /** Any bk-ci OpenAPI call, with the same auth, renewal, retries, wrapper check, redaction and outputs as every operation. */
 export default defineOperation({
@@ -78,6 +78,10 @@ export default defineOperation({
     ['query', Object.keys(t.query ?? {}).join(', ')],
   ],
   waits: () => false,
+  check: (t, settings) =>
+    settings.gateway === 'bk-apigateway' && t.path[0] !== 'v4'
+      ? [`path "${t.path.join('/')}" starts with ${t.path[0]}, but bk-ci publishes only v4 on the BlueKing API Gateway`]
+      : [],
   async run(t, { api }) {
     const reply = await api.call({
       endpoint: endpoint(t.method),

@@ -2,6 +2,7 @@
 // step's timing. Each operation declares its own inputs in its module.
 import { z } from 'zod';
 import type { ConnectionSettings } from '../bkci/connect.ts';
+import { GATEWAYS } from '../bkci/routes.ts';
 import { bool, duration, headerValue, withoutCredentials } from '../inputs/fields.ts';
 
 /** The connection's settings, and the step's timing. */
@@ -15,6 +16,8 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 export const settingsSchema = z
   .object({
     'base-url': z.string(),
+    gateway: z.enum(GATEWAYS, { error: (i) => `gateway must be ${GATEWAYS.join(' or ')}, not "${String(i.input)}"` }).default('bk-ci'),
+    'app-secret': headerValue('app-secret', { secret: true }).optional(),
     'access-token': headerValue('access-token', { secret: true }).optional(),
     'bk-token': headerValue('bk-token', { secret: true, cookie: true }).optional(),
     'user-id': headerValue('user-id').optional(),
@@ -35,8 +38,8 @@ export const settingsSchema = z
     if (typeof baseUrl !== 'string') ctx.addIssue({ code: 'custom', message: baseUrl.problem });
     return {
       baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
-      // The one front door so far; the BlueKing API Gateway becomes a second.
-      gateway: 'bk-ci',
+      gateway: i.gateway,
+      appSecret: i['app-secret'],
       accessToken: i['access-token'],
       bkToken: i['bk-token'],
       userId: i['user-id'],
@@ -49,7 +52,7 @@ export const settingsSchema = z
   });
 
 /** Inputs that hold secrets: masked before anything is printed, whichever operation reads them. */
-export const SECRET_INPUTS = ['access-token', 'bk-token'] as const;
+export const SECRET_INPUTS = ['access-token', 'bk-token', 'app-secret'] as const;
 
 function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem: string } {
   let url: URL;
@@ -63,7 +66,7 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
   if (url.search || url.hash) return { problem: 'base-url must not have a query (?…) or fragment (#…)' };
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecure) {
     return {
-      problem: `base-url uses plain http to ${url.hostname}: the access token travels in the query string and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted`,
+      problem: `base-url uses plain http to ${url.hostname}: the credentials travel with every request and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted`,
     };
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

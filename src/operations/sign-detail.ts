@@ -11,8 +11,9 @@ import { cut, hasSpaceOrControl } from '../text.ts';
 import { changesTable, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import { defineOperation } from './operation.ts';
 
-const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail' } };
-const SIGN_DOWNLOAD_URL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/downloadUrl' } };
+// Not published on the BlueKing API Gateway (removed from open-source bk-ci's v4 in 2022).
+const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail', 'bk-apigateway': null } };
+const SIGN_DOWNLOAD_URL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/downloadUrl', 'bk-apigateway': null } };
 const OUTPUTS = ['sign-status', 'sign-message', 'elapsed', 'polls', 'download-url'] as const;
 type SignOutput = (typeof OUTPUTS)[number];
 
