@@ -9,6 +9,7 @@ export interface World {
   projects: Map<string, StoredProject>;
   signs: Map<string, SignTask>;
   callbacks: Callback[];
+  nextCallbackId: () => number;
   builds: BuildWorld;
   nextProjectId: () => number;
   baseUrl: () => string;
@@ -60,6 +61,11 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v3/projects/:id', getProject],
   ['PUT', 'v3/projects/:id', updateProject],
   ['POST', 'v3/projects/:id/callbacks/batch', createCallbacks],
+  ['GET', 'v3/projects/:id/callbacks', listCallbacks],
+  ['DELETE', 'v3/projects/:id/callbacks/:cb', (w, c, p, id) => deleteCallback(w, c, p, id ?? '')],
+  ['POST', 'v4/projects/:id/callbacks/batch', createCallbacks],
+  ['GET', 'v4/projects/:id/callbacks/callback_list', listCallbacks],
+  ['DELETE', 'v4/projects/:id/callbacks/callback', (w, c, p) => deleteCallback(w, c, p, c.query.get('id') ?? '')],
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
@@ -111,7 +117,7 @@ function getProject(w: World, _c: Call, id: string): Reply {
 }
 
 function listProjects(w: World, c: Call): Reply {
-  const visible = [...w.projects.values()].filter((p) => p.members.has(c.userId) && !p.offlined);
+  const visible = [...w.projects.values()].filter((p) => (p.members.has(c.userId) || p.viewers.has(c.userId)) && !p.offlined);
   return w.wire.projectOk(visible.map(projectVO));
 }
 
@@ -287,13 +293,49 @@ function createCallbacks(w: World, c: Call, projectId: string): Reply {
     }
     const existing = w.callbacks.find((cb) => cb.projectId === projectId && cb.url === url && cb.event === name);
     const secretToken = c.query.get('secretToken');
+    // ProjectPipelineCallbackDao.save: onDuplicateKeyUpdate sets the URL and the secret, never ENABLE.
     if (existing) {
       existing.secretToken = secretToken;
       existing.region = region;
     } else {
-      w.callbacks.push({ projectId, url, event: name, region, secretToken, creator: c.userId });
+      w.callbacks.push({
+        id: w.nextCallbackId(),
+        projectId,
+        url,
+        event: name,
+        region,
+        secretToken,
+        creator: c.userId,
+        enable: true,
+        createdAt: w.now(),
+      });
     }
     successEvents.push(name);
   }
   return w.wire.ok({ successEvents, failureEvents });
+}
+
+/** GET …/callbacks?page&pageSize: a project member's view, newest first, secrets never shown. */
+function listCallbacks(w: World, c: Call, projectId: string): Reply {
+  const project = w.projects.get(projectId);
+  if (project === undefined || !(project.members.has(c.userId) || project.viewers.has(c.userId)))
+    return w.wire.domain(403, 2101133, `用户（${c.userId}）无（${projectId}）项目权限`);
+  const page = Math.max(1, Number(c.query.get('page') ?? 1) || 1);
+  const pageSize = Math.min(100, Math.max(1, Number(c.query.get('pageSize') ?? 20) || 20));
+  const all = w.callbacks.filter((cb) => cb.projectId === projectId).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  const records = all
+    .slice((page - 1) * pageSize, page * pageSize)
+    .map((cb) => ({ id: cb.id, projectId, callBackUrl: cb.url, events: cb.event, secretToken: null, enable: cb.enable }));
+  return w.wire.ok({ count: all.length, page, pageSize, totalPages: Math.ceil(all.length / pageSize), records });
+}
+
+/** DELETE …/callbacks/{id} (v4: callbacks/callback?id=): a project manager's, by id. */
+function deleteCallback(w: World, c: Call, projectId: string, id: string): Reply {
+  const project = w.projects.get(projectId);
+  if (project === undefined || !project.members.has(c.userId))
+    return w.wire.domain(403, 2101104, `流水线: ${c.userId}非项目${projectId}管理员`);
+  const at = w.callbacks.findIndex((cb) => cb.projectId === projectId && String(cb.id) === id);
+  if (at === -1) return w.wire.domain(400, 2101136, `回调记录(${id})不存在`);
+  w.callbacks.splice(at, 1);
+  return w.wire.ok(true);
 }

@@ -57,10 +57,13 @@ export interface SignSeed {
   projectId?: string;
 }
 
-export interface ProjectSeed extends Partial<Omit<StoredProject, 'members'>> {
+export interface ProjectSeed extends Partial<Omit<StoredProject, 'members' | 'viewers'>> {
   englishName: string;
   projectName: string;
+  /** Project managers. */
   members?: string[];
+  /** Members who are not managers. */
+  viewers?: string[];
 }
 
 export interface Emulator {
@@ -104,6 +107,7 @@ const projectBody = z
     description: z.string().optional(),
     creator: z.string().optional(),
     members: z.array(z.string()).optional(),
+    viewers: z.array(z.string()).optional(),
     projectType: z.number().int().optional(),
     bgId: long.optional(),
     bgName: z.string().optional(),
@@ -132,6 +136,8 @@ function defined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefi
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }
 
+const disableBody = z.object({ projectId: z.string().min(1), url: z.string().min(1), event: z.string().optional() }).strict();
+
 const deliverBody = z.object({ projectId: z.string().min(1), event: z.string().min(1), data: z.unknown().optional() }).strict();
 
 /** JSON as Jackson reads it into Long fields: whole numbers beyond 2^53 stay exact (as bigint). */
@@ -155,6 +161,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const sockets = new Set<Socket>();
   const tokenHits = new Map<string, number[]>();
   let lastProjectId = 0;
+  let lastCallbackId = 0;
   let url = '';
 
   const world: World = {
@@ -163,16 +170,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projects: new Map(),
     signs: new Map(),
     callbacks: [],
+    nextCallbackId: () => ++lastCallbackId,
     builds: new BuildWorld(wire, now),
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };
 
   const seedProject = (seed: ProjectSeed): StoredProject => {
-    const { members, ...fields } = seed;
+    const { members, viewers, ...fields } = seed;
     const creator = seed.creator ?? members?.[0] ?? 'admin';
     const p = newProject(fields, world.nextProjectId(), creator, now());
     for (const m of members ?? []) p.members.add(m);
+    for (const v of viewers ?? []) p.viewers.add(v);
     world.projects.set(p.englishName, p);
     return p;
   };
@@ -201,7 +210,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const deliver = (projectId: string, event: string, data: unknown) =>
     Promise.all(
       world.callbacks
-        .filter((cb) => cb.projectId === projectId && cb.event === event)
+        .filter((cb) => cb.projectId === projectId && cb.event === event && cb.enable)
         .map(async (cb) => {
           try {
             const res = await fetch(cb.url, {
@@ -251,6 +260,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     'POST users': control_(userBody, (b) => addUser(b.userId, b.tokenLifetimeMs)),
     'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName })),
     'POST signs': control_(signBody, (b) => seedSign(defined(b))),
+    'POST callbacks/disable': control_(disableBody, (b) => {
+      const hit = world.callbacks.filter(
+        (cb) => cb.projectId === b.projectId && cb.url === b.url && (b.event === undefined || cb.event === b.event),
+      );
+      for (const cb of hit) cb.enable = false;
+      return { disabled: hit.map((cb) => cb.event) };
+    }),
     'POST gateway': control_(gatewaySchema, (b) => {
       apigw = new ApiGateway(b, tokens, now);
       return { ok: true };

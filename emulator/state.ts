@@ -31,7 +31,10 @@ export interface StoredProject {
   createdAt: string;
   updator: string | null;
   updatedAt: string;
+  /** Project managers: they may register and delete callbacks. */
   members: Set<string>;
+  /** Members who are not managers: they may see the project and list its callbacks. */
+  viewers: Set<string>;
   offlined: boolean;
 }
 
@@ -48,12 +51,16 @@ export interface SignTask {
 }
 
 export interface Callback {
+  id: number;
   projectId: string;
   url: string;
   event: string;
   region: string;
   secretToken: string | null;
   creator: string;
+  /** bk-ci's circuit breaker clears it after 12 h of failed deliveries; re-registering does not set it again. */
+  enable: boolean;
+  createdAt: number;
 }
 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -137,6 +144,7 @@ export function newProject(
     updator: null,
     updatedAt: '',
     members: new Set([creator]),
+    viewers: new Set(),
     offlined: false,
     ...fields,
   };

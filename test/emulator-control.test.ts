@@ -121,6 +121,36 @@ describe('builds over HTTP (v4)', () => {
   });
 });
 
+describe('callbacks over HTTP', () => {
+  it('list (paged, no secret), disable through the control API, delivery only when enabled, delete', async () => {
+    const emu = await startEmulator();
+    const token = emu.addUser('alice').token.accessToken;
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    const v3 = (method: string, path: string, query = '') =>
+      raw(emu.url, method, `${OPENAPI_PREFIX}projects/demo/${path}?access_token=${token}${query}`, {
+        headers: { 'x-devops-uid': 'alice' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+    await v3('POST', 'callbacks/batch', '&url=https://h.example/cb&region=OSS&event=BUILD_START,BUILD_END&secretToken=s3cret');
+    const page = (await v3('GET', 'callbacks', '&page=1&pageSize=1')).json() as {
+      data: { count: number; records: Record<string, unknown>[] };
+    };
+    expect(page.data.count).toBe(2);
+    expect(page.data.records).toHaveLength(1);
+    expect(page.data.records[0]).toMatchObject({ callBackUrl: 'https://h.example/cb', secretToken: null, enable: true });
+    const disabled = await raw(emu.url, 'POST', '/__emulator/callbacks/disable', {
+      body: JSON.stringify({ projectId: 'demo', url: 'https://h.example/cb', event: 'BUILD_END' }),
+    });
+    expect(disabled.json()).toEqual({ disabled: ['BUILD_END'] });
+    expect(await emu.deliver('demo', 'BUILD_END', {})).toEqual([]);
+    const id = String(emu.callbacks.find((c) => c.event === 'BUILD_END')?.id);
+    expect((await v3('DELETE', `callbacks/${id}`)).json()).toEqual({ status: 0, data: true });
+    expect((await v3('DELETE', `callbacks/${id}`)).json()).toMatchObject({ status: 2101136 });
+    expect(emu.callbacks.map((c) => c.event)).toEqual(['BUILD_START']);
+    await emu.close();
+  });
+});
+
 describe('fault matching: exact path, or an explicit pattern', () => {
   it.each([
     [{ path: '/ms/openapi/api/apigw/v3/projects/demo' }, '/ms/openapi/api/apigw/v3/projects/demo', true],

@@ -1,20 +1,46 @@
 import { z } from 'zod';
+import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
 import type { Endpoint } from '../bkci/routes.ts';
-import { OperationError } from '../errors.ts';
-import { oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
-import type { Outcome } from '../outcome.ts';
+import { ActionError, errorMessage, OperationError, ServerSaidError } from '../errors.ts';
+import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
+import type { Block, Outcome } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 
 const CALLBACKS_BATCH: Endpoint = {
   method: 'POST',
   path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/batch', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/batch' },
 };
+const CALLBACKS_LIST: Endpoint = {
+  method: 'GET',
+  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback_list' },
+};
+/** v3 takes the id in the path, v4 in the query (`callback?id=`); the id goes in both, each ignores the other. */
+const CALLBACK_DELETE: Endpoint = {
+  method: 'DELETE',
+  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/{id}', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback' },
+};
+
+const OUTPUTS = ['success-events', 'failure-events', 'reenabled-events', 'removed-events'] as const;
+type CallbackOutput = (typeof OUTPUTS)[number];
 
 const callbackResult = z.object({
   successEvents: z.array(z.string()).nullish(),
   failureEvents: z.record(z.string(), z.string()).nullish(),
 });
+
+/** One page of ProjectPipelineCallBack rows: one (url, event) each; secretToken is never shown. */
+const callbackPage = z.object({
+  count: z.number().int().nullish(),
+  records: z
+    .array(
+      z.object({ id: z.union([z.number().int(), z.string()]), callBackUrl: z.string(), events: z.string(), enable: z.boolean().nullish() }),
+    )
+    .nullish(),
+});
+type Row = { id: string; url: string; event: string; enable: boolean };
+
+const PAGE_SIZE = 100;
 
 const events = z.string().transform((v, ctx) => {
   const names = splitList(v);
@@ -30,7 +56,49 @@ const events = z.string().transform((v, ctx) => {
   return names;
 });
 
-/** One batch request for all events; bk-ci upserts on (project, url, event). */
+/**
+ * A refusal of a right, said as the right: listing needs a project member (bk-ci 2101133),
+ * deleting and registering a manager (2101104); the spec says 403 for either.
+ */
+function rightMissing(e: unknown, what: string, right: 'member' | 'manager', projectId: string): unknown {
+  if (!(e instanceof ServerSaidError) || !(e.serverStatus === 2101133 || e.serverStatus === 2101104 || e.status === 403)) return e;
+  const needs =
+    right === 'member'
+      ? `project membership, and the user is not a member of project ${projectId}`
+      : `a manager of project ${projectId}, and the user is not one`;
+  return new ActionError(`${what} needs ${needs} (bk-ci ${e.serverStatus ?? e.status}: ${e.serverMessage})`, {
+    status: e.status,
+    cause: e,
+  });
+}
+
+/** Every callback of the project, all pages. */
+async function listAll(api: BkciApi, projectId: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let page = 1; ; page++) {
+    const reply = await api
+      .call({
+        endpoint: CALLBACKS_LIST,
+        params: { projectId },
+        query: { page: String(page), pageSize: String(PAGE_SIZE) },
+        data: callbackPage,
+      })
+      .catch((e: unknown) => {
+        throw rightMissing(e, 'listing the callbacks', 'member', projectId);
+      });
+    const records = reply.data?.records ?? [];
+    rows.push(...records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })));
+    if (records.length < PAGE_SIZE || rows.length >= (reply.data?.count ?? Number.POSITIVE_INFINITY)) return rows;
+  }
+}
+
+/**
+ * Registers the URL for the events, and makes sure each one is enabled. bk-ci's circuit breaker
+ * disables a callback whose deliveries keep failing, and registering the same URL and event again
+ * only rotates the secret: a disabled one is deleted first, then re-created by the batch. With
+ * replace-events, this URL's callbacks for other events are deleted too; other URLs never.
+ * Nothing is deleted unless the list succeeded; a failure half way says what was done.
+ */
 export default defineOperation({
   inputs: z.object({
     'project-id': segment('project-id'),
@@ -38,52 +106,139 @@ export default defineOperation({
     region: oneOf('region', REGIONS),
     events,
     'secret-token': z.string().optional(),
+    'replace-events': bool('replace-events').default(false),
   }),
   secrets: ['secret-token'],
-  endpoints: [CALLBACKS_BATCH],
-  outputs: ['success-events', 'failure-events'],
+  endpoints: [CALLBACKS_LIST, CALLBACK_DELETE, CALLBACKS_BATCH],
+  outputs: OUTPUTS,
   credentials: 'any',
   describe: (t) => [
     ['project-id', t['project-id']],
     ['callback-url', t['callback-url']],
     ['region', t.region],
     ['events', t.events.join(', ')],
+    ['replace-events', String(t['replace-events'])],
   ],
   waits: () => false,
-  async run(t, { api }) {
-    const reply = await api.call({
-      endpoint: CALLBACKS_BATCH,
-      params: { projectId: t['project-id'] },
-      query: { url: t['callback-url'], region: t.region, event: t.events.join(','), secretToken: t['secret-token'] },
-      data: callbackResult,
-    });
-    const success = reply.data?.successEvents ?? [];
-    const failure = reply.data?.failureEvents ?? {};
-    const failed = Object.entries(failure);
-    const rows = [...success.map((e) => [e, 'registered', '']), ...failed.map(([e, why]) => [e, 'failed', why])];
-    const outcome: Outcome<'success-events' | 'failure-events'> = {
-      headline: `registered ${success.length} of ${t.events.length} callbacks for ${t['project-id']}`,
-      data: { successEvents: success, failureEvents: failure },
-      outputs: { 'success-events': JSON.stringify(success), 'failure-events': JSON.stringify(failure) },
-      blocks: [
-        {
-          kind: 'facts',
-          rows: [
-            ['Project', t['project-id']],
-            ['Callback URL', t['callback-url']],
-            ['Region', t.region],
-          ],
-        },
-        { kind: 'table', title: 'Events', headers: ['Event', 'Result', 'Reason'], rows },
-      ],
-      status: reply.status,
-    };
-    if (reply.data === undefined) throw new OperationError('bk-ci answered the callback batch without a result', outcome);
+  async run(t, { api, log }) {
+    const projectId = t['project-id'];
+    const url = t['callback-url'];
+    const rows = (await listAll(api, projectId)).filter((r) => r.url === url);
+    const disabled = rows.filter((r) => !r.enable && t.events.includes(r.event));
+    const stale = t['replace-events'] ? rows.filter((r) => !t.events.includes(r.event)) : [];
+    const reenabled: string[] = [];
+    const removed: string[] = [];
+    let status: number | undefined;
+    const outcome = (headline: string, result?: z.infer<typeof callbackResult>): Outcome<CallbackOutput> =>
+      describe(headline, t, { reenabled, removed, result, disabled: disabled.map((r) => r.event) }, status);
+
+    for (const [row, done] of [...disabled.map((r) => [r, reenabled] as const), ...stale.map((r) => [r, removed] as const)]) {
+      try {
+        const reply = await api.call({
+          endpoint: CALLBACK_DELETE,
+          params: { projectId, id: row.id },
+          query: { id: row.id },
+          data: z.unknown(),
+        });
+        status = reply.status;
+      } catch (e) {
+        // Another deploy deleted it first: what matters is that it is gone.
+        if (!(e instanceof ServerSaidError && e.serverStatus === 2101136)) {
+          const left = [...disabled, ...stale]
+            .filter((r) => !reenabled.includes(r.event) && !removed.includes(r.event))
+            .map((r) => r.event);
+          throw new OperationError(
+            `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${[...reenabled, ...removed].join(', ') || 'none'}; not deleted: ${left.join(', ')}; nothing was registered. Running the step again finishes the job.`,
+            {
+              ...outcome('callbacks half updated'),
+              ...(reenabled.length + removed.length > 0
+                ? { done: `deleted the callbacks of ${url} for ${[...reenabled, ...removed].join(', ')}` }
+                : {}),
+            },
+            { cause: e },
+          );
+        }
+      }
+      done.push(row.event);
+    }
+    if (reenabled.length > 0)
+      log.info(
+        `re-enabling ${reenabled.join(', ')}: bk-ci had disabled them after failed deliveries, and registering again does not enable them`,
+      );
+    if (removed.length > 0) log.info(`removed ${removed.join(', ')}: no longer in events (replace-events)`);
+
+    const reply = await api
+      .call({
+        endpoint: CALLBACKS_BATCH,
+        params: { projectId },
+        query: { url, region: t.region, event: t.events.join(','), secretToken: t['secret-token'] },
+        data: callbackResult,
+      })
+      .catch((e: unknown) => {
+        const error = rightMissing(e, 'registering callbacks', 'manager', projectId);
+        if (reenabled.length === 0) throw error;
+        throw new OperationError(
+          `${errorMessage(error)}. The disabled callbacks for ${reenabled.join(', ')} were deleted to be re-created and are not registered now: run the step again.`,
+          { ...outcome('callbacks deleted, not re-created'), done: `deleted the disabled callbacks of ${url} for ${reenabled.join(', ')}` },
+          { cause: e },
+        );
+      });
+    status = reply.status;
+    const failed = Object.entries(reply.data?.failureEvents ?? {});
+    const result = outcome(
+      `registered ${reply.data?.successEvents?.length ?? 0} of ${t.events.length} callbacks for ${projectId}`,
+      reply.data,
+    );
+    if (reply.data === undefined) throw new OperationError('bk-ci answered the callback batch without a result', result);
     if (failed.length > 0)
       throw new OperationError(
         `${failed.length} of ${t.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`,
-        outcome,
+        result,
       );
-    return outcome;
+    return result;
   },
 });
+
+function describe(
+  headline: string,
+  t: { 'project-id': string; 'callback-url': string; region: string; events: string[] },
+  done: { reenabled: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined },
+  status: number | undefined,
+): Outcome<CallbackOutput> {
+  const success = done.result?.successEvents ?? [];
+  const failure = done.result?.failureEvents ?? {};
+  const state = (e: string): string =>
+    done.reenabled.includes(e) ? 're-enabled' : done.disabled.includes(e) ? 'disabled, not yet re-created' : 'registered';
+  const rows = [
+    ...success.map((e) => [
+      e,
+      state(e),
+      done.reenabled.includes(e) ? 'bk-ci had disabled it after failed deliveries; deleted and created again' : '',
+    ]),
+    ...Object.entries(failure).map(([e, why]) => [e, 'failed', why]),
+    ...done.removed.map((e) => [e, 'removed', 'not in events (replace-events)']),
+  ];
+  const blocks: Block[] = [
+    {
+      kind: 'facts',
+      rows: [
+        ['Project', t['project-id']],
+        ['Callback URL', t['callback-url']],
+        ['Region', t.region],
+      ],
+    },
+    { kind: 'table', title: 'Events', headers: ['Event', 'Result', 'Reason'], rows },
+  ];
+  return {
+    headline,
+    ...(done.result === undefined ? {} : { data: { successEvents: success, failureEvents: failure } }),
+    outputs: {
+      'success-events': JSON.stringify(success),
+      'failure-events': JSON.stringify(failure),
+      'reenabled-events': JSON.stringify(done.reenabled),
+      'removed-events': JSON.stringify(done.removed),
+    },
+    blocks,
+    status,
+  };
+}

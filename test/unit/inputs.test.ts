@@ -161,6 +161,7 @@ describe('parseInputs', () => {
         'callback-url': 'https://hooks.example.com/x',
         region: 'DEVNET',
         events: ['BUILD_START', 'BUILD_END'],
+        'replace-events': false,
       });
     });
     it.each([
