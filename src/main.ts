@@ -96,7 +96,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     outcome = await job.run({ ...connection, settings, clock, log, signal: cancel.signal, start, workflow: workflowContext(env) });
     log.info(outcome.headline);
     await setOutputs(outcome, connection.tokens, secrets, operation);
-    writeSummary(operation, baseUrl, step, true, outcome, secrets);
+    await writeSummary(operation, baseUrl, step, true, outcome, secrets);
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
@@ -105,7 +105,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
     try {
       if (connection !== undefined) await setOutputs(outcome, connection.tokens, secrets, operation, e);
-      writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
+      await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
@@ -154,7 +154,7 @@ const hostOf = (url: string): string => {
   }
 };
 
-function writeSummary(
+async function writeSummary(
   operation: string,
   baseUrl: string,
   step: Step | undefined,
@@ -162,7 +162,7 @@ function writeSummary(
   outcome: Outcome | undefined,
   secrets: Secrets,
   error?: string,
-): void {
+): Promise<void> {
   const md = renderSummary({
     operation,
     host: hostOf(step?.settings.baseUrl ?? baseUrl),
@@ -173,5 +173,5 @@ function writeSummary(
     ...(error === undefined ? {} : { error }),
     scrub: (text) => secrets.redact(text),
   });
-  core.appendSummary(md);
+  await core.appendSummary(md);
 }

@@ -34,6 +34,12 @@ export interface InProcessOptions {
 const dirs: string[] = [];
 
 /**
+ * One summary file for every run of this worker: @actions/core's summary keeps the path it first
+ * read (a real step calls run() once), so each run empties this file instead of getting its own.
+ */
+const summaryFile = join(tmpdir(), `bkci-summary-${process.pid}-${Math.random().toString(36).slice(2)}.md`);
+
+/**
  * run() in this process, as the runner would start it: action.yml's defaults under the given
  * inputs, fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout captured. Tests in one file
  * run one at a time, so capturing stdout is safe.
@@ -43,7 +49,7 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
   dirs.push(work);
   const temp = join(work, 'runner-temp');
   await mkdir(temp);
-  const files = { GITHUB_OUTPUT: join(work, 'output'), GITHUB_STEP_SUMMARY: join(work, 'summary') };
+  const files = { GITHUB_OUTPUT: join(work, 'output'), GITHUB_STEP_SUMMARY: summaryFile };
   await Promise.all(Object.values(files).map((f) => writeFile(f, '')));
   const inputs = { ...(await actionDefaults()), ...o.inputs };
   const env = { ...files, RUNNER_TEMP: temp, ...o.processEnv };
@@ -88,5 +94,5 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
 
 /** Removes what the runs left behind; outputs such as data-file point into it until then. */
 export async function cleanupRuns(): Promise<void> {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  await Promise.all([...dirs.splice(0), summaryFile].map((d) => rm(d, { recursive: true, force: true })));
 }

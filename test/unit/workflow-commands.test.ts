@@ -7,12 +7,13 @@ import * as wc from '../../src/runner/workflow-commands.ts';
 
 let dir: string;
 let stdout: string[];
+const summaryFile = join(tmpdir(), `wc-summary-${process.pid}.md`);
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wc-'));
   await writeFile(join(dir, 'output'), '');
-  await writeFile(join(dir, 'summary'), '');
+  await writeFile(summaryFile, '');
   vi.stubEnv('GITHUB_OUTPUT', join(dir, 'output'));
-  vi.stubEnv('GITHUB_STEP_SUMMARY', join(dir, 'summary'));
+  vi.stubEnv('GITHUB_STEP_SUMMARY', summaryFile);
   stdout = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     stdout.push(String(chunk));
@@ -67,16 +68,18 @@ describe('the runner protocol', () => {
     });
   });
 
-  it('setOutput fails clearly without GITHUB_OUTPUT', () => {
+  it('without GITHUB_OUTPUT, setOutput falls back to the old command, as @actions/core does', () => {
     vi.stubEnv('GITHUB_OUTPUT', '');
-    expect(() => wc.setOutput('x', 'y')).toThrow(/GITHUB_OUTPUT is not set/);
+    wc.setOutput('x', 'a\nb');
+    expect(stdout.join('')).toBe('\n::set-output name=x::a%0Ab\n');
   });
 
   it('appendSummary appends, and is skipped without a summary file', async () => {
-    expect(wc.appendSummary('# one\n')).toBe(true);
-    expect(wc.appendSummary('two\n')).toBe(true);
-    expect(await readFile(join(dir, 'summary'), 'utf8')).toBe('# one\ntwo\n');
+    // core.summary keeps the first path it reads: one file for this test file.
+    expect(await wc.appendSummary('# one\n')).toBe(true);
+    expect(await wc.appendSummary('two\n')).toBe(true);
+    expect(await readFile(summaryFile, 'utf8')).toBe('# one\ntwo\n');
     vi.stubEnv('GITHUB_STEP_SUMMARY', '');
-    expect(wc.appendSummary('three')).toBe(false);
+    expect(await wc.appendSummary('three')).toBe(false);
   });
 });
