@@ -102,7 +102,7 @@ describe('random server answers, the built action', () => {
           await server.close();
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 24 },
     );
   }, 60_000);
 });

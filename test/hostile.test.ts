@@ -247,6 +247,7 @@ describe('secrets never show, not even in part', () => {
   });
 });
 
+// In-process: the same transport and parsing as dist/, without a process start per case.
 describe('the wire, read like curl reads it', () => {
   const project = JSON.stringify({ code: 0, data: { englishName: 'demo', projectName: 'Wire' } });
   const cases: [string, () => Buffer][] = [
@@ -271,7 +272,7 @@ describe('the wire, read like curl reads it', () => {
   ];
   it.each(cases)('%s', async (_, answer) => {
     const server = await rawServer(answer);
-    const r = await runStep(installed(), {
+    const r = await runInProcess({
       inputs: {
         operation: 'get-project',
         'base-url': server.url,
@@ -300,7 +301,7 @@ describe('the wire, read like curl reads it', () => {
       const project = JSON.stringify({ code: 0, data: { englishName: 'made', projectName: 'M' } });
       return httpAnswer('200 OK', {}, req.method === 'POST' ? '{"code":0,"data":true}' : created ? project : '{"code":0}');
     });
-    const r = await runStep(installed(), { inputs: { operation: 'get-token', 'base-url': server.url, 'bk-token': 'bk-1234' } });
+    const r = await runInProcess({ inputs: { operation: 'get-token', 'base-url': server.url, 'bk-token': 'bk-1234' } });
     expect(r.code).toBe(0);
     expect(r.outputs['expiration-time']).toBe(value);
     expect(r.stdout).not.toMatch(/Invalid time value/);
@@ -312,7 +313,7 @@ describe('the wire, read like curl reads it', () => {
     ).toMatch(warning);
     // Three openapi calls, one token: no renewal on every request.
     const before = server.requests.length;
-    const c = await runStep(installed(), {
+    const c = await runInProcess({
       inputs: {
         operation: 'create-project',
         'base-url': server.url,
@@ -333,7 +334,7 @@ describe('the wire, read like curl reads it', () => {
         'Verification failed : Access token expired in: 99999999999999999999',
       ),
     );
-    const r = await runStep(installed(), {
+    const r = await runInProcess({
       inputs: { operation: 'get-project', 'base-url': server.url, 'access-token': 'tok%2B1', 'user-id': 'alice', 'project-id': 'demo' },
     });
     await server.close();
@@ -348,7 +349,7 @@ describe('the wire, read like curl reads it', () => {
     ['access-token', { 'access-token': 'tok\u00e9\u4e2d' }, /access-token holds a character at position 5, which is not Latin-1/],
   ])('%s that cannot be a header value is refused before any request', async (_, inputs, message) => {
     const server = await rawServer(() => httpAnswer('500 No', {}, ''));
-    const r = await runStep(installed(), {
+    const r = await runInProcess({
       inputs: {
         operation: 'get-project',
         'base-url': server.url,
@@ -366,7 +367,7 @@ describe('the wire, read like curl reads it', () => {
   });
 
   it('HTTPS_PROXY without a scheme gets a message that names the variable', async () => {
-    const r = await runStep(installed(), {
+    const r = await runInProcess({
       inputs: {
         operation: 'get-project',
         'base-url': 'https://devops.example.com',
