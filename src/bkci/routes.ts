@@ -61,6 +61,3 @@ export function resolvePath(
   const [version, ...rest] = segments;
   return `/${[version, type, ...rest].join('/')}`;
 }
-
-/** `GET v3/projects/{projectId}`, for docs and messages. */
-export const describeEndpoint = (e: Endpoint, gateway: Gateway): string => `${e.method} ${e.path[gateway] ?? '(not published)'}`;

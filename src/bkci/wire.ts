@@ -138,7 +138,13 @@ export function unwrap<T>(
     throw new ResponseFormatError({ method, url, status: res.status, detail: 'the result has neither "status" nor "code"' });
   }
   if (serverStatus !== 0) {
-    throw new WrapperStatusError({ method, url, status: res.status, serverStatus, serverMessage: cut(scrub(env.data.message ?? ''), 500) });
+    throw new WrapperStatusError({
+      method,
+      url,
+      status: res.status,
+      serverStatus,
+      serverMessage: cut(scrub(unfilled(env.data.message ?? '')), 500),
+    });
   }
   if (env.data.data === undefined || env.data.data === null) return undefined;
   return checked(env.data.data, schema, res, method, url);

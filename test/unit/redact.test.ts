@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from '../../src/bkci/wire.ts';
+import { z } from 'zod';
+import { readError, redactUrl, unwrap } from '../../src/bkci/wire.ts';
 import { Secrets } from '../../src/redact.ts';
 
 describe('redactUrl', () => {
@@ -53,5 +54,17 @@ describe('Secrets', () => {
     s.add(undefined);
     s.add('ab');
     expect(masked).toEqual([]);
+  });
+});
+
+describe("bk-ci's unfilled placeholders never show as {0}", () => {
+  it('in an error body', () => {
+    const said = readError({ status: 400, headers: {}, body: '{"status":400,"message":"参数校验失败:{0} Invalid buildId"}' }, (t) => t);
+    expect(said.message).toBe('参数校验失败:Invalid buildId');
+  });
+
+  it('in a 200 whose wrapper says failure', () => {
+    const res = { status: 200, headers: {}, body: '{"status":2101999,"message":"用户({0})无权限"}' };
+    expect(() => unwrap(JSON.parse(res.body), z.unknown(), res, 'GET', 'u', (t) => t)).toThrow(/error status 2101999: 用户\(\)无权限$/);
   });
 });
