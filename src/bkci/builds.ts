@@ -31,6 +31,8 @@ export const buildStatus = z.looseObject({
   errorInfoList: z
     .array(z.looseObject({ taskName: z.string().nullish(), errorCode: z.number().nullish(), errorMsg: z.string().nullish() }))
     .nullish(),
+  /** Only each parameter's name and type are kept: its value may be a secret. */
+  buildParameters: z.array(z.object({ key: z.string(), valueType: z.string().nullish() })).nullish(),
 });
 export type BuildStatus = z.infer<typeof buildStatus>;
 

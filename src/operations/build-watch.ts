@@ -7,7 +7,7 @@ import { countOf, formatDuration, seconds } from '../duration.ts';
 import { ActionError, CancelledError, errorMessage, HttpError, OperationError, ServerSaidError, statusOf } from '../errors.ts';
 import { bool, isHttpUrl } from '../inputs/fields.ts';
 import type { Block, Outcome } from '../outcome.ts';
-import { changesTable, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import type { Context } from './operation.ts';
 
 export const BUILD_OUTPUTS = ['build-id', 'build-num', 'build-status', 'build-url', 'elapsed', 'polls'] as const;
@@ -28,16 +28,10 @@ export function buildUrl(consoleUrl: string, projectId: string, pipelineId: stri
   return `${consoleUrl}/console/pipeline/${[projectId, pipelineId, 'detail', id].map(encodeURIComponent).join('/')}`;
 }
 
-/** The build's status as `data`: its variables and parameter values left out, since they may hold secrets. */
+/** The build's status as `data`: its variables left out (the parameters' values the schema drops), since they may hold secrets. */
 function shareable(s: BuildStatus): Record<string, unknown> {
-  const { variables: _variables, buildParameters, ...rest } = s;
-  const params = Array.isArray(buildParameters) ? buildParameters : [];
-  return {
-    ...rest,
-    buildParameters: params.map((p: unknown) =>
-      typeof p === 'object' && p !== null && 'key' in p ? { key: p.key, ...('valueType' in p ? { valueType: p.valueType } : {}) } : {},
-    ),
-  };
+  const { variables: _variables, ...rest } = s;
+  return rest;
 }
 
 export interface Watched {
@@ -75,7 +69,7 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
     log.info(
       `waiting for ${name()}: timeout ${formatDuration(ctx.settings.timeoutMs)}, a poll every ${formatDuration(ctx.settings.pollIntervalMs)}${url ? `; ${url}` : ''}`,
     );
-  let end: Awaited<ReturnType<typeof poll>>;
+  let end: PollEnd;
   try {
     end = await poll(
       {

@@ -67,7 +67,7 @@ export async function readBack(
     blocks,
     status,
   });
-  let read: Awaited<ReturnType<typeof findProject>>;
+  let read: { project: Project | undefined; status: number };
   try {
     read = await findProject(api, projectId);
   } catch (e) {

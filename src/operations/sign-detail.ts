@@ -8,7 +8,7 @@ import { bool, segment } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { cut, hasSpaceOrControl } from '../text.ts';
-import { changesTable, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import { defineOperation } from './operation.ts';
 
 // Not published on the BlueKing API Gateway (removed from open-source bk-ci's v4 in 2022).
@@ -105,7 +105,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     log.info(
       `waiting for re-sign task ${p.resignId}: timeout ${formatDuration(p.timeoutMs)}, a poll every ${formatDuration(p.intervalMs)}`,
     );
-  let end: Awaited<ReturnType<typeof poll>>;
+  let end: PollEnd;
   try {
     end = await poll(
       {

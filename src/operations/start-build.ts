@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUILD_START, BUILD_STATUS, BUILD_STOP, buildId, startProblem } from '../bkci/builds.ts';
+import type { Reply } from '../bkci/client.ts';
 import { ActionError, ServerSaidError } from '../errors.ts';
 import { bool, mapping, segment } from '../inputs/fields.ts';
 import type { WorkflowContext } from '../runner/context.ts';
@@ -58,7 +59,7 @@ export default defineOperation({
     const pipelineId = t['pipeline-id'];
     const params = t['build-params'] ?? {};
     const body = { ...params, ...material(ctx.workflow, params) };
-    let reply: Awaited<ReturnType<typeof ctx.api.call<z.infer<typeof buildId>>>>;
+    let reply: Reply<z.infer<typeof buildId>>;
     try {
       // A POST: sent once (retried only when bk-ci refused it or it was never sent).
       reply = await ctx.api.call({ endpoint: BUILD_START, params: { projectId }, query: { pipelineId }, body, data: buildId });
