@@ -4,9 +4,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep, type StepResult, unescapeData } from '../emulator/runner.ts';
+import { cleanupSteps, installAction, runStep, unescapeData } from '../emulator/runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
 import type { Flavour } from '../emulator/wire.ts';
+import { failedWith } from './support/expect-step.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -17,13 +18,6 @@ afterAll(async () => {
   await rm(actionDir, { recursive: true, force: true });
   await cleanupSteps();
 });
-
-function expectOneCleanError(r: StepResult, message: RegExp): void {
-  expect(r.code).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-  expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
-}
 
 // What only the built action can show: dist/ without node_modules, signals, one connection for a
 // wait, real timing. Behaviour is tested in-process in run.test.ts; bk-ci's flavour is enough here.
@@ -97,7 +91,7 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
       'poll-interval': '1s',
       retries: '5',
     });
-    expectOneCleanError(r, /got no complete answer within request-timeout \(1s\)/);
+    failedWith(r, /got no complete answer within request-timeout \(1s\)/);
     expect(r.durationMs).toBeLessThan(2000 + 1000 + 700);
   });
 
@@ -146,7 +140,7 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
     );
     const exitAfter = Date.now() - signalledAt;
     expect(exitAfter).toBeLessThan(2000);
-    expectOneCleanError(r, /cancelled after \d(\.\d)?s, last status RUNNING/);
+    failedWith(r, /cancelled after \d(\.\d)?s, last status RUNNING/);
     expect(r.summary).toMatch(/cancelled after/);
   });
 
@@ -171,10 +165,7 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
       );
       expect(Date.now() - signalledAt).toBeLessThan(2000);
       const id = r.outputs['build-id'] ?? '';
-      expectOneCleanError(
-        r,
-        new RegExp(`cancelled after .*, last status RUNNING; the build ${id} was stopped in bk-ci \\(stop-on-cancel\\)$`),
-      );
+      failedWith(r, new RegExp(`cancelled after .*, last status RUNNING; the build ${id} was stopped in bk-ci \\(stop-on-cancel\\)$`));
       expect(emu.requests({ path: '/build_stop' })).toHaveLength(1);
       const build = emu.builds.builds.get(id);
       expect(build && emu.builds.state(build).status).toBe('CANCELED');
@@ -273,7 +264,7 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
       events: 'BUILD_ENDD',
       timeout: 'forever',
     });
-    expectOneCleanError(r, /invalid inputs:/);
+    failedWith(r, /invalid inputs:/);
     expect(r.errors[0]).toMatch(/timeout "forever"/);
     expect(r.errors[0]).toMatch(/No request was sent/);
     expect(emu.log).toHaveLength(0);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
 import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
@@ -48,12 +49,6 @@ const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): Prom
     env,
   });
 const start = (inputs: Record<string, string> = {}, env?: NodeJS.ProcessEnv) => step({ operation: 'start-build', ...inputs }, env);
-const failed = (r: StepResult, message: RegExp): void => {
-  expect(r.code, r.stdout).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-};
-
 describe('start-build', () => {
   it('starts the pipeline, follows QUEUE → RUNNING → SUCCEED, and outputs the build', async () => {
     pipeline({
@@ -126,7 +121,7 @@ describe('start-build', () => {
   ])('%s fails the step, naming the status and bk-ci first error; the build is still an output', async (result) => {
     pipeline({ result, errorInfoList: [{ taskName: 'Deploy', errorCode: 2199001, errorMsg: 'host unreachable' }] });
     const r = await start();
-    failed(
+    failedWith(
       r,
       new RegExp(
         `^bk-ci start-build failed: build #1 \\(b-\\w+\\) of pipeline p-app ended ${result}: Deploy \\(2199001\\): host unreachable$`,
@@ -139,7 +134,7 @@ describe('start-build', () => {
 
   it('a build cancelled in bk-ci (CANCELED) fails the step instead of spinning forever', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 2000 }], result: 'CANCELED' });
-    failed(await start(), /ended CANCELED$/);
+    failedWith(await start(), /ended CANCELED$/);
   });
 
   it('STAGE_SUCCESS without an end time is a stage waiting for review: it waits and says so; then goes on', async () => {
@@ -175,7 +170,7 @@ describe('start-build', () => {
   it('a timeout leaves the build running, says so, and does not stop it', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 3_600_000 }] });
     const r = await start({ timeout: '10s' });
-    failed(
+    failedWith(
       r,
       /build #1 \(b-\w+\) is still RUNNING after 10s \(11 polls, timeout 10s\)\. The step stopped waiting; the build goes on in bk-ci\./,
     );
@@ -211,14 +206,14 @@ describe('start-build', () => {
   ])('start error %j is said in words a user can act on', async (startError, message) => {
     pipeline({ startError });
     const r = await start();
-    failed(r, message);
+    failedWith(r, message);
     expect(r.errors[0]).toMatch(new RegExp(`bk-ci said: ${startError.message.replace(/[[\]()]/g, '\\$&')}`));
     expect(r.outputs['http-status']).toBe(String(startError.http));
     expect(emu.requests({ method: 'POST' })).toHaveLength(1);
   });
 
   it('a pipeline that does not exist', async () => {
-    failed(
+    failedWith(
       await start({ 'pipeline-id': 'p-ghost' }),
       /pipeline p-ghost of project demo was not found \(bk-ci 2101038\): check pipeline-id/,
     );
@@ -226,13 +221,16 @@ describe('start-build', () => {
 
   it('a required parameter that is missing is named', async () => {
     pipeline({ required: ['APP_VERSION'] });
-    failed(await start({ 'build-params': 'OTHER: x' }), /a required start parameter \(APP_VERSION\) is missing: give it in build-params/);
+    failedWith(
+      await start({ 'build-params': 'OTHER: x' }),
+      /a required start parameter \(APP_VERSION\) is missing: give it in build-params/,
+    );
   });
 
   it('the start is a POST: a 503 is not sent again', async () => {
     pipeline();
     emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 503, contentType: 'html' } });
-    failed(await step({ operation: 'start-build', retries: '3' }), /answered HTTP 503/);
+    failedWith(await step({ operation: 'start-build', retries: '3' }), /answered HTTP 503/);
     expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
     expect(emu.builds.builds.size).toBe(0);
   });
@@ -243,7 +241,7 @@ describe('start-build', () => {
     [{ 'console-url': 'devops' }, /console-url must be an absolute http\(s\) URL/],
     [{ 'stop-on-cancel': 'maybe' }, /stop-on-cancel must be true or false/],
   ])('refuses %j before any request', async (inputs, message) => {
-    failed(await start(inputs), message);
+    failedWith(await start(inputs), message);
     expect(emu.requests().filter((q) => q.path !== TOKEN_PATH)).toHaveLength(0);
   });
 });
@@ -256,7 +254,7 @@ describe('build-status', () => {
     const once = await step({ operation: 'build-status', 'build-id': id, wait: 'false', 'pipeline-id': '' });
     expect(once.outputs).toMatchObject({ 'build-id': id, 'build-status': 'RUNNING', 'build-num': '1', 'build-url': '' });
     const waited = await step({ operation: 'build-status', 'build-id': id, timeout: '5s' });
-    failed(waited, /still RUNNING after 5s/);
+    failedWith(waited, /still RUNNING after 5s/);
     const done = await step({ operation: 'build-status', 'build-id': id, timeout: '2m' });
     expect(done.outputs['build-status']).toBe('SUCCEED');
     expect(emu.requests({ path: '/build_stop' })).toHaveLength(0);
@@ -265,7 +263,7 @@ describe('build-status', () => {
   it("an unknown build id says there is no such build, not bk-ci's unfilled {0}", async () => {
     pipeline();
     const r = await step({ operation: 'build-status', 'build-id': 'b-nope' });
-    failed(r, /^bk-ci build-status failed: no build b-nope in project demo \(pipeline p-app\): check build-id and project-id$/);
+    failedWith(r, /^bk-ci build-status failed: no build b-nope in project demo \(pipeline p-app\): check build-id and project-id$/);
     expect(r.errors[0]).not.toContain('{0}');
     expect(r.outputs['http-status']).toBe('400');
   });

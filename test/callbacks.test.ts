@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
 afterAll(cleanupRuns);
@@ -31,12 +31,6 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
 afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
-
-const failed = (r: StepResult, message: RegExp): void => {
-  expect(r.code, r.stdout).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-};
 
 describe.each([
   ['bkci', {}],
@@ -126,20 +120,20 @@ describe.each([
     await step();
     disable('BUILD_END');
     emu.faults.add({ method: 'GET', fault: { kind: 'status', status: 500, contentType: 'text', body: 'list broke' } });
-    failed(await step({ 'replace-events': 'true', events: 'BUILD_END' }), /HTTP 500: list broke/);
+    failedWith(await step({ 'replace-events': 'true', events: 'BUILD_END' }), /HTTP 500: list broke/);
     expect(methods().filter((m) => m === 'DELETE' || m === 'POST')).toEqual(['POST']);
     expect(emu.callbacks).toHaveLength(2);
   });
 
   it('listing needs a member, deleting a manager: the message says which right is missing', async () => {
     emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
-    failed(
+    failedWith(
       await step({ 'project-id': 'theirs' }),
       /listing the callbacks needs project membership, and the user is not a member of project theirs \(bk-ci (2101133|403)/,
     );
     await step();
     disable('BUILD_END');
-    failed(
+    failedWith(
       await step({ 'user-id': 'vic', ...('gateway' in extra ? {} : { 'access-token': emu.addUser('vic').token.accessToken }) }),
       /deleting a callback needs a manager of project demo, and the user is not one \(bk-ci (2101104|403).*not deleted: BUILD_END; nothing was registered/,
     );
@@ -149,7 +143,7 @@ describe.each([
     await step({ events: 'BUILD_START,BUILD_END,PROJECT_UPDATE' });
     emu.faults.add({ method: 'DELETE', skip: 1, fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
     const r = await step({ events: 'BUILD_END', 'replace-events': 'true' });
-    failed(
+    failedWith(
       r,
       /deleted the callbacks of .* for (BUILD_START|PROJECT_UPDATE), but .*HTTP 500: db busy\. Deleted so far: (BUILD_START|PROJECT_UPDATE); not deleted: (BUILD_START|PROJECT_UPDATE); nothing was registered\. Running the step again finishes the job\./,
     );

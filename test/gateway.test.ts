@@ -2,8 +2,9 @@
 // each of its refusals, and no secret of it shown, against the emulator's gateway flavour.
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStep, type StepResult, unescapeData, useInstalledAction } from '../emulator/runner.ts';
+import { runStep, unescapeData, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
@@ -25,12 +26,6 @@ afterEach(() => emu.close());
 
 const step = (inputs: Record<string, string>) =>
   runInProcess({ inputs: { 'base-url': `${emu.url}`, gateway: 'bk-apigateway', retries: '0', 'poll-interval': '1s', ...inputs }, clock });
-const failed = (r: StepResult, message: RegExp): void => {
-  expect(r.code, r.stdout).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-};
-
 describe.each([
   ['app state (apigw-app): app-code, app-secret, user-id', { ...APP, 'user-id': 'alice' }, 'apigw-app'],
   ['user state (apigw-user): bk-token', { 'bk-token': '' }, 'apigw-user'],
@@ -96,7 +91,7 @@ describe('what the gateway does not publish, and what goes together', () => {
     [{ operation: 'get-project', 'project-id': 'demo', gateway: 'apigw' }, /gateway must be bk-ci or bk-apigateway, not "apigw"/],
   ])('%j is an input error before any request', async (inputs, message) => {
     const r = await step(inputs);
-    failed(r, message);
+    failedWith(r, message);
     expect(r.errors[0]).toMatch(/No request was sent/);
     expect(emu.requests()).toHaveLength(0);
   });
@@ -111,12 +106,12 @@ describe("the gateway's refusals say what to check", () => {
       'app-secret': 'wrong-secret',
       'user-id': 'alice',
     });
-    failed(r, /HTTP 401: the BlueKing API Gateway refused the call: APP_VERIFY_FAILED \(1640101\).*check app-code and app-secret$/);
+    failedWith(r, /HTTP 401: the BlueKing API Gateway refused the call: APP_VERIFY_FAILED \(1640101\).*check app-code and app-secret$/);
     expect(r.outputs['http-status']).toBe('401');
   });
 
   it('401 USER_VERIFY_FAILED: the login ticket or token', async () => {
-    failed(
+    failedWith(
       await step({ operation: 'get-project', 'project-id': 'demo', 'bk-token': 'stale-ticket' }),
       /USER_VERIFY_FAILED \(1640102\).*check bk-token \(a login ticket\) or access-token/,
     );
@@ -124,7 +119,7 @@ describe("the gateway's refusals say what to check", () => {
 
   it('403 APP_NO_PERMISSION: ask the operators to grant the resource', async () => {
     emu.seedProject({ englishName: 'secret-project', projectName: 'S', creator: 'alice' });
-    failed(
+    failedWith(
       await step({ operation: 'get-project', 'project-id': 'secret-project', ...APP, 'user-id': 'alice' }),
       /HTTP 403: .*APP_NO_PERMISSION \(1640301\).*ask the gateway's operators to grant it/,
     );
@@ -164,7 +159,7 @@ describe("the gateway's refusals say what to check", () => {
     });
     await limited.close();
     expect(r.errors).toEqual([]);
-    failed(again, /HTTP 429: .*RATE_LIMIT_RESTRICTION \(1642901\)/);
+    failedWith(again, /HTTP 429: .*RATE_LIMIT_RESTRICTION \(1642901\)/);
   });
 
   it("bk-ci's own paths are refused when the gateway is in front", async () => {

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStep, type StepResult, unescapeData, useInstalledAction } from '../emulator/runner.ts';
+import { runStep, unescapeData, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import type { Clock } from '../src/clock.ts';
+import { failedWith } from './support/expect-step.ts';
 import { SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 import { httpAnswer, rawServer } from './support/raw-server.ts';
@@ -32,13 +33,6 @@ function smuggled(stdout: string): string[] {
     .filter((l) => /^::(debug|warning|error)::/.test(l))
     .map((l) => unescapeData(l.replace(/^::\w+::/, '')))
     .filter((text) => text.split(/\r?\n/).some((line, i) => i > 0 && /^\s*::/.test(line)));
-}
-
-function failedWith(r: StepResult, message: RegExp): void {
-  expect(r.code, r.stdout).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-  expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
 }
 
 /** A bk-ci emulator per test, with the user alice: her login ticket and a ready access token. */

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
 import type { Flavour } from '../emulator/wire.ts';
+import { failedWith } from './support/expect-step.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
@@ -56,12 +57,6 @@ function useWorld(flavour: Flavour, options: Parameters<typeof startEmulator>[0]
   return { w, emu, step };
 }
 
-const failed = (r: StepResult, message: RegExp): void => {
-  expect(r.code, r.stdout).toBe(1);
-  expect(r.errors).toHaveLength(1);
-  expect(r.errors[0]).toMatch(message);
-};
-
 describe('operations, the same in both flavours (bkci flavour)', () => {
   const { w, emu, step } = useWorld('bkci');
 
@@ -102,7 +97,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 
     it('keeps a base-url path prefix', async () => {
       const r = await step({ operation: 'get-project', 'project-id': 'demo', 'base-url': `${emu().url}/gateway` });
-      failed(r, /not found|HTTP 404/);
+      failedWith(r, /not found|HTTP 404/);
       expect(emu().requests()[0]?.path).toBe(`/gateway${OPENAPI_PREFIX}projects/demo`);
     });
   });
@@ -120,11 +115,11 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
     });
 
     it('says what to do when bk-token is refused, or missing', async () => {
-      failed(
+      failedWith(
         await step({ operation: 'get-token', 'bk-token': 'stale-ticket' }, { bk: true }),
         /refused bk-token \(HTTP 401: 用户权限验证失败。\).*Log in again/,
       );
-      failed(
+      failedWith(
         await step({ operation: 'get-project', 'project-id': 'demo', 'access-token': '', 'user-id': '' }),
         /without a login ticket.*Set access-token \(with user-id\) or bk-token/,
       );
@@ -165,7 +160,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 
     it('create-project with if-exists: fail, skip, update', async () => {
       const project = '{"englishName":"demo","projectName":"Demo","description":"wanted"}';
-      failed(await step({ operation: 'create-project', project }), /already exists; set if-exists to skip/);
+      failedWith(await step({ operation: 'create-project', project }), /already exists; set if-exists to skip/);
       const skipped = await step({ operation: 'create-project', project, 'if-exists': 'skip' });
       expect(JSON.parse(skipped.outputs.data ?? '')).toMatchObject({ description: 'seeded' });
       const updated = await step({ operation: 'create-project', project, 'if-exists': 'update' });
@@ -174,7 +169,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
     });
 
     it('create-project reports the server refusing a bad project', async () => {
-      failed(
+      failedWith(
         await step({ operation: 'create-project', project: '{"englishName":"xy","projectName":"Demo"}' }),
         /answered HTTP 409 with|项目名或英文名重复|HTTP 4\d\d/,
       );
@@ -207,7 +202,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
     });
 
     it('update-project on a missing project fails without a PUT', async () => {
-      failed(await step({ operation: 'update-project', 'project-id': 'ghost', project: 'description: x' }), /not found/);
+      failedWith(await step({ operation: 'update-project', 'project-id': 'ghost', project: 'description: x' }), /not found/);
       expect(emu().requests({ method: 'PUT' })).toHaveLength(0);
     });
   });
@@ -228,7 +223,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 
     it('fails when any event failed, naming each with its reason, outputs kept', async () => {
       const r = await step({ ...cb, 'callback-url': `https://hooks.example.com/${'x'.repeat(250)}`, events: 'BUILD_START,BUILD_END' });
-      failed(r, /2 of 2 callbacks failed: BUILD_START \(.*too long.*\); BUILD_END \(/);
+      failedWith(r, /2 of 2 callbacks failed: BUILD_START \(.*too long.*\); BUILD_END \(/);
       expect(JSON.parse(r.outputs['failure-events'] ?? '')).toHaveProperty('BUILD_END');
     });
   });
@@ -237,14 +232,17 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
     it('HTTP 200 with a non-zero wrapper status', async () => {
       emu().faults.add({ fault: { kind: 'wrapper-status', status: 2119999, message: 'something broke' } });
       const r = await step({ operation: 'get-project', 'project-id': 'demo' });
-      failed(r, new RegExp(`GET ${emu().url}${OPENAPI_PREFIX}projects/demo answered HTTP 200 with error status 2119999: something broke$`));
+      failedWith(
+        r,
+        new RegExp(`GET ${emu().url}${OPENAPI_PREFIX}projects/demo answered HTTP 200 with error status 2119999: something broke$`),
+      );
       expect(r.outputs['http-status']).toBe('200');
     });
 
     it('an HTML error page, as a short excerpt with the redacted URL', async () => {
       emu().faults.add({ fault: { kind: 'status', status: 503, contentType: 'html' } });
       const r = await step({ operation: 'get-project', 'project-id': 'demo' });
-      failed(
+      failedWith(
         r,
         new RegExp(
           `GET ${emu().url}${OPENAPI_PREFIX}projects/demo\\?access_token=\\*\\*\\* answered HTTP 503: 503 Error 503 Error openresty$`,
@@ -255,11 +253,11 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 
     it('truncated JSON', async () => {
       emu().faults.add({ fault: { kind: 'truncate' } });
-      failed(await step({ operation: 'get-project', 'project-id': 'demo' }), /failed: |unexpected body/);
+      failedWith(await step({ operation: 'get-project', 'project-id': 'demo' }), /failed: |unexpected body/);
     });
 
     it('a wrong token', async () => {
-      failed(
+      failedWith(
         await step({ operation: 'get-project', 'project-id': 'demo', 'access-token': 'bm9wZQ%3D%3D' }),
         /rejected the access token as illegal.*exactly as the token endpoint issued it/,
       );
@@ -268,7 +266,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
     it('an expired access-token: the instant in UTC, how long ago by the step clock, what to do', async () => {
       const { token } = emu().addUser('alice', -90_000);
       const r = await step({ operation: 'get-project', 'project-id': 'demo', 'access-token': token.accessToken });
-      failed(r, /the access-token expired at 2026-05-31 23:58:30 UTC, 1m30s ago .*give bk-token instead/);
+      failedWith(r, /the access-token expired at 2026-05-31 23:58:30 UTC, 1m30s ago .*give bk-token instead/);
     });
 
     it('one issued token serves every call of a step', async () => {
@@ -292,13 +290,13 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 
     it('fails on FAIL with the server message', async () => {
       emu().seedSign({ resignId: 's-bad', runningMs: 500, result: 'FAIL', failMessage: 'Sign service queue tasks exceed the limit: 15' });
-      failed(await sign({ 'resign-id': 's-bad' }), /re-sign task s-bad failed: Sign service queue tasks exceed the limit: 15$/);
+      failedWith(await sign({ 'resign-id': 's-bad' }), /re-sign task s-bad failed: Sign service queue tasks exceed the limit: 15$/);
     });
 
     it('times out on a task that never ends (bk-ci: an unknown id), the last poll at the deadline', async () => {
       emu().seedSign({ resignId: 's-slow', runningMs: 60 * 60_000 });
       const r = await sign({ 'resign-id': 's-slow', timeout: '2500ms' });
-      failed(r, /still RUNNING on the server after 2\.5s \(4 polls, timeout 2\.5s\)/);
+      failedWith(r, /still RUNNING on the server after 2\.5s \(4 polls, timeout 2\.5s\)/);
       expect(w.clock.sleeps).toEqual([1000, 1000, 500]);
     });
 
@@ -383,7 +381,7 @@ describe('request: any OpenAPI call', () => {
     ['projects/demo', /must start with the API version, e.g\. v4\/projects\/demo\/build_histories/],
     ['v3/pro\u0000jects', /control characters/],
   ])('refuses the path %j before sending anything', async (path, message) => {
-    failed(await request({ path }), message);
+    failedWith(await request({ path }), message);
     expect(emu().requests()).toHaveLength(0);
   });
 
@@ -394,13 +392,13 @@ describe('request: any OpenAPI call', () => {
     [{ path: 'v3/projects', query: 'a: {b: 1}' }, /query\.a must be a text, a number, a boolean or a list of those/],
     [{ path: 'v3/projects', body: '{"a": ' }, /body is neither JSON nor YAML/],
   ])('refuses %j', async (inputs, message) => {
-    failed(await request(inputs), message);
+    failedWith(await request(inputs), message);
   });
 
   it('fails on a wrapper status that is not 0, with the status', async () => {
     emu().faults.add({ fault: { kind: 'wrapper-status', status: 2101038, message: '流水线不存在' } });
     const r = await request({ path: 'v4/projects/demo/build_histories', query: '{"pipelineId": "p-1"}' });
-    failed(r, /answered HTTP 200 with error status 2101038: 流水线不存在$/);
+    failedWith(r, /answered HTTP 200 with error status 2101038: 流水线不存在$/);
     expect(r.outputs['http-status']).toBe('200');
   });
 
@@ -412,7 +410,7 @@ describe('request: any OpenAPI call', () => {
   ])('%s on a 503: retried as its method allows (%i attempts)', async (method, attempts) => {
     emu().faults.add({ times: 5, fault: { kind: 'status', status: 503, contentType: 'text', body: 'busy' } });
     const r = await request({ method, path: 'v3/projects/demo', retries: '2' });
-    failed(r, /answered HTTP 503: busy/);
+    failedWith(r, /answered HTTP 503: busy/);
     expect(emu().requests()).toHaveLength(attempts);
   });
 });
@@ -422,7 +420,7 @@ describe.each<Flavour>(['spec', 'bkci'])('where the flavours differ: %s', (flavo
 
   it('a missing project fails the step: bk-ci answers 200 without data, the spec 404', async () => {
     const r = await step({ operation: 'get-project', 'project-id': 'ghost' });
-    failed(r, /project "ghost" was not found/);
+    failedWith(r, /project "ghost" was not found/);
     expect(r.outputs['http-status']).toBe(flavour === 'bkci' ? '200' : '404');
   });
 
@@ -435,7 +433,7 @@ describe.each<Flavour>(['spec', 'bkci'])('where the flavours differ: %s', (flavo
       region: 'OSS',
       events: 'BUILD_END',
     });
-    failed(r, /listing the callbacks needs project membership, and the user is not a member of project bobs .*无（bobs）项目权限/);
+    failedWith(r, /listing the callbacks needs project membership, and the user is not a member of project bobs .*无（bobs）项目权限/);
     expect(r.outputs['http-status']).toBe(flavour === 'bkci' ? '400' : '403');
   });
 

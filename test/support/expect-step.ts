@@ -1,0 +1,10 @@
+import { expect } from 'vitest';
+import type { StepResult } from '../../emulator/runner.ts';
+
+/** The step failed as a step should: exit code 1, one error annotation saying `message`, no stack trace. */
+export function failedWith(r: StepResult, message: RegExp): void {
+  expect(r.code, r.stdout).toBe(1);
+  expect(r.errors).toHaveLength(1);
+  expect(r.errors[0]).toMatch(message);
+  expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .*\.js:\d+/);
+}
