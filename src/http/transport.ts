@@ -52,7 +52,7 @@ export type Fetch<D> = (url: string, init: FetchInit<D>) => Promise<FetchRespons
 
 /**
  * A transport over a fetch function: Node's own (undici inside Node, nothing to load) or the
- * undici package's with a dispatcher of our own. Redirects are not followed: bk-ci's API does
+ * undici package's with a dispatcher of our own. Redirects are not followed: the APIs it serves do
  * not redirect, and a redirect usually means a login page or a wrong base-url.
  */
 export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transport {
