@@ -21,8 +21,12 @@ export const warning = (message: string): void => core.warning(defuse(message));
 /** An error annotation, and the step's exit code 1. */
 export const setFailed = (message: string): void => core.setFailed(defuse(message));
 
-/** Any value, new lines included: core writes the runner's `name<<DELIMITER` form to GITHUB_OUTPUT. */
-export const setOutput = (name: string, value: string): void => core.setOutput(name, value);
+/**
+ * Any value, new lines included: core writes the runner's `name<<DELIMITER` form to GITHUB_OUTPUT.
+ * Without that file core falls back to a `::set-output` line on stdout, which carries server
+ * text: defused like every other line then.
+ */
+export const setOutput = (name: string, value: string): void => core.setOutput(name, process.env.GITHUB_OUTPUT ? value : defuse(value));
 
 /** Appends Markdown to the job summary; false when the runner gave no summary file. */
 export async function appendSummary(markdown: string): Promise<boolean> {

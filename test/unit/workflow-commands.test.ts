@@ -70,8 +70,8 @@ describe('the runner protocol', () => {
 
   it('without GITHUB_OUTPUT, setOutput falls back to the old command, as @actions/core does', () => {
     vi.stubEnv('GITHUB_OUTPUT', '');
-    wc.setOutput('x', 'a\nb');
-    expect(stdout.join('')).toBe('\n::set-output name=x::a%0Ab\n');
+    wc.setOutput('x', 'a\nb ##[error]c');
+    expect(stdout.join('')).toBe('\n::set-output name=x::a%0Ab #\u200b#[error]c\n');
   });
 
   it('appendSummary appends, and is skipped without a summary file', async () => {
