@@ -78,8 +78,15 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
   return { message: cut(scrub(collapse(text)), 300) };
 }
 
-/** bk-ci sometimes leaves a message placeholder unfilled (`参数校验失败:{0} Invalid buildId…`): never shown as `{0}`. */
-const unfilled = (message: string): string => message.replace(/\{\d+\}\s*/g, '');
+/**
+ * bk-ci's message made readable: an unfilled placeholder (`参数校验失败:{0} Invalid buildId…`)
+ * never shown as `{0}`, and a missing user said as the input to set (behind the BlueKing API
+ * Gateway with only a ticket, the action does not know the user; stock bk-ci needs it).
+ */
+const unfilled = (message: string): string => {
+  const m = message.replace(/\{\d+\}\s*/g, '');
+  return /request param userId cannot be empty/i.test(m) ? `${m}; set user-id, which is sent as X-DEVOPS-UID` : m;
+};
 
 const SECRET_PARAMS = new Set(['access_token', 'secrettoken']);
 

@@ -63,6 +63,14 @@ describe("bk-ci's unfilled placeholders never show as {0}", () => {
     expect(said.message).toBe('参数校验失败:Invalid buildId');
   });
 
+  it('a missing user says which input to set', () => {
+    const said = readError(
+      { status: 400, headers: {}, body: '{"status":400,"message":"参数校验失败:request param userId cannot be empty"}' },
+      (t) => t,
+    );
+    expect(said.message).toBe('参数校验失败:request param userId cannot be empty; set user-id, which is sent as X-DEVOPS-UID');
+  });
+
   it('in a 200 whose wrapper says failure', () => {
     const res = { status: 200, headers: {}, body: '{"status":2101999,"message":"用户({0})无权限"}' };
     expect(() => unwrap(JSON.parse(res.body), z.unknown(), res, 'GET', 'u', (t) => t)).toThrow(/error status 2101999: 用户\(\)无权限$/);
