@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createUnzip } from 'node:zlib';
 
@@ -116,6 +115,11 @@ async function readBody(stream: AsyncIterable<Uint8Array>, exact: number | undef
  * gzip, deflate or br are decoded here. One keep-alive connection per origin serves every request
  * of the step, polls included.
  */
+// node:http and node:https taken as CommonJS modules: importing them as ES modules makes Node read
+// every export, and one of node:http's is a getter that loads Node's own undici (~20 ms a start).
+const { Agent: HttpAgent, request: httpRequest } = process.getBuiltinModule('node:http');
+const { Agent: HttpsAgent, request: httpsRequest } = process.getBuiltinModule('node:https');
+
 export function nodeTransport(o: { keepAliveMs: number }): { transport: Transport; close: () => void } {
   // An idle connection is kept this long: a poll interval for a wait, a moment otherwise.
   const options = { keepAlive: true, maxSockets: 1, timeout: o.keepAliveMs };
