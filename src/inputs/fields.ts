@@ -2,7 +2,8 @@
 // message that names the input and says what is valid.
 import { z } from 'zod';
 import { parseDuration } from '../duration.ts';
-import { isControl } from '../text.ts';
+import { bigintsToExact, parseExact } from '../json.ts';
+import { hasSpaceOrControl, isControl } from '../text.ts';
 
 export const bool = (name: string) =>
   z.string().transform((v, ctx) => {
@@ -63,10 +64,14 @@ export const headerValue = (name: string, o: { secret?: boolean; cookie?: boolea
 /** A URL for a message, with whatever stands between `//` and `@` replaced. */
 export const withoutCredentials = (text: string): string => text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1***@');
 
+/**
+ * An absolute http(s) URL, exactly as written: the URL parser drops tabs and line breaks, so a
+ * URL holding any (or a space) is not the one checked. For inputs and for a server's URLs alike.
+ */
 export function isHttpUrl(text: string): boolean {
   try {
     const u = new URL(text);
-    return u.protocol === 'http:' || u.protocol === 'https:';
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !hasSpaceOrControl(text);
   } catch {
     return false;
   }
@@ -142,7 +147,6 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
 
 /** JSON or YAML text. YAML's parser loads only when needed; whole numbers beyond 2^53 stay exact. */
 export async function parseJsonOrYaml(text: string): Promise<unknown> {
-  const { bigintsToExact, parseExact } = await import('../json.ts');
   const t = text.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
     try {

@@ -4,10 +4,10 @@ import type { Endpoint } from '../bkci/routes.ts';
 import type { Clock } from '../clock.ts';
 import { countOf, formatDuration, seconds } from '../duration.ts';
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../errors.ts';
-import { bool, segment } from '../inputs/fields.ts';
+import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
 import type { Block, Outcome } from '../outcome.ts';
-import { cut, hasSpaceOrControl } from '../text.ts';
+import { cut } from '../text.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import { defineOperation } from './operation.ts';
 
@@ -74,17 +74,6 @@ export interface SignDeps {
   signal: AbortSignal;
   /** At most one "still RUNNING" line per this much time. Default 30 s. */
   heartbeatMs?: number;
-}
-
-/** An absolute http(s) URL, or undefined: a server's URL is checked before it becomes an output. */
-export function httpUrl(text: string): string | undefined {
-  try {
-    const u = new URL(text);
-    // The URL parser drops tabs and line breaks: a URL holding any is not the one checked.
-    return (u.protocol === 'https:' || u.protocol === 'http:') && !hasSpaceOrControl(text) ? text : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -185,7 +174,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
     }
     if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
-    else if (httpUrl(url) === undefined)
+    else if (!isHttpUrl(url))
       throw new OperationError(
         `bk-ci gave a download URL for re-sign task ${p.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
         outcome(`re-sign task ${p.resignId}: SUCCESS, download URL refused`),

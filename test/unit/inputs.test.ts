@@ -170,6 +170,8 @@ describe('parseInputs', () => {
       [{ region: 'devnet' }, /region "devnet" is not one of DEVNET, OSS, IDC \(did you mean DEVNET\?\)/],
       [{ 'callback-url': '/relative' }, /callback-url "\/relative" must be an absolute http\(s\) URL/],
       [{ 'callback-url': 'ftp://x' }, /must be an absolute http\(s\) URL/],
+      [{ 'callback-url': 'https://hooks.example.com/a\nb' }, /must be an absolute http\(s\) URL/],
+      [{ 'callback-url': 'https://hooks.example.com/a b' }, /must be an absolute http\(s\) URL/],
       [{ 'callback-url': '' }, /callback-url is required/],
     ])('refuses %j', async (change, message) => {
       expect(await problems({ ...cb, ...change })).toMatch(message);
