@@ -17,6 +17,8 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hang') }),
   /** HTTP 200 whose JSON body stops half-way. */
   z.object({ kind: z.literal('truncate') }),
+  /** The normal answer's status and headers and its first `bytes` bytes, then the connection drops. */
+  z.object({ kind: z.literal('cut'), bytes: z.number().int().min(0) }),
   /** Headers and part of the body, then nothing more: the body never ends. */
   z.object({ kind: z.literal('stall') }),
   /** The normal answer, late. */

@@ -349,7 +349,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     res.end(reply.body);
   }
 
-  function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, normal: () => void): void {
+  function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse, answer: () => Reply): void {
     switch (fault.kind) {
       case 'status': {
         const ct = fault.contentType ?? 'json';
@@ -380,8 +380,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"status":0,"data":');
         return;
+      case 'cut': {
+        const reply = answer();
+        res.writeHead(reply.status, { 'content-type': `${reply.contentType};charset=utf-8`, ...reply.headers });
+        res.write(Buffer.from(reply.body).subarray(0, fault.bytes), () => req.socket.destroy());
+        return;
+      }
       case 'delay':
-        setTimeout(normal, fault.ms);
+        setTimeout(() => send(res, answer()), fault.ms);
         return;
     }
   }
@@ -404,16 +410,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return;
       }
       log.push({ method, path, query: rawQuery, headers: { ...req.headers }, body, time: now(), remotePort: req.socket.remotePort });
-      const normal = (): void => {
+      const answer = (): Reply => {
         try {
-          send(res, handle(method, path, new URLSearchParams(rawQuery), req, body));
+          return handle(method, path, new URLSearchParams(rawQuery), req, body);
         } catch (e) {
-          send(res, wire.error(500, 500, `服务器错误。 ${String(e)}`));
+          return wire.error(500, 500, `服务器错误。 ${String(e)}`);
         }
       };
       const fault = faults.take(method, path);
-      if (fault === undefined) normal();
-      else applyFault(fault, req, res, normal);
+      if (fault === undefined) send(res, answer());
+      else applyFault(fault, req, res, answer);
     });
   };
   const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createServer(listener);

@@ -9,7 +9,7 @@ import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type St
 import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
 import { workflowContext } from './runner/context.ts';
-import { writeData } from './runner/data-output.ts';
+import { DataFile } from './runner/data-output.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 import { cut } from './text.ts';
@@ -72,6 +72,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   let step: Step | undefined;
   let connection: Connection | undefined;
   let outcome: Outcome | undefined;
+  // Opened when written: a list answer's items go to it as they arrive.
+  const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
   try {
     step = await prepareStep(getInput);
     const proxy = proxyProblem(env);
@@ -93,9 +95,18 @@ export async function run(options: RunOptions = {}): Promise<void> {
       secrets,
       signal: cancel.signal,
     });
-    outcome = await job.run({ ...connection, settings, clock, log, signal: cancel.signal, start, workflow: workflowContext(env) });
+    outcome = await job.run({
+      ...connection,
+      settings,
+      clock,
+      log,
+      signal: cancel.signal,
+      start,
+      workflow: workflowContext(env),
+      dataFile,
+    });
     log.info(outcome.headline);
-    await setOutputs(outcome, connection.tokens, secrets, operation);
+    setOutputs(outcome, connection.tokens, secrets, dataFile);
     await writeSummary(operation, baseUrl, step, true, outcome, secrets);
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
@@ -104,13 +115,14 @@ export async function run(options: RunOptions = {}): Promise<void> {
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
     if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
     try {
-      if (connection !== undefined) await setOutputs(outcome, connection.tokens, secrets, operation, e);
+      if (connection !== undefined) setOutputs(outcome, connection.tokens, secrets, dataFile, e);
       await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
     core.setFailed(secrets.redact(`bk-ci ${operation} failed: ${message}`));
   } finally {
+    dataFile.abandon();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await Promise.resolve(closeTransport()).catch(() => undefined);
@@ -122,13 +134,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
  * outcome's outputs and data. Outputs carry server text too, so a secret it echoes is scrubbed;
  * get-token's access-token is the one output that is a secret by design (masked when it arrived).
  */
-async function setOutputs(
-  outcome: Outcome | undefined,
-  tokens: TokenSource,
-  secrets: Secrets,
-  operation: string,
-  error?: unknown,
-): Promise<void> {
+function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: Secrets, dataFile: DataFile, error?: unknown): void {
   core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
   const user = outcome?.user ?? tokens.user;
   if (user !== undefined) core.setOutput('user-id', user);
@@ -138,7 +144,8 @@ async function setOutputs(
     if (value !== undefined) core.setOutput(name, name === 'access-token' ? value : secrets.redact(value));
   }
   if ('data' in outcome) {
-    const { file, inline } = await writeData(outcome.data, operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
+    // The operation's list went to the file as it arrived; any other data is written now.
+    const { file, inline } = outcome.data === dataFile ? dataFile.endList() : dataFile.write(outcome.data);
     core.setOutput('data-file', file);
     if (inline !== undefined) core.setOutput('data', inline);
     else

@@ -3,9 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyTooLargeError, fetchTransport } from '../src/http/transport.ts';
-import { writeData } from '../src/runner/data-output.ts';
+import { BodyTooLargeError, fetchTransport, nodeTransport, type Transport } from '../src/http/transport.ts';
+import { DataFile } from '../src/runner/data-output.ts';
 
 let server: Server;
 let base: string;
@@ -13,7 +14,16 @@ const body = `{"status":0,"data":"${'é'.repeat(5000)}"}`;
 beforeAll(async () => {
   server = createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
-    if (req.url === '/chunked') {
+    if (req.url === '/gzip') {
+      // Compressed, chunked, in small pieces: the sink sees the decoded bytes.
+      res.setHeader('content-encoding', 'gzip');
+      const zipped = gzipSync(body);
+      for (let i = 0; i < zipped.length; i += 100) res.write(zipped.subarray(i, i + 100));
+      res.end();
+    } else if (req.url === '/missing') {
+      res.statusCode = 404;
+      res.end('{"status":404,"message":"no"}');
+    } else if (req.url === '/chunked') {
       // No Content-Length: several writes go out chunked.
       for (let i = 0; i < body.length; i += 1000) res.write(body.slice(i, i + 1000));
       res.end();
@@ -48,7 +58,54 @@ describe('fetchTransport', () => {
   });
 });
 
-describe('writeData', () => {
+describe.each([
+  ['fetchTransport (behind a proxy)', () => ({ transport: fetchTransport(globalThis.fetch), close: () => undefined })],
+  ['nodeTransport', () => nodeTransport({ keepAliveMs: 1000 })],
+] as [string, () => { transport: Transport; close: () => void }][])('%s with a sink', (_, open) => {
+  it.each(['/sized', '/chunked', '/gzip'])('gives %s to the sink as it comes, decoded, and keeps none of it', async (path) => {
+    const { transport, close } = open();
+    const chunks: Buffer[] = [];
+    let sinks = 0;
+    const res = await transport({
+      method: 'GET',
+      url: `${base}${path}`,
+      headers: {},
+      signal: AbortSignal.timeout(5000),
+      maxBodyBytes: 1_000_000,
+      sink: () => {
+        sinks++;
+        return { write: (chunk) => chunks.push(Buffer.from(chunk)) };
+      },
+    });
+    close();
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('');
+    expect(sinks).toBe(1);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(body);
+  });
+
+  it('keeps an error answer for its message: the sink is for success only', async () => {
+    const { transport, close } = open();
+    let sinks = 0;
+    const res = await transport({
+      method: 'GET',
+      url: `${base}/missing`,
+      headers: {},
+      signal: AbortSignal.timeout(5000),
+      maxBodyBytes: 1_000_000,
+      sink: () => {
+        sinks++;
+        return { write: () => undefined };
+      },
+    });
+    close();
+    expect(res.status).toBe(404);
+    expect(res.body).toBe('{"status":404,"message":"no"}');
+    expect(sinks).toBe(0);
+  });
+});
+
+describe('DataFile', () => {
   it.each([
     ['a small object', { a: 1, b: ['x'] }, true],
     ['a list written in batches', Array.from({ length: 1234 }, (_, i) => ({ i, name: `p-${i}` })), true],
@@ -56,7 +113,7 @@ describe('writeData', () => {
     ['a list over 1 MiB', Array.from({ length: 30_000 }, (_, i) => ({ i, pad: 'x'.repeat(40) })), false],
   ])('%s: the file holds the JSON; inline only under 1 MiB', async (_, data, inline) => {
     const dir = await mkdtemp(join(tmpdir(), 'data-'));
-    const out = await writeData(data, 'op', dir);
+    const out = new DataFile('op', dir).write(data);
     const text = await readFile(out.file, 'utf8');
     expect(text).toBe(JSON.stringify(data));
     expect(out.inline).toBe(inline ? text : undefined);

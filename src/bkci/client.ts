@@ -3,24 +3,43 @@
 import type { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import type { HttpCaller } from '../http/caller.ts';
+import type { BodySink, WireResponse } from '../http/transport.ts';
+import type { JsonItemSink } from '../json-stream.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
 import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
-import { parseJson, redactUrl, unwrap } from './wire.ts';
+import { type ListRead, ListReader, parseJson, redactUrl, unwrap } from './wire.ts';
 
 export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-export interface CallSpec<T> {
+interface RequestSpec {
   endpoint: Endpoint;
   params?: PathParams;
   /** A list value repeats the parameter. */
   query?: Query;
   /** Sent as JSON; POST and PUT send `{}` when there is none. */
   body?: unknown;
+  /** Sent once even after the job was cancelled, within this time (stopping a build). */
+  detached?: { timeoutMs: number };
+}
+
+export interface CallSpec<T> extends RequestSpec {
   data: z.ZodType<T>;
   /** Whole numbers beyond 2^53 kept to the digit (as raw JSON), for data that is sent back. */
   exact?: boolean;
-  /** Sent once even after the job was cancelled, within this time (stopping a build). */
-  detached?: { timeoutMs: number };
+}
+
+/** A call whose `data` is a list, read an item at a time as it arrives (see `ListReader`). */
+export interface ListSpec<T> extends RequestSpec {
+  item: z.ZodType<T>;
+  /** How many of the first items to keep as objects; every item goes to `into` as JSON text. */
+  keep: number;
+  into: JsonItemSink;
+}
+
+interface Reader<T> {
+  /** Takes a successful answer's body as it arrives, instead of it being kept. */
+  sink?: () => BodySink;
+  read(res: WireResponse, method: string, url: string, scrub: (text: string) => string): T | undefined;
 }
 
 /** What one call returned: the checked `data` (undefined when bk-ci sent none), the HTTP status, the user it was made as. */
@@ -56,17 +75,27 @@ export class BkciApi {
     return this.#o.gateway;
   }
 
-  async call<T>(spec: CallSpec<T>): Promise<Reply<T>> {
+  call<T>(spec: CallSpec<T>): Promise<Reply<T>> {
+    return this.#withToken(spec, {
+      read: (res, method, url, scrub) => unwrap(parseJson(res, method, url, scrub, spec.exact), spec.data, res, method, url, scrub),
+    });
+  }
+
+  list<T>(spec: ListSpec<T>): Promise<Reply<ListRead<T>>> {
+    return this.#withToken(spec, new ListReader(spec.item, spec.keep, spec.into));
+  }
+
+  async #withToken<T>(spec: RequestSpec, read: Reader<T>): Promise<Reply<T>> {
     // The gateway verifies the credentials itself: nothing to renew, its refusals speak for themselves.
-    if (this.#o.gatewayAuth !== undefined) return this.#once(spec, undefined);
+    if (this.#o.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
     try {
-      return await this.#once(spec, await this.#o.tokens.current());
+      return await this.#once(spec, read, await this.#o.tokens.current());
     } catch (e) {
       const problem = tokenProblem(e);
       if (problem === undefined) throw e;
       if (problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry())) {
         try {
-          return await this.#once(spec, await this.#o.tokens.current());
+          return await this.#once(spec, read, await this.#o.tokens.current());
         } catch (again) {
           const second = tokenProblem(again);
           if (second === undefined) throw again;
@@ -77,7 +106,7 @@ export class BkciApi {
     }
   }
 
-  async #once<T>(spec: CallSpec<T>, creds: { token: string; userId: string } | undefined): Promise<Reply<T>> {
+  async #once<T>(spec: RequestSpec, read: Reader<T>, creds: { token: string; userId: string } | undefined): Promise<Reply<T>> {
     const { method } = spec.endpoint;
     const gw = this.#o.gatewayAuth;
     const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params, gw?.type);
@@ -109,9 +138,9 @@ export class BkciApi {
       ...(body === undefined ? {} : { body }),
       ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
+      ...(read.sink === undefined ? {} : { sink: read.sink }),
     });
-    const scrub = (t: string): string => this.#http.scrub(t);
-    const data = unwrap(parseJson(res, method, shown, scrub, spec.exact), spec.data, res, method, shown, scrub);
+    const data = read.read(res, method, shown, (t) => this.#http.scrub(t));
     return { data, status: res.status, user: user ?? '' };
   }
 }

@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import { ResponseFormatError, WrapperStatusError } from '../errors.ts';
 import type { ErrorBody } from '../http/caller.ts';
-import type { WireResponse } from '../http/transport.ts';
+import type { BodySink, WireResponse } from '../http/transport.ts';
 import { parseExact } from '../json.ts';
+import { type JsonItemSink, MemberItems } from '../json-stream.ts';
 import { collapse, cut, stripBom } from '../text.ts';
 
 /**
@@ -119,12 +120,16 @@ export function parseJson(res: WireResponse, method: string, url: string, scrub:
   try {
     return exact ? parseExact(text) : (JSON.parse(text) as unknown);
   } catch (e) {
-    const detail =
-      text.trim() === ''
-        ? 'an empty body'
-        : `not valid JSON (${cut(scrub(e instanceof Error ? e.message : String(e)), 200)}); it begins ${JSON.stringify(cut(scrub(text), 80))}`;
-    throw new ResponseFormatError({ method, url, status: res.status, detail, cause: e });
+    throw notJson(e, text, res, method, url, scrub);
   }
+}
+
+function notJson(e: unknown, text: string, res: WireResponse, method: string, url: string, scrub: (text: string) => string): Error {
+  const detail =
+    text.trim() === ''
+      ? 'an empty body'
+      : `not valid JSON (${cut(scrub(e instanceof Error ? e.message : String(e)), 200)}); it begins ${JSON.stringify(cut(scrub(text), 80))}`;
+  return new ResponseFormatError({ method, url, status: res.status, detail, cause: e });
 }
 
 /** The `data` of a wrapped answer, checked: undefined when the server sent none. */
@@ -136,6 +141,13 @@ export function unwrap<T>(
   url: string,
   scrub: (text: string) => string,
 ): T | undefined {
+  const data = resultData(value, res, method, url, scrub);
+  if (data === undefined || data === null) return undefined;
+  return checked(data, schema, res, method, url);
+}
+
+/** The `data` of a wrapper whose status says success; a failure status is thrown. */
+function resultData(value: unknown, res: WireResponse, method: string, url: string, scrub: (text: string) => string): unknown {
   const env = envelope.safeParse(value);
   if (!env.success || typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ResponseFormatError({ method, url, status: res.status, detail: 'not a bk-ci result object' });
@@ -153,19 +165,104 @@ export function unwrap<T>(
       serverMessage: cut(scrub(unfilled(env.data.message ?? '')), 500),
     });
   }
-  if (env.data.data === undefined || env.data.data === null) return undefined;
-  return checked(env.data.data, schema, res, method, url);
+  return env.data.data;
 }
+
+/** A list answer as read: how many items, and the first few, checked. Every item went to the list's sink. */
+export interface ListRead<T> {
+  count: number;
+  first: T[];
+}
+
+/**
+ * A wrapped list answer read as it arrives: each item of `data` checked on its own, its JSON text
+ * handed to `into`, and none kept but the first `keep`, so a list of 20,000 projects is never
+ * 20,000 objects, nor its whole text, at once. Says what `unwrap` with an array of `item` says,
+ * in the same words, except that a position in a JSON.parse message counts from what is left.
+ */
+export class ListReader<T> {
+  readonly #item: z.ZodType<T>;
+  readonly #keep: number;
+  readonly #into: JsonItemSink;
+  #split: MemberItems | undefined;
+  #first: T[] = [];
+  #count = 0;
+  #issues: z.core.$ZodIssue[] = [];
+  #notJson: unknown;
+
+  constructor(item: z.ZodType<T>, keep: number, into: JsonItemSink) {
+    this.#item = item;
+    this.#keep = keep;
+    this.#into = into;
+  }
+
+  /** A fresh start for each attempt: what a broken one gave is forgotten. */
+  readonly sink = (): BodySink => {
+    this.#first = [];
+    this.#count = 0;
+    this.#issues = [];
+    this.#notJson = undefined;
+    this.#into.restart();
+    this.#split = new MemberItems('data', (text) => this.#take(text));
+    return this.#split;
+  };
+
+  #take(text: string): void {
+    if (this.#notJson !== undefined || this.#issues.length >= ISSUES_SHOWN) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      this.#notJson = e;
+      return;
+    }
+    const one = this.#item.safeParse(value);
+    if (one.success) {
+      if (this.#first.length < this.#keep) this.#first.push(one.data);
+      this.#into.add(JSON.stringify(one.data) ?? 'null');
+    } else for (const issue of one.error.issues) this.#issues.push({ ...issue, path: [this.#count, ...issue.path] });
+    this.#count++;
+  }
+
+  /** The list, once the answer has been read to its end; undefined when the server sent no data. */
+  read(res: WireResponse, method: string, url: string, scrub: (text: string) => string): ListRead<T> | undefined {
+    if (this.#split === undefined) throw new Error('a list answer was read without its sink');
+    const { rest, head } = this.#split.end();
+    let value: unknown;
+    try {
+      value = JSON.parse(stripBom(rest));
+    } catch (e) {
+      throw notJson(e, head, res, method, url, scrub);
+    }
+    const data = resultData(value, res, method, url, scrub);
+    if (this.#split.arrays > 1)
+      throw new ResponseFormatError({ method, url, status: res.status, detail: 'the result holds "data" more than once' });
+    if (this.#split.arrays === 0) {
+      if (data === undefined || data === null) return undefined;
+      checked(data, z.array(this.#item), res, method, url);
+      throw new Error('a list that is not an array passed the check of an array');
+    }
+    if (this.#notJson !== undefined) throw notJson(this.#notJson, head, res, method, url, scrub);
+    if (this.#issues.length > 0) throw shapeError(new z.ZodError(this.#issues), res, method, url);
+    return { count: this.#count, first: this.#first };
+  }
+}
+
+const ISSUES_SHOWN = 3;
 
 export function checked<T>(value: unknown, schema: z.ZodType<T>, res: WireResponse, method: string, url: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'data'}: ${i.message}`);
-  throw new ResponseFormatError({
+  throw shapeError(parsed.error, res, method, url);
+}
+
+function shapeError(error: z.ZodError, res: WireResponse, method: string, url: string): Error {
+  const issues = error.issues.slice(0, ISSUES_SHOWN).map((i) => `${i.path.join('.') || 'data'}: ${i.message}`);
+  return new ResponseFormatError({
     method,
     url,
     status: res.status,
     detail: `data does not have the expected shape (${issues.join('; ')})`,
-    cause: parsed.error,
+    cause: error,
   });
 }

@@ -15,7 +15,7 @@ import {
 import type { Log } from '../log.ts';
 import { cut } from '../text.ts';
 import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
-import { BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
+import { type BodySink, BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
 export interface CallerOptions {
   transport: Transport;
@@ -55,6 +55,8 @@ export interface CallRequest {
    * step still owes (stopping the build it started), inside the runner's grace period.
    */
   detached?: { timeoutMs: number };
+  /** Takes a successful answer's body as it arrives (a fresh one per attempt); the response's body is then empty. */
+  sink?: (() => BodySink) | undefined;
 }
 
 /** Codes that mean the connection was never made, so the request cannot have been sent. */
@@ -152,6 +154,7 @@ export class HttpCaller {
         ...(req.body === undefined ? {} : { body: req.body }),
         signal: AbortSignal.any([signal, timeout]),
         maxBodyBytes: this.#o.maxBodyBytes,
+        ...(req.sink === undefined ? {} : { sink: req.sink }),
       });
     } catch (e) {
       if (signal.aborted) throw new CancelledError();

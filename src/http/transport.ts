@@ -9,11 +9,19 @@ export interface WireRequest {
   body?: string;
   signal: AbortSignal;
   maxBodyBytes: number;
+  /** Takes a successful (2xx) answer's body as it arrives, instead of it being kept: a fresh one per attempt. */
+  sink?: (() => BodySink) | undefined;
+}
+
+/** Where a body goes a chunk at a time. It must not throw: what it finds wrong, it says later. */
+export interface BodySink {
+  write(chunk: Uint8Array): void;
 }
 
 export interface WireResponse {
   status: number;
   headers: Record<string, string>;
+  /** Empty when the request's sink took it. */
   body: string;
 }
 
@@ -65,7 +73,7 @@ export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transpor
       const declared = declaredLength(res.headers.get('content-length'), req.maxBodyBytes, res.status);
       // fetch has already decoded a compressed body: its Content-Length counts the encoded bytes.
       const exact = identity(res.headers.get('content-encoding')) ? declared : undefined;
-      if (res.body) body = await readBody(res.body, exact, req.maxBodyBytes, res.status);
+      if (res.body) body = await readBody(res.body, exact, req.maxBodyBytes, res.status, sinkFor(req, res.status));
     } catch (e) {
       if (e instanceof BodyTooLargeError) await res.body?.cancel().catch(() => undefined);
       throw e;
@@ -73,6 +81,8 @@ export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transpor
     return { status: res.status, headers: Object.fromEntries(res.headers), body };
   };
 }
+
+const sinkFor = (req: WireRequest, status: number): BodySink | undefined => (status >= 200 && status < 300 ? req.sink?.() : undefined);
 
 const identity = (encoding: string | null | undefined): boolean => encoding == null || /^\s*(identity)?\s*$/i.test(encoding);
 
@@ -87,10 +97,16 @@ function declaredLength(header: string | null | undefined, max: number, status: 
 /**
  * The body as text, at most `max` bytes. With an exact length (no content coding) the chunks are
  * copied into one buffer as they come, rather than kept in a list and joined, which held the
- * body twice.
+ * body twice. With a sink, each chunk goes to it and nothing is kept.
  */
-async function readBody(stream: AsyncIterable<Uint8Array>, exact: number | undefined, max: number, status: number): Promise<string> {
-  const whole = exact === undefined ? undefined : Buffer.allocUnsafe(exact);
+async function readBody(
+  stream: AsyncIterable<Uint8Array>,
+  exact: number | undefined,
+  max: number,
+  status: number,
+  sink: BodySink | undefined,
+): Promise<string> {
+  const whole = exact === undefined || sink !== undefined ? undefined : Buffer.allocUnsafe(exact);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -100,10 +116,12 @@ async function readBody(stream: AsyncIterable<Uint8Array>, exact: number | undef
         status,
       );
     }
-    if (whole) whole.set(chunk, size);
+    if (sink) sink.write(chunk);
+    else if (whole) whole.set(chunk, size);
     else chunks.push(chunk);
     size += chunk.byteLength;
   }
+  if (sink) return '';
   return (whole ?? Buffer.concat(chunks, size)).toString('utf8', 0, size);
 }
 
@@ -146,7 +164,7 @@ export function nodeTransport(o: { keepAliveMs: number }): { transport: Transpor
             const declared = declaredLength(resHeaders['content-length'], req.maxBodyBytes, status);
             const exact = identity(resHeaders['content-encoding']) ? declared : undefined;
             // The Content-Length framing is node:http's to check; a body cut short ends in an error.
-            readBody(decoder(resHeaders['content-encoding'], res), exact, req.maxBodyBytes, status)
+            readBody(decoder(resHeaders['content-encoding'], res), exact, req.maxBodyBytes, status, sinkFor(req, status))
               .then((body) => resolve({ status, headers: resHeaders, body }))
               .catch(fail);
           } catch (e) {

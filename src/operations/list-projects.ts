@@ -13,14 +13,13 @@ export default defineOperation({
   credentials: 'any',
   describe: () => [],
   waits: () => false,
-  async run(_, { api }) {
-    const reply = await api.call({ endpoint: PROJECT_LIST, data: z.array(projectInPlace) });
-    const list = reply.data ?? [];
-    const rows = list.slice(0, TABLE_LIMIT).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
-    const counted = `${list.length} project${list.length === 1 ? '' : 's'}`;
+  async run(_, { api, dataFile }) {
+    const reply = await api.list({ endpoint: PROJECT_LIST, item: projectInPlace, keep: TABLE_LIMIT, into: dataFile });
+    const count = reply.data?.count ?? 0;
+    const rows = (reply.data?.first ?? []).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
+    const counted = `${count} project${count === 1 ? '' : 's'}`;
     const blocks: Block[] = [{ kind: 'table', title: counted, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows }];
-    if (list.length > TABLE_LIMIT)
-      blocks.push({ kind: 'note', text: `… and ${list.length - TABLE_LIMIT} more (all of them are in data-file)` });
-    return { headline: counted, data: list, outputs: { count: String(list.length) }, blocks, status: reply.status };
+    if (count > TABLE_LIMIT) blocks.push({ kind: 'note', text: `… and ${count - TABLE_LIMIT} more (all of them are in data-file)` });
+    return { headline: counted, data: dataFile, outputs: { count: String(count) }, blocks, status: reply.status };
   },
 });

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Outcome } from '../outcome.ts';
 import type { WorkflowContext } from '../runner/context.ts';
+import type { DataFile } from '../runner/data-output.ts';
 import type { Settings } from './settings.ts';
 
 /** What an operation runs with. */
@@ -23,6 +24,8 @@ export interface Context {
   start: number;
   /** The workflow's commit, outside GitHub Actions undefined. */
   workflow?: WorkflowContext | undefined;
+  /** Where the `data` output goes: a list can be written to it as it arrives, and returned as `data`. */
+  dataFile: DataFile;
 }
 
 /** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */

@@ -1,48 +1,100 @@
 import { randomUUID } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JsonItemSink } from '../json-stream.ts';
 
 export const DATA_OUTPUT_LIMIT = 1024 * 1024;
 const BATCH = 500;
 
 /**
- * `data` as JSON in a file under RUNNER_TEMP, and inline too when it fits in 1 MiB. A list is
- * written a batch of items at a time, so a large one never becomes a single string. `scrub`
- * takes out secrets; each piece holds whole items, so a secret is never split between two.
+ * An operation's `data` as JSON in a file under RUNNER_TEMP, and inline too when it fits in
+ * 1 MiB. A list is written a batch of items at a time, so a large one never becomes a single
+ * string; given item by item (as a list answer arrives), it is never whole in memory at all.
+ * `scrub` takes out secrets; each piece holds whole items, so a secret is never split between
+ * two. Writes are synchronous: items come from inside a socket's data handler, and a local file
+ * is quick.
  */
-export async function writeData(
-  data: unknown,
-  operation: string,
-  runnerTemp: string | undefined,
-  scrub: (text: string) => string = (text) => text,
-): Promise<{ file: string; inline: string | undefined }> {
-  const file = join(runnerTemp || tmpdir(), `bkci-${operation}-${randomUUID()}.json`);
-  const handle = await open(file, 'w', 0o600);
-  let bytes = 0;
-  let inline: string[] | undefined = [];
-  const write = async (raw: string): Promise<void> => {
-    const text = scrub(raw);
-    bytes += Buffer.byteLength(text);
-    inline = inline && bytes <= DATA_OUTPUT_LIMIT ? [...inline, text] : undefined;
-    await handle.write(text);
-  };
-  try {
-    if (Array.isArray(data)) {
-      await write('[');
-      for (let i = 0; i < data.length; i += BATCH) {
-        const part = data
-          .slice(i, i + BATCH)
-          .map((item: unknown) => JSON.stringify(item) ?? 'null')
-          .join(',');
-        await write(i === 0 ? part : `,${part}`);
-      }
-      await write(']');
-    } else {
-      await write(JSON.stringify(data ?? null));
-    }
-  } finally {
-    await handle.close();
+export class DataFile implements JsonItemSink {
+  readonly path: string;
+  readonly #scrub: (text: string) => string;
+  #fd: number | undefined;
+  #bytes = 0;
+  #inline: string[] | undefined = [];
+  #batch: string[] = [];
+  #items = 0;
+  #opened = false;
+
+  constructor(operation: string, runnerTemp: string | undefined, scrub: (text: string) => string = (text) => text) {
+    this.path = join(runnerTemp || tmpdir(), `bkci-${operation}-${randomUUID()}.json`);
+    this.#scrub = scrub;
   }
-  return { file, inline: inline?.join('') };
+
+  restart(): void {
+    if (this.#fd !== undefined) ftruncateSync(this.#fd, 0);
+    this.#bytes = 0;
+    this.#inline = [];
+    this.#batch = [];
+    this.#items = 0;
+    this.#opened = false;
+  }
+
+  add(text: string): void {
+    this.#batch.push(text);
+    if (this.#batch.length === BATCH) this.#flush();
+  }
+
+  /** The list of every item added, closed: the file and, when it fits, the text. */
+  endList(): { file: string; inline: string | undefined } {
+    this.#flush();
+    if (!this.#opened) this.#write('[');
+    this.#write(']');
+    return this.#close();
+  }
+
+  /** `data` written whole (a list a batch of items at a time), closed. */
+  write(data: unknown): { file: string; inline: string | undefined } {
+    if (!Array.isArray(data)) {
+      this.#write(JSON.stringify(data ?? null));
+      return this.#close();
+    }
+    for (const item of data) this.add(JSON.stringify(item) ?? 'null');
+    return this.endList();
+  }
+
+  /** Removed when it was begun but never finished: a list answer that failed half-way. */
+  abandon(): void {
+    if (this.#fd === undefined) return;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+    rmSync(this.path, { force: true });
+  }
+
+  #flush(): void {
+    if (this.#batch.length === 0) return;
+    const part = this.#batch.join(',');
+    if (!this.#opened) this.#write('[');
+    this.#opened = true;
+    this.#write(this.#items === 0 ? part : `,${part}`);
+    this.#items += this.#batch.length;
+    this.#batch = [];
+  }
+
+  #write(raw: string): void {
+    const text = this.#scrub(raw);
+    this.#fd ??= openSync(this.path, 'w', 0o600);
+    const at = this.#bytes;
+    this.#bytes += Buffer.byteLength(text);
+    if (this.#bytes > DATA_OUTPUT_LIMIT) this.#inline = undefined;
+    else this.#inline?.push(text);
+    // At its place: after a restart the file is empty, but its offset is where it was.
+    writeSync(this.#fd, text, at);
+  }
+
+  #close(): { file: string; inline: string | undefined } {
+    this.#fd ??= openSync(this.path, 'w', 0o600);
+    closeSync(this.#fd);
+    this.#fd = undefined;
+    return { file: this.path, inline: this.#inline?.join('') };
+  }
 }

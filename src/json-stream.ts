@@ -1,0 +1,201 @@
+// A long JSON array taken out of an answer as it arrives, one item at a time. Kept whole, a list of
+// 20,000 projects is its bytes, its text and 20,000 objects at once (BENCHMARKS.md); split as it
+// comes, it is one item at a time. Only ASCII bytes are looked at (quotes, backslashes, brackets,
+// commas, the colon), and no byte of a multi-byte UTF-8 character is ASCII, so a split between
+// chunks, or inside a character, changes nothing.
+
+/** Where the items of a split list go, each as its JSON text. */
+export interface JsonItemSink {
+  /** Forget every item given so far: the answer is being read again (a retry). */
+  restart(): void;
+  add(text: string): void;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const HEAD_BYTES = 256;
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * Splits the array held by the member `name` of a top-level JSON object out of UTF-8 bytes given
+ * in chunks: each item's text goes to `onItem` when it ends, and what is left (`rest`) is the
+ * text with that array written `[]`. Nothing is parsed here: an item's text is JSON.parse's to
+ * check, and `rest` too, so whatever is not JSON still fails there. An empty item (`[,`, `,,`,
+ * `,]`) leaves a comma in `rest`, which makes it fail. Bytes that are not an object holding such
+ * an array all stay in `rest`.
+ */
+export class MemberItems {
+  readonly #name: string;
+  readonly #onItem: (text: string) => void;
+  readonly #rest: Buffer[] = [];
+  readonly #head: Buffer[] = [];
+  #offset = 0;
+  #started = false;
+  #object = false;
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  /** At depth 1: a string now is a key (after `{` or `,`). */
+  #keyNext = false;
+  /** The key being read, in pieces when it spans chunks. */
+  #key: Buffer[] | undefined;
+  #lastKey = '';
+  /** At depth 1, after the colon of the member `name`. */
+  #memberValueNext = false;
+  /** Inside the member's array, at its own depth: bytes belong to the current item. */
+  #inItems = false;
+  #item: Buffer[] = [];
+  #itemHasText = false;
+  #commaSeen = false;
+  /** How many times the member held an array; JSON.parse would keep the last, this keeps all. */
+  arrays = 0;
+
+  constructor(name: string, onItem: (text: string) => void) {
+    this.#name = name;
+    this.#onItem = onItem;
+  }
+
+  write(chunk: Uint8Array): void {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const n = bytes.length;
+    if (n === 0) return;
+    if (this.#offset < HEAD_BYTES) this.#head.push(Buffer.from(bytes.subarray(0, HEAD_BYTES - this.#offset)));
+    // The state read most is kept in locals for the loop (14 MB of it for 20,000 projects).
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let inItems = this.#inItems;
+    let itemHasText = this.#itemHasText;
+    // Bytes from `from` on go to `rest` (outside the items) or to the current item (inside).
+    let from = 0;
+    let keyFrom = 0;
+    let i = 0;
+    if (inString && this.#escaped) i = 1;
+    this.#escaped = false;
+    for (; i < n; i++) {
+      let c = bytes[i] ?? 0;
+      if (inString) {
+        // To the closing quote, an escape's next byte passed over (it may be the next chunk's first).
+        while (i < n && c !== QUOTE) {
+          i += c === BACKSLASH ? 2 : 1;
+          if (i >= n) break;
+          c = bytes[i] ?? 0;
+        }
+        if (i >= n) {
+          this.#escaped = i > n;
+          break;
+        }
+        inString = false;
+        if (this.#key !== undefined) {
+          this.#key.push(bytes.subarray(keyFrom, i + 1));
+          this.#lastKey = keyOf(Buffer.concat(this.#key));
+          this.#key = undefined;
+        }
+        continue;
+      }
+      if (!this.#object) {
+        if (this.#started) continue;
+        // A byte order mark is allowed before the text, as curl and browsers allow it.
+        if (isSpace(c) || (this.#offset + i < 3 && c === BOM[this.#offset + i])) continue;
+        this.#started = true;
+        this.#object = c === OPEN_OBJECT;
+        if (!this.#object) continue;
+      }
+      if (inItems && depth === 2) {
+        if (c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+          if (itemHasText) {
+            this.#item.push(bytes.subarray(from, i));
+            this.#emit();
+          } else if (c === COMMA || this.#commaSeen) this.#rest.push(Buffer.from(','));
+          this.#item = [];
+          itemHasText = false;
+          if (c === COMMA) {
+            this.#commaSeen = true;
+            from = i + 1;
+            continue;
+          }
+          // The closing bracket goes to `rest`, whichever it is: a wrong one fails there.
+          from = i;
+          inItems = false;
+          depth = 1;
+          continue;
+        }
+        if (!isSpace(c)) itemHasText = true;
+      }
+      if (c === QUOTE) {
+        inString = true;
+        if (depth === 1 && this.#keyNext) {
+          this.#keyNext = false;
+          this.#key = [];
+          keyFrom = i;
+        }
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        depth++;
+        if (depth === 1) this.#keyNext = true;
+        if (this.#memberValueNext && c === OPEN_ARRAY && depth === 2) {
+          this.#memberValueNext = false;
+          this.#flush(bytes, from, i + 1);
+          from = i + 1;
+          inItems = true;
+          this.#commaSeen = false;
+          this.arrays++;
+          continue;
+        }
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        depth--;
+      } else if (depth === 1 && c === COMMA) {
+        this.#keyNext = true;
+      } else if (depth === 1 && c === COLON) {
+        this.#memberValueNext = this.#lastKey === this.#name;
+        continue;
+      }
+      if (this.#memberValueNext && !isSpace(c)) this.#memberValueNext = false;
+    }
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#inItems = inItems;
+    this.#itemHasText = itemHasText;
+    if (this.#key !== undefined) this.#key.push(Buffer.from(bytes.subarray(keyFrom)));
+    // An item's bytes are copied only when it goes on past this chunk, so no chunk is kept.
+    if (inItems) {
+      if (from < n) this.#item.push(Buffer.from(bytes.subarray(from)));
+    } else this.#flush(bytes, from, n);
+    this.#offset += n;
+  }
+
+  /** The text with the member's array written `[]` (all of it, when there was none), and its first bytes. */
+  end(): { rest: string; head: string } {
+    // Cut off inside the array: what came of it stays, so that `rest` fails to parse as the text would.
+    if (this.#inItems) this.#rest.push(...this.#item);
+    return { rest: Buffer.concat(this.#rest).toString('utf8'), head: Buffer.concat(this.#head).toString('utf8') };
+  }
+
+  #flush(bytes: Buffer, from: number, to: number): void {
+    if (to > from) this.#rest.push(Buffer.from(bytes.subarray(from, to)));
+  }
+
+  #emit(): void {
+    const parts = this.#item;
+    this.#onItem((parts.length === 1 ? (parts[0] ?? Buffer.alloc(0)) : Buffer.concat(parts)).toString('utf8'));
+  }
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/** A key's text as JSON.parse reads it (escapes undone); "" never equals a member name worth splitting. */
+function keyOf(quoted: Buffer): string {
+  const text = quoted.toString('utf8');
+  if (!text.includes('\\')) return text.slice(1, -1);
+  try {
+    const key: unknown = JSON.parse(text);
+    return typeof key === 'string' ? key : '';
+  } catch {
+    return '';
+  }
+}
