@@ -254,11 +254,7 @@ const rows: [string, string, string][] = [];
   const r = await run(['--import', reporter, join(actionDir, 'dist', 'index.js')], env);
   if (r.code !== 0) throw new Error(`list-projects failed:\n${r.stdout}`);
   const kb = Number(/maxRSS (\d+)/.exec(r.stdout)?.[1]);
-  rows.push([
-    'peak RSS: list-projects, 20,000 projects',
-    `${(kb / 1024).toFixed(0)} MiB`,
-    `target ≤ 120 MiB; ${fmt(r.ms)} in all`,
-  ]);
+  rows.push(['peak RSS: list-projects, 20,000 projects', `${(kb / 1024).toFixed(0)} MiB`, `target ≤ 120 MiB; ${fmt(r.ms)} in all`]);
   await emu.close();
 }
 
