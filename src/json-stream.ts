@@ -54,8 +54,7 @@ export class MemberItems {
   #item: Buffer[] = [];
   #itemHasText = false;
   #commaSeen = false;
-  /** How many times the member held an array; JSON.parse would keep the last, this keeps all. */
-  arrays = 0;
+  #arrays = 0;
 
   constructor(name: string, onItem: (text: string) => void) {
     this.#name = name;
@@ -144,7 +143,7 @@ export class MemberItems {
           from = i + 1;
           inItems = true;
           this.#commaSeen = false;
-          this.arrays++;
+          this.#arrays++;
           continue;
         }
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
@@ -167,6 +166,11 @@ export class MemberItems {
       if (from < n) this.#item.push(Buffer.from(bytes.subarray(from)));
     } else this.#flush(bytes, from, n);
     this.#offset += n;
+  }
+
+  /** How many times the member held an array: JSON.parse would keep the last, the split gives them all. */
+  get arrays(): number {
+    return this.#arrays;
   }
 
   /** The text with the member's array written `[]` (all of it, when there was none), and its first bytes. */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,23 @@ describe('proxies and private CAs, the built action', () => {
         `${emu.url}/ms/auth/api/user/token/get`,
         `${emu.url}/ms/openapi/api/apigw/v3/projects/demo`,
       ]);
+    });
+    await proxy.close();
+  });
+
+  it('reads a long list through HTTPS_PROXY as it arrives, the same as without a proxy', async () => {
+    const proxy = await startProxy();
+    await withEmulator(true, async (emu, bkToken) => {
+      for (let i = 0; i < 2000; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `项目 ${i}`, creator: 'alice' });
+      const inputs = { operation: 'list-projects', 'base-url': emu.url, 'bk-token': bkToken };
+      const proxied = await runStep(actionDir, { inputs, env: { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: caFile } });
+      const direct = await runStep(actionDir, { inputs, env: { NODE_EXTRA_CA_CERTS: caFile } });
+      expect(proxied.code).toBe(0);
+      expect(proxied.outputs.count).toBe('2001');
+      expect(proxy.log.map((l) => l.target)).toContain(`${new URL(emu.url).host}`);
+      const [a, b] = await Promise.all([proxied, direct].map((r) => readFile(r.outputs['data-file'] ?? '', 'utf8')));
+      expect(a).toBe(b);
+      expect(JSON.parse(a ?? '')).toHaveLength(2001);
     });
     await proxy.close();
   });
