@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
+import { fetchTransport, type Transport } from '../src/http/transport.ts';
 import { failedWith } from './support/expect-step.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
@@ -34,10 +35,11 @@ afterEach(async () => {
   await rm(temp, { recursive: true, force: true });
 });
 
-const list = (inputs: Record<string, string> = {}): Promise<StepResult> =>
+const list = (inputs: Record<string, string> = {}, transport?: Transport): Promise<StepResult> =>
   runInProcess({
     inputs: { operation: 'list-projects', 'base-url': emu.url, 'access-token': token, 'user-id': 'alice', retries: '0', ...inputs },
     processEnv: { RUNNER_TEMP: temp },
+    ...(transport === undefined ? {} : { transport }),
   });
 
 /** The list as bk-ci sends it, parsed whole: what data-file must hold. */
@@ -120,6 +122,16 @@ describe('list-projects, read as the answer arrives', () => {
     const r = await list();
     failedWith(r, message);
     expect(r.outputs['data-file']).toBeUndefined();
+    expect(await leftInTemp()).toEqual([]);
+  });
+
+  it.each([
+    ['node:http', undefined],
+    ["fetch (the proxy's transport)", fetchTransport(globalThis.fetch)],
+  ])('fails on a 204 without a body, over %s', async (_, transport) => {
+    emu.faults.add({ path: LIST_PATH, fault: { kind: 'status', status: 204, body: '' } });
+    const r = await list({}, transport);
+    failedWith(r, /answered HTTP 204 with an unexpected body: an empty body$/);
     expect(await leftInTemp()).toEqual([]);
   });
 

@@ -197,7 +197,9 @@ export class ListReader<T> {
   }
 
   /** A fresh start for each attempt: what a broken one gave is forgotten. */
-  readonly sink = (): BodySink => {
+  readonly sink = (): BodySink => this.#start();
+
+  #start(): MemberItems {
     this.#first = [];
     this.#count = 0;
     this.#issues = [];
@@ -205,7 +207,7 @@ export class ListReader<T> {
     this.#into.restart();
     this.#split = new MemberItems('data', (text) => this.#take(text));
     return this.#split;
-  };
+  }
 
   #take(text: string): void {
     if (this.#notJson !== undefined || this.#issues.length >= ISSUES_SHOWN) return;
@@ -226,8 +228,9 @@ export class ListReader<T> {
 
   /** The list, once the answer has been read to its end; undefined when the server sent no data. */
   read(res: WireResponse, method: string, url: string, scrub: (text: string) => string): ListRead<T> | undefined {
-    if (this.#split === undefined) throw new Error('a list answer was read without its sink');
-    const { rest, head } = this.#split.end();
+    // A success without a body (204) never opened the sink: it reads as an empty body.
+    const split = this.#split ?? this.#start();
+    const { rest, head } = split.end();
     let value: unknown;
     try {
       value = JSON.parse(stripBom(rest));
@@ -235,9 +238,9 @@ export class ListReader<T> {
       throw notJson(e, head, res, method, url, scrub);
     }
     const data = resultData(value, res, method, url, scrub);
-    if (this.#split.arrays > 1)
+    if (split.arrays > 1)
       throw new ResponseFormatError({ method, url, status: res.status, detail: 'the result holds "data" more than once' });
-    if (this.#split.arrays === 0) {
+    if (split.arrays === 0) {
       if (data === undefined || data === null) return undefined;
       checked(data, z.array(this.#item), res, method, url);
       throw new Error('a list that is not an array passed the check of an array');
