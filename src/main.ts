@@ -53,6 +53,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     debug: (m) => core.debug(clean(m)),
     info: (m) => core.info(clean(m)),
     warning: (m) => core.warning(clean(m)),
+    group: (title) => core.startGroup(clean(title)),
+    endGroup: () => core.endGroup(),
   };
   const cancel = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -104,6 +106,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
       start,
       workflow: workflowContext(env),
       dataFile,
+      secrets,
     });
     log.info(outcome.headline);
     setOutputs(outcome, connection.tokens, secrets, dataFile);
@@ -141,7 +144,8 @@ function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: 
   if (outcome === undefined) return;
   for (const name of OUTPUT_NAMES) {
     const value: string | undefined = outcome.outputs[name];
-    if (value !== undefined) core.setOutput(name, name === 'access-token' ? value : secrets.redact(value));
+    // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets taken out then).
+    if (value !== undefined) core.setOutput(name, name === 'access-token' || name === 'variables' ? value : secrets.redact(value));
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

@@ -2,7 +2,9 @@
 export type Block =
   | { kind: 'facts'; rows: [string, string][] }
   | { kind: 'table'; title: string; headers: string[]; rows: string[][] }
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string }
+  /** Lines shown as they are (a log's last lines), in a code block. */
+  | { kind: 'lines'; title: string; lines: string[] };
 
 /** What an operation hands back to run(): outputs, the `data` output and the summary. */
 export interface Outcome<O extends string = string> {

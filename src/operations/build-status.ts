@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BUILD_STATUS } from '../bkci/builds.ts';
+import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
 import { segment } from '../inputs/fields.ts';
 import { BUILD_OUTPUTS, buildIdInput, consoleUrlInput, pipelineIdInput, waitInput, watchBuild } from './build-watch.ts';
 import { defineOperation } from './operation.ts';
@@ -12,8 +13,9 @@ export default defineOperation({
     'pipeline-id': pipelineIdInput.optional(),
     wait: waitInput,
     'console-url': consoleUrlInput,
+    ...sightInputs,
   }),
-  endpoints: [BUILD_STATUS],
+  endpoints: [BUILD_STATUS, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t) => [
@@ -32,6 +34,7 @@ export default defineOperation({
         wait: t.wait,
         consoleUrl: t['console-url'] ?? ctx.settings.baseUrl,
         stopOnCancel: false,
+        sight: sightOptions(t),
       },
       ctx,
     ),

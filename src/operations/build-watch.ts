@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BUILD_STATUS, BUILD_STOP, type BuildStatus, buildEnd, buildStatus, firstError, isKnownStatus, waitingOn } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
+import { BuildSight, failedStepsOf, type Seen, SIGHT_OUTPUTS, type SightOptions } from '../build/sight.ts';
 import { countOf, formatDuration, seconds } from '../duration.ts';
 import { ActionError, CancelledError, errorMessage, HttpError, OperationError, ServerSaidError, statusOf } from '../errors.ts';
 import { bool, isHttpUrl } from '../inputs/fields.ts';
@@ -10,7 +11,7 @@ import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import type { Context } from './operation.ts';
 
-export const BUILD_OUTPUTS = ['build-id', 'build-num', 'build-status', 'build-url', 'elapsed', 'polls'] as const;
+export const BUILD_OUTPUTS = ['build-id', 'build-num', 'build-status', 'build-url', 'elapsed', 'polls', ...SIGHT_OUTPUTS] as const;
 export type BuildOutput = (typeof BUILD_OUTPUTS)[number];
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
@@ -43,6 +44,10 @@ export interface Watched {
   consoleUrl: string;
   /** Stop it when the job is cancelled: only a build this step started. */
   stopOnCancel: boolean;
+  /** What to show of it besides its status: its log, variables, artifacts. */
+  sight: SightOptions;
+  /** Which run of the build (bk-ci's executeCount), when known. */
+  executeCount?: number | undefined;
 }
 
 /**
@@ -59,10 +64,17 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
   const elapsed = (): number => clock.now() - ctx.start;
   const url = buildUrl(b.consoleUrl, b.projectId, b.pipelineId, b.id);
   const name = (): string => `build ${(progress.last?.buildNum ?? b.num) ? `#${progress.last?.buildNum ?? b.num} ` : ''}(${b.id})`;
-  const outcome = (headline: string): Outcome<BuildOutput> => ({
-    ...describeBuild(headline, b, url, progress, elapsed(), stopped, ctx.start),
-    status,
-  });
+  const sight = new BuildSight(ctx, b, b.sight, () => b.executeCount ?? 1);
+  let seen: Seen | undefined;
+  const outcome = (headline: string): Outcome<BuildOutput> => {
+    const described = describeBuild(headline, b, url, progress, elapsed(), stopped, ctx.start);
+    return {
+      ...described,
+      outputs: { ...described.outputs, ...sight.outputs },
+      blocks: [...described.blocks, ...(seen?.blocks ?? [])],
+      status,
+    };
+  };
   const warned = new Set<string>();
 
   if (b.wait)
@@ -100,6 +112,7 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
           }
           return e === 'succeeded' ? 'done' : e;
         },
+        ...(sight.follow === undefined ? {} : { follow: sight.follow }),
       },
       {
         start: ctx.start,
@@ -113,6 +126,7 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
       progress,
     );
   } catch (e) {
+    seen = await sight.end(undefined, []);
     if (!(e instanceof CancelledError)) {
       status = statusOf(e) ?? status;
       const plain = e instanceof ActionError && /^no build /.test(e.message);
@@ -127,6 +141,7 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
     );
   }
   const last = progress.last;
+  seen = await sight.end(end === 'done' || end === 'failed' ? end : undefined, end === 'failed' ? failedStepsOf(last?.errorInfoList) : []);
   if (end === 'failed' && last !== undefined) {
     const why = firstError(last);
     throw new OperationError(
@@ -139,9 +154,9 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
       `${name()} ${last === undefined ? 'could not be read' : `is still ${waitingOn(last)}`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
       outcome(`${name()}: timed out`),
     );
-  return outcome(
-    `${name()}: ${last === undefined ? 'unknown' : waitingOn(last)} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`,
-  );
+  const headline = `${name()}: ${last === undefined ? 'unknown' : waitingOn(last)} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`;
+  if (seen.problem !== undefined) throw new OperationError(seen.problem, { ...outcome(headline), done: `${name()} ended ${last?.status}` });
+  return outcome(headline);
 }
 
 /** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly. */

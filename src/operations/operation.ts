@@ -7,6 +7,7 @@ import type { TokenSource } from '../bkci/tokens.ts';
 import type { Clock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Outcome } from '../outcome.ts';
+import type { Secrets } from '../redact.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import type { DataFile } from '../runner/data-output.ts';
 import type { Settings } from './settings.ts';
@@ -26,6 +27,8 @@ export interface Context {
   workflow?: WorkflowContext | undefined;
   /** Where the `data` output goes: a list can be written to it as it arrives, and returned as `data`. */
   dataFile: DataFile;
+  /** Every secret of the step: a value that turns out to be one (a build variable) is added before it is shown. */
+  secrets: Secrets;
 }
 
 /** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUILD_START, BUILD_STATUS, BUILD_STOP, buildId, startProblem } from '../bkci/builds.ts';
 import type { Reply } from '../bkci/client.ts';
+import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
 import { ActionError, ServerSaidError } from '../errors.ts';
 import { bool, mapping, segment } from '../inputs/fields.ts';
 import type { WorkflowContext } from '../runner/context.ts';
@@ -43,8 +44,9 @@ export default defineOperation({
     wait: waitInput,
     'stop-on-cancel': bool('stop-on-cancel').default(true),
     'console-url': consoleUrlInput,
+    ...sightInputs,
   }),
-  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP],
+  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t, settings) => [
@@ -83,6 +85,7 @@ export default defineOperation({
       wait: t.wait,
       consoleUrl,
       stopOnCancel: t['stop-on-cancel'],
+      sight: sightOptions(t),
     };
     return watchBuild(watched, ctx);
   },

@@ -1,5 +1,5 @@
 import type { Block } from '../outcome.ts';
-import { escapeMarkdown } from '../text.ts';
+import { cut, escapeMarkdown, isControl } from '../text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 
@@ -13,6 +13,27 @@ export interface SummaryInput {
   error?: string;
   /** Applied to every text before it is escaped: takes secrets out. */
   scrub?: (text: string) => string;
+}
+
+/**
+ * Lines in a fenced code block, where Markdown and HTML are not read: a fence longer than any
+ * run of backticks in them (so none closes it), each line one line, control characters shown
+ * as `␀`-style pictures, long lines cut.
+ */
+function codeBlock(lines: string[]): string {
+  const shown = lines.map((l) =>
+    [...cut(l, 500)]
+      .map((c) => {
+        const code = c.charCodeAt(0);
+        if (code === 0x09) return c;
+        if (isControl(code)) return String.fromCharCode(code === 0x7f ? 0x2421 : 0x2400 + code);
+        return '\u0085\u2028\u2029'.includes(c) ? ' ' : c;
+      })
+      .join(''),
+  );
+  const longest = Math.max(0, ...shown.map((l) => Math.max(0, ...[...l.matchAll(/`+/g)].map((m) => m[0].length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${shown.join('\n')}\n${fence}`;
 }
 
 /** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
@@ -32,6 +53,7 @@ export function renderSummary(s: SummaryInput): string {
   for (const b of s.blocks) {
     if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));
     else if (b.kind === 'table') parts.push(`**${cell(b.title)}**\n\n${table(b.headers, b.rows)}`);
+    else if (b.kind === 'lines') parts.push(`**${cell(b.title)}**\n\n${codeBlock(b.lines.map(scrub))}`);
     else parts.push(cell(b.text));
   }
   const md = `${parts.join('\n\n')}\n`;

@@ -18,6 +18,11 @@ export const debug = (message: string): void => core.debug(defuse(message));
 
 export const warning = (message: string): void => core.warning(defuse(message));
 
+/** Opens a foldable group titled with the text (one line, defused); groups do not nest. */
+export const startGroup = (title: string): void => core.startGroup(neutralise(title));
+
+export const endGroup = (): void => core.endGroup();
+
 /** An error annotation, and the step's exit code 1. */
 export const setFailed = (message: string): void => core.setFailed(defuse(message));
 

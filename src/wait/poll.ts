@@ -25,7 +25,24 @@ export interface Watch<T> {
   waitingOn?(value: T): string;
   /** `done` ends the wait well, `failed` ends it badly, `waiting` goes on. */
   verdict(value: T): 'done' | 'failed' | 'waiting';
+  /** Reading that rides on the polls (the build's log): no timer of its own. */
+  follow?: Follower<T>;
 }
+
+/**
+ * What reads along with a wait. `afterRead` is awaited after each poll that got a value; once the
+ * wait has ended, `settle` is awaited after a short pause for as long as `pending` says there may
+ * be more to read (the follower bounds that), never past the deadline, and not after a cancel.
+ * A follower's own failures are its own: it never throws.
+ */
+export interface Follower<T> {
+  afterRead(value: T): Promise<void>;
+  pending(end: 'done' | 'failed'): boolean;
+  settle(end: 'done' | 'failed'): Promise<void>;
+}
+
+/** The pause between reads after the wait has ended (bk-ci makes new lines readable within about 3 s). */
+const SETTLE_MS = 2000;
 
 export interface PollOptions {
   /** When the step started (by `clock`); the deadline is start + timeout. */
@@ -97,7 +114,11 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
         lastLine = clock.now();
       }
       const verdict = watch.verdict(value);
-      if (verdict !== 'waiting') return verdict;
+      await watch.follow?.afterRead(value);
+      if (verdict !== 'waiting') {
+        if (watch.follow !== undefined) await settle(watch.follow, verdict, o, deadline);
+        return verdict;
+      }
       if (!o.wait) return 'read-once';
     }
     if (pollAt >= deadline) return 'timeout';
@@ -111,6 +132,19 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
     await clock.sleep(Math.max(0, next - clock.now()), o.signal).catch(() => {
       throw new CancelledError();
     });
+  }
+}
+
+/** Reading on after the end, a pause between reads, until the follower has it all, the deadline or a cancel. */
+async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', o: PollOptions, deadline: number): Promise<void> {
+  const pause = Math.min(o.intervalMs, SETTLE_MS);
+  while (follow.pending(end) && o.clock.now() + pause <= deadline && !o.signal.aborted) {
+    try {
+      await o.clock.sleep(pause, o.signal);
+    } catch {
+      return;
+    }
+    await follow.settle(end);
   }
 }
 

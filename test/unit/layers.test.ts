@@ -11,6 +11,7 @@ const LAYERS: [string, number][] = [
   ['index.ts', 6],
   ['main.ts', 5],
   ['operations/', 4],
+  ['build/', 3.5],
   ['bkci/', 3],
   ['http/', 2],
   ['wait/', 2],

@@ -1,0 +1,168 @@
+// The build's log, read along with the wait: one after_line_logs read per poll (and its pages
+// while bk-ci says hasMore), then after the build ended until nothing new comes. A failure to
+// read the log is one warning and never the step's verdict: the build's status decides.
+import type { BkciApi } from '../bkci/client.ts';
+import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
+import { DeadlineError, errorMessage } from '../errors.ts';
+import type { Log } from '../log.ts';
+import type { Follower } from '../wait/poll.ts';
+import { isTransient } from '../wait/poll.ts';
+import type { LogFile } from './log-print.ts';
+import { LogPrinter, type StepTail } from './log-print.ts';
+import { LogTail, type TailLine, type TailPage } from './log-tail.ts';
+
+export type LogsMode = 'live' | 'on-failure' | 'none';
+
+/** Pages read at once while bk-ci says hasMore (bk-ci gives up to 10,000 lines a page). */
+const PAGES_PER_READ = 20;
+/** Reads after the build ended, at most. */
+const SETTLE_READS = 10;
+/** Reads after the end that bring nothing new before the log counts as complete. */
+const QUIET_READS = 2;
+/** Polls a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
+const HOLD_POLLS = 2;
+
+export interface FollowOptions {
+  api: BkciApi;
+  log: Log;
+  projectId: string;
+  pipelineId?: string | undefined;
+  buildId: string;
+  /** Which run of the build is followed; a new one (a retry) starts a new cursor. */
+  executeCount(): number;
+  mode: Exclude<LogsMode, 'none'>;
+  file: LogFile | undefined;
+  /** The job and step a line came from, in words. */
+  label(line: TailLine): string;
+  signal: AbortSignal;
+  linesPerStep?: number;
+}
+
+/** What reading the log came to. */
+export interface LogRead {
+  lines: number;
+  tails: StepTail[];
+  cut: ReadonlyMap<string, number>;
+  /** Why the log could not be read (whole or in part), when it could not. */
+  problem: string | undefined;
+}
+
+const toTail = (l: BkciLogLine): TailLine => ({
+  lineNo: l.lineNo,
+  message: l.message ?? '',
+  tag: l.tag ?? '',
+  jobId: l.jobId ?? '',
+  stepId: l.stepId ?? '',
+});
+
+export class LogFollower<T> implements Follower<T> {
+  readonly #o: FollowOptions;
+  readonly #printer: LogPrinter;
+  #tail = new LogTail({ holdPolls: HOLD_POLLS });
+  #executeCount: number | undefined;
+  #problem: string | undefined;
+  #warned = false;
+  #gone = false;
+  #settleReads = 0;
+  #quiet = 0;
+  #lines = 0;
+
+  constructor(o: FollowOptions) {
+    this.#o = o;
+    this.#printer = new LogPrinter({
+      log: o.log,
+      file: o.file,
+      live: o.mode === 'live',
+      label: o.label,
+      ...(o.linesPerStep === undefined ? {} : { linesPerStep: o.linesPerStep }),
+    });
+  }
+
+  async afterRead(): Promise<void> {
+    if (this.#o.mode === 'live') await this.#read();
+  }
+
+  pending(end: 'done' | 'failed'): boolean {
+    if (this.#gone || (this.#o.mode === 'on-failure' && end === 'done')) return false;
+    return this.#quiet < QUIET_READS && this.#settleReads < SETTLE_READS;
+  }
+
+  async settle(): Promise<void> {
+    this.#settleReads++;
+    const fresh = await this.#read();
+    this.#quiet = fresh === 0 && !this.#tail.holding ? this.#quiet + 1 : 0;
+  }
+
+  /** Releases what waits above a gap (reading is over) and says what was read. */
+  finish(): LogRead {
+    this.#printer.print(this.#tail.ready({ atPoll: false, final: true }));
+    return { lines: this.#lines, tails: this.#printer.tails(), cut: this.#printer.cut(), problem: this.#problem };
+  }
+
+  /** One read: a page, and the next at once while bk-ci says hasMore; the lines ready printed. New lines read, or undefined when none could be. */
+  async #read(): Promise<number | undefined> {
+    if (this.#gone || this.#o.signal.aborted) return undefined;
+    const count = this.#o.executeCount();
+    if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail({ holdPolls: HOLD_POLLS });
+    this.#executeCount = count;
+    let fresh = 0;
+    for (let page = 0; page < PAGES_PER_READ; page++) {
+      let got: TailPage;
+      try {
+        got = await this.#page(this.#tail.start(page === 0), count);
+      } catch (e) {
+        this.#trouble(e);
+        break;
+      }
+      const v = this.#tail.take(got);
+      if (v.kind === 'gone') {
+        this.#say(`${v.reason}: its lines cannot be read; the build's status decides`);
+        this.#gone = true;
+        break;
+      }
+      if (v.kind === 'retry') {
+        this.#o.log.debug(`build log: ${v.reason}`);
+        break;
+      }
+      fresh += v.fresh;
+      if (!v.more) break;
+    }
+    const ready = this.#tail.ready({ atPoll: true });
+    this.#lines += ready.length;
+    this.#printer.print(ready);
+    return fresh;
+  }
+
+  async #page(start: number, executeCount: number): Promise<TailPage> {
+    const { projectId, pipelineId, buildId } = this.#o;
+    const reply = await this.#o.api.call({
+      endpoint: LOG_AFTER,
+      params: { projectId },
+      query: { buildId, pipelineId, start: String(start), executeCount: String(executeCount) },
+      data: queryLogs,
+    });
+    const d = reply.data;
+    if (d === undefined) return { status: 999, hasMore: false, lines: [] };
+    const lines = (d.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
+    return { status: d.status ?? 0, hasMore: d.hasMore ?? false, lines };
+  }
+
+  /** A read that failed: a passing failure is tried again at the next poll; any other ends the reading. */
+  #trouble(e: unknown): void {
+    if (this.#o.signal.aborted) return;
+    if (e instanceof DeadlineError || !isTransient(e)) {
+      this.#gone = true;
+      this.#say(`reading the build's log failed (${errorMessage(e)}); no more of it is read, and the build's status decides`);
+      return;
+    }
+    this.#say(`reading the build's log failed (${errorMessage(e)}); trying again at the next poll; the build's status decides`);
+  }
+
+  /** One warning for all the log's troubles; the rest in the debug log. */
+  #say(problem: string): void {
+    if (this.#warned) this.#o.log.debug(problem);
+    else this.#o.log.warning(problem);
+    this.#warned = true;
+    this.#problem ??= problem;
+  }
+}

@@ -1,0 +1,148 @@
+// The build's log lines on their way out: to the step's log, a foldable group per run of one
+// step's lines, each labelled with its job and step, through the one writer (which defuses runner
+// commands and scrubs secrets); a bounded number per step there, every one to the log file; and
+// the last few of each step kept for the summary of a failure.
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Log } from '../log.ts';
+import { defuse } from '../text.ts';
+import type { TailLine } from './log-tail.ts';
+
+/** At most this many lines of one step in the step's log; the rest only in the file. */
+export const LINES_PER_STEP = 1000;
+/** The last lines of each step kept for a failure's summary. */
+export const TAIL_LINES = 20;
+
+/** A line as one line of text: its breaks shown, not taken. */
+const oneLine = (text: string): string => text.replace(/\r\n|\r|\n|\u2028|\u2029|\u0085/g, ' ⏎ ');
+
+/**
+ * Every line read, in line-number order, one per line, secrets scrubbed and runner commands
+ * defused (a later step may print it), in a file under RUNNER_TEMP. Written as lines come, a
+ * batch at a time: a long log is never whole in memory.
+ */
+export class LogFile {
+  readonly path: string;
+  readonly #scrub: (text: string) => string;
+  #batch: string[] = [];
+  #lines = 0;
+
+  constructor(runnerTemp: string | undefined, scrub: (text: string) => string) {
+    this.path = join(runnerTemp || tmpdir(), `bkci-build-log-${randomUUID()}.txt`);
+    this.#scrub = scrub;
+    writeFileSync(this.path, '', { mode: 0o600 });
+  }
+
+  get lines(): number {
+    return this.#lines;
+  }
+
+  add(label: string, message: string): void {
+    this.#batch.push(defuse(oneLine(this.#scrub(`[${label}] ${message}`))));
+    this.#lines++;
+    if (this.#batch.length >= 500) this.flush();
+  }
+
+  flush(): void {
+    if (this.#batch.length === 0) return;
+    appendFileSync(this.path, `${this.#batch.join('\n')}\n`);
+    this.#batch = [];
+  }
+}
+
+/** A step's last lines, for the summary of a failure. */
+export interface StepTail {
+  key: string;
+  label: string;
+  lines: string[];
+  /** How many of its lines were read in all. */
+  count: number;
+}
+
+export interface PrinterOptions {
+  log: Log;
+  file: LogFile | undefined;
+  /** Print to the step's log (`logs: live`); otherwise lines only go to the file and the tails. */
+  live: boolean;
+  label(line: TailLine): string;
+  linesPerStep?: number;
+}
+
+/** Which step a line belongs to: its elementId, else its job and step ids. */
+export const stepKey = (line: TailLine): string => line.tag || `${line.jobId}/${line.stepId}`;
+
+export class LogPrinter {
+  readonly #o: PrinterOptions;
+  readonly #tails = new Map<string, StepTail>();
+  /** Steps whose lines went over the bound: how many were left out of the step's log. */
+  readonly #cut = new Map<string, number>();
+  #open: string | undefined;
+
+  constructor(o: PrinterOptions) {
+    this.#o = o;
+  }
+
+  /** Prints lines given in line-number order. */
+  print(lines: readonly TailLine[]): void {
+    const { log, file, live } = this.#o;
+    const max = this.#o.linesPerStep ?? LINES_PER_STEP;
+    for (const line of lines) {
+      const key = stepKey(line);
+      const label = this.#o.label(line);
+      const message = line.message;
+      file?.add(label, message);
+      let tail = this.#tails.get(key);
+      if (tail === undefined) {
+        tail = { key, label, lines: [], count: 0 };
+        this.#tails.set(key, tail);
+      }
+      tail.label = label;
+      tail.count++;
+      tail.lines.push(message);
+      if (tail.lines.length > TAIL_LINES) tail.lines.shift();
+      if (!live) continue;
+      if (tail.count > max) {
+        const left = (this.#cut.get(key) ?? 0) + 1;
+        this.#cut.set(key, left);
+        if (left === 1) {
+          this.#enter(key, label);
+          log.info(
+            `… ${label} has more than ${max} lines: the rest of them are only in the log file${file === undefined ? '' : ` (${file.path}, the log-file output)`}`,
+          );
+        }
+        continue;
+      }
+      this.#enter(key, label);
+      log.info(log.group === undefined ? `${label} | ${message}` : message);
+    }
+    // Nothing else the action says lands inside a step's group.
+    this.#leave();
+    file?.flush();
+  }
+
+  /** Each step's last lines, in the order the steps first wrote. */
+  tails(): StepTail[] {
+    return [...this.#tails.values()];
+  }
+
+  /** Steps whose lines were bounded in the step's log, and how many of them were left out. */
+  cut(): ReadonlyMap<string, number> {
+    return this.#cut;
+  }
+
+  #enter(key: string, label: string): void {
+    if (this.#open === key) return;
+    this.#leave();
+    if (this.#o.log.group === undefined) return;
+    this.#o.log.group(label);
+    this.#open = key;
+  }
+
+  #leave(): void {
+    if (this.#open === undefined) return;
+    this.#o.log.endGroup?.();
+    this.#open = undefined;
+  }
+}

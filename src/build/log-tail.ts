@@ -1,0 +1,118 @@
+// Where the build's log is read from next, and which lines are ready to print: bk-ci's traps
+// (bkci-logs-artifacts-review.md §1.4, §1.7) handled in one pure place. Pages come ordered by
+// time, not line number; `start` is inclusive; a line can become readable after higher-numbered
+// ones (numbers are given at ingestion, made searchable in bulk every few seconds); status 2
+// means no log yet and 999 a failed search. Lines are released in line-number order, each once.
+
+/** A log line as the tail needs it. */
+export interface TailLine {
+  lineNo: number;
+  message: string;
+  /** The step's elementId (e-…), "" when none. */
+  tag: string;
+  jobId: string;
+  stepId: string;
+}
+
+/** One answer of after_line_logs. */
+export interface TailPage {
+  /** QueryLogs.status: 0 (or 1) lines, 2 no log yet, 3 closed, 999 failed search. */
+  status: number;
+  hasMore: boolean;
+  lines: readonly TailLine[];
+}
+
+export type PageVerdict =
+  /** Lines (or none) taken; `more` when bk-ci said hasMore: read again at once. */
+  | { kind: 'read'; more: boolean; fresh: number }
+  /** No log yet (2), or a failed search (999, or a status the tail does not know): try at the next poll, cursor unchanged. */
+  | { kind: 'retry'; reason: string }
+  /** The log cannot be read (3: its index was closed): stop reading. */
+  | { kind: 'gone'; reason: string };
+
+export interface TailOptions {
+  /** How many polls a gap in the line numbers is waited on before the lines above it are printed. */
+  holdPolls: number;
+}
+
+/**
+ * The cursor of a build's log. `start()` says where the next read begins: past the highest line
+ * seen, or, at a poll while lines wait above a gap, at the gap (so a late line is found; what
+ * was seen again is dropped). `take()` files a page; `ready()` hands out the lines that can be
+ * printed, in order. A gap is waited on for `holdPolls` polls, then given up (debug lines, which
+ * the query leaves out, leave gaps that never fill; so do a retried build's earlier runs).
+ */
+export class LogTail {
+  readonly #o: TailOptions;
+  /** The lowest line number not yet released: everything below it was printed or given up. */
+  #next = 1;
+  /** Past the highest line number seen. */
+  #cursor = 1;
+  /** Lines seen above a gap, not yet released. */
+  readonly #held = new Map<number, TailLine>();
+  /** Polls the gap at #next has been waited on. */
+  #gapPolls = 0;
+  #read = 0;
+
+  constructor(o: TailOptions) {
+    this.#o = o;
+  }
+
+  /** Lines read in all (each once). */
+  get read(): number {
+    return this.#read;
+  }
+
+  /** Whether lines wait above a gap. */
+  get holding(): boolean {
+    return this.#held.size > 0;
+  }
+
+  /** Where the next read starts (inclusive): at a poll, the gap when one is held; else past the highest line seen. */
+  start(atPoll: boolean): number {
+    return atPoll && this.#held.size > 0 ? this.#next : this.#cursor;
+  }
+
+  /** Files a page. Lines below the released mark, or seen before, are dropped. */
+  take(page: TailPage): PageVerdict {
+    if (page.status === 3) return { kind: 'gone', reason: "the build's log index is closed (bk-ci log status 3)" };
+    if (page.status === 2) return { kind: 'retry', reason: 'no log yet (bk-ci log status 2)' };
+    if (page.status !== 0 && page.status !== 1)
+      return { kind: 'retry', reason: `bk-ci's log search failed (log status ${page.status}); read again at the next poll` };
+    let fresh = 0;
+    for (const line of page.lines) {
+      if (line.lineNo < this.#next || this.#held.has(line.lineNo)) continue;
+      this.#held.set(line.lineNo, line);
+      this.#cursor = Math.max(this.#cursor, line.lineNo + 1);
+      fresh++;
+    }
+    this.#read += fresh;
+    return { kind: 'read', more: page.hasMore && page.lines.length > 0, fresh };
+  }
+
+  /**
+   * The lines that can be printed now, in line-number order. `atPoll` counts a poll against a gap;
+   * `final` gives up every gap (the build ended and reading is over).
+   */
+  ready(o: { atPoll: boolean; final?: boolean }): TailLine[] {
+    const out: TailLine[] = [];
+    const release = (): void => {
+      for (let line = this.#held.get(this.#next); line !== undefined; line = this.#held.get(this.#next)) {
+        this.#held.delete(this.#next);
+        out.push(line);
+        this.#next++;
+        this.#gapPolls = 0;
+      }
+    };
+    release();
+    if (this.#held.size > 0 && o.atPoll) this.#gapPolls++;
+    while (this.#held.size > 0 && (o.final || this.#gapPolls > this.#o.holdPolls)) {
+      let lowest = Number.POSITIVE_INFINITY;
+      for (const n of this.#held.keys()) lowest = Math.min(lowest, n);
+      this.#next = lowest;
+      this.#gapPolls = 0;
+      release();
+    }
+    return out;
+  }
+}

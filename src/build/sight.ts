@@ -1,0 +1,225 @@
+// What a step shows of a build besides its status: the log (followed live, or its failed steps'
+// last lines at the end), why it failed, the variables and artifacts a later step asks for. The
+// wait hands it the log follower to ride on its polls, and asks it, once the wait is over, for
+// the outputs and the summary's blocks.
+import { z } from 'zod';
+import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import { LOG_AFTER } from '../bkci/logs.ts';
+import { BUILD_VARIABLES } from '../bkci/reviews.ts';
+import { errorMessage } from '../errors.ts';
+import { bool } from '../inputs/fields.ts';
+import type { Log } from '../log.ts';
+import type { Block } from '../outcome.ts';
+import type { Secrets } from '../redact.ts';
+import { type Artifact, listArtifacts } from './artifacts.ts';
+import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
+import { LogFile, type StepTail } from './log-print.ts';
+import type { TailLine } from './log-tail.ts';
+import { readVariables, variablesInput } from './variables.ts';
+
+/** The endpoints showing a build may call. */
+export const SIGHT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
+
+export const SIGHT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
+export type SightOutput = (typeof SIGHT_OUTPUTS)[number];
+
+export interface SightOptions {
+  logs: LogsMode;
+  /** Names of build variables to output once the build ended. */
+  variables: readonly string[];
+  artifacts: boolean;
+}
+
+export interface SightContext {
+  api: BkciApi;
+  log: Log;
+  secrets: Secrets;
+  signal: AbortSignal;
+}
+
+export interface SeenBuild {
+  projectId: string;
+  pipelineId?: string | undefined;
+  id: string;
+}
+
+/** A step that failed, as bk-ci names it: its elementId (the log's tag), its name, its error. */
+export interface FailedStep {
+  id: string;
+  name: string;
+  error: string;
+}
+
+/** What the build showed: outputs and blocks, and what could not be had (said as a failure of the step). */
+export interface Seen {
+  outputs: Partial<Record<SightOutput, string>>;
+  blocks: Block[];
+  /** Variables a later step needs could not be read. */
+  problem?: string;
+}
+
+/** Failed steps whose last lines the summary shows, at most. */
+const FAILED_SHOWN = 5;
+
+export class BuildSight {
+  readonly follow: LogFollower<unknown> | undefined;
+  readonly #ctx: SightContext;
+  readonly #b: SeenBuild;
+  readonly #o: SightOptions;
+  readonly #file: LogFile | undefined;
+  /** Step names by elementId, from the build's model once known. */
+  readonly names = new Map<string, string>();
+  readonly #outputs: Partial<Record<SightOutput, string>> = {};
+
+  constructor(ctx: SightContext, b: SeenBuild, o: SightOptions, executeCount: () => number) {
+    this.#ctx = ctx;
+    this.#b = b;
+    this.#o = o;
+    if (o.logs === 'none') return;
+    this.#file = new LogFile(process.env.RUNNER_TEMP, (t) => ctx.secrets.redact(t));
+    this.#outputs['log-file'] = this.#file.path;
+    this.follow = new LogFollower({
+      api: ctx.api,
+      log: ctx.log,
+      projectId: b.projectId,
+      pipelineId: b.pipelineId,
+      buildId: b.id,
+      executeCount,
+      mode: o.logs,
+      file: this.#file,
+      label: (line) => this.label(line),
+      signal: ctx.signal,
+    });
+  }
+
+  /** Outputs known so far: set on every ending, a cancel included. */
+  get outputs(): Partial<Record<SightOutput, string>> {
+    return this.#outputs;
+  }
+
+  /** The job and step a line came from: the step's name when the build's model gave it, else bk-ci's ids. */
+  label(line: TailLine): string {
+    const named = line.tag ? this.names.get(line.tag) : undefined;
+    if (named !== undefined) return named;
+    const ids = [line.jobId, line.stepId || line.tag].filter((s) => s !== '');
+    return ids.length === 0 ? 'build' : ids.join(' › ');
+  }
+
+  /**
+   * After the wait: the log's last lines released, and, for a build that ended, why it failed,
+   * its variables and its artifacts. `ended` is undefined when the build goes on (a timeout,
+   * `wait: false`, a cancel): then only the log is said.
+   */
+  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[]): Promise<Seen> {
+    const blocks: Block[] = [];
+    const read = this.follow?.finish();
+    if (read !== undefined) blocks.push(...this.#logBlocks(read));
+    if (ended === 'failed') blocks.push(...this.#explain(failed, read));
+    let problem: string | undefined;
+    if (ended !== undefined && this.#o.variables.length > 0) {
+      try {
+        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, this.#b, this.#o.variables);
+        this.#outputs.variables = JSON.stringify(values);
+        blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
+      } catch (e) {
+        problem = `reading the build's variables (${this.#o.variables.join(', ')}) failed: ${errorMessage(e)}`;
+      }
+    }
+    if (ended !== undefined && this.#o.artifacts) {
+      try {
+        const files = await listArtifacts(this.#ctx.api, this.#ctx.log, this.#b);
+        this.#outputs.artifacts = JSON.stringify(files);
+        blocks.push(...artifactBlocks(files));
+      } catch (e) {
+        this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
+      }
+    }
+    return { outputs: this.#outputs, blocks, ...(problem === undefined ? {} : { problem }) };
+  }
+
+  #logBlocks(read: LogRead): Block[] {
+    const rows: [string, string][] = [['Log lines read', String(read.lines)]];
+    if (this.#file !== undefined) rows.push(['Log file', `${this.#file.path} (the log-file output)`]);
+    for (const [key, left] of read.cut) {
+      const tail = read.tails.find((t) => t.key === key);
+      rows.push([`Not in the step's log`, `${left} lines of ${tail?.label ?? key}`]);
+    }
+    if (read.problem !== undefined) rows.push(['Log problem', read.problem]);
+    return [{ kind: 'facts', rows }];
+  }
+
+  /** The failed steps, each with its error and last lines; with `logs: on-failure` those lines printed now. */
+  #explain(failed: readonly FailedStep[], read: LogRead | undefined): Block[] {
+    const tails = read?.tails ?? [];
+    const tailOf = (id: string): StepTail | undefined => tails.find((t) => t.key === id);
+    const shown = failed.length > 0 ? failed : [];
+    const blocks: Block[] = [];
+    if (shown.length > 0)
+      blocks.push({ kind: 'table', title: 'Failed steps', headers: ['Step', 'Error'], rows: shown.map((f) => [f.name, f.error]) });
+    // Without a failed step bk-ci named, the step that wrote last is the likeliest culprit.
+    const withTails: { title: string; tail: StepTail }[] = [];
+    for (const f of shown) {
+      const tail = tailOf(f.id);
+      if (tail !== undefined) withTails.push({ title: f.name, tail });
+    }
+    const last = tails.at(-1);
+    if (withTails.length === 0 && last !== undefined) withTails.push({ title: last.label, tail: last });
+    for (const { title, tail } of withTails.slice(0, FAILED_SHOWN)) {
+      blocks.push({ kind: 'lines', title: `Last lines of ${title}`, lines: tail.lines });
+      if (this.#o.logs === 'on-failure') this.#printTail(title, tail);
+    }
+    return blocks;
+  }
+
+  #printTail(title: string, tail: StepTail): void {
+    const { log } = this.#ctx;
+    const header = `last ${tail.lines.length} of ${tail.count} lines of ${title}`;
+    if (log.group === undefined) log.info(`${header}:`);
+    else log.group(header);
+    for (const line of tail.lines) log.info(log.group === undefined ? `${title} | ${line}` : line);
+    log.endGroup?.();
+  }
+}
+
+function artifactBlocks(files: readonly Artifact[]): Block[] {
+  if (files.length === 0) return [{ kind: 'note', text: 'The build has no artifacts.' }];
+  return [
+    {
+      kind: 'table',
+      title: `Artifacts (${files.length})`,
+      headers: ['File', 'Size', 'Link'],
+      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : String(f.size), f.url]),
+    },
+  ];
+}
+
+/** The inputs that say what to show of a build: for start-build, build-status and review-build. */
+export const sightInputs = {
+  logs: z.enum(['live', 'on-failure', 'none'], { error: 'logs must be live, on-failure or none' }).default('live'),
+  variables: variablesInput.optional(),
+  artifacts: bool('artifacts').default(false),
+};
+
+/** The options the parsed inputs give. */
+export const sightOptions = (t: { logs: LogsMode; variables?: string[] | undefined; artifacts: boolean }): SightOptions => ({
+  logs: t.logs,
+  variables: t.variables ?? [],
+  artifacts: t.artifacts,
+});
+
+/** The failed steps bk-ci's status names (its errorInfoList), each with its elementId when it gives one. */
+export function failedStepsOf(errors: readonly unknown[] | null | undefined): FailedStep[] {
+  const info = z.looseObject({
+    taskId: z.string().nullish(),
+    taskName: z.string().nullish(),
+    errorCode: z.number().nullish(),
+    errorMsg: z.string().nullish(),
+  });
+  return (errors ?? []).flatMap((e) => {
+    const p = info.safeParse(e);
+    if (!p.success) return [];
+    const { taskId, taskName, errorCode, errorMsg } = p.data;
+    return [{ id: taskId ?? '', name: taskName ?? taskId ?? 'a step', error: `${errorCode ? `${errorCode}: ` : ''}${errorMsg ?? ''}` }];
+  });
+}

@@ -1,0 +1,148 @@
+// The log's cursor against bk-ci's traps, table by table: a scripted log service answers each
+// read as after_line_logs would (lines from `start` on, inclusive, ordered by time, a page at a
+// time, hasMore), and the lines released must be each line once, in line-number order.
+import { describe, expect, it } from 'vitest';
+import { LogTail, type TailPage } from '../../src/build/log-tail.ts';
+
+interface Scripted {
+  lineNo: number;
+  /** The agent's clock: what the page is ordered by. */
+  ts: number;
+  /** The first poll at which the line can be found (bk-ci indexes in bulk). */
+  visibleAt?: number;
+  /** Never found (a debug line, left out of the query). */
+  hidden?: boolean;
+}
+
+interface Script {
+  lines: Scripted[];
+  polls: number;
+  pageSize?: number;
+  /** The log query's status at a poll, instead of lines. */
+  status?: Record<number, number>;
+}
+
+/** Polls the scripted service; says what was released at each poll and where each read started. */
+function follow(s: Script) {
+  const tail = new LogTail({ holdPolls: 2 });
+  const released: number[][] = [];
+  const starts: number[][] = [];
+  for (let poll = 0; poll < s.polls; poll++) {
+    const at: number[] = [];
+    for (let page = 0; page < 50; page++) {
+      const start = tail.start(page === 0);
+      at.push(start);
+      const status = s.status?.[poll];
+      let answer: TailPage;
+      if (status !== undefined) answer = { status, hasMore: false, lines: [] };
+      else {
+        const found = s.lines
+          .filter((l) => !l.hidden && (l.visibleAt ?? 0) <= poll && l.lineNo >= start)
+          .sort((a, b) => a.ts - b.ts || a.lineNo - b.lineNo);
+        const size = s.pageSize ?? 10_000;
+        answer = {
+          status: 0,
+          hasMore: found.length > size,
+          lines: found.slice(0, size).map((l) => ({ lineNo: l.lineNo, message: `line ${l.lineNo}`, tag: '', jobId: '', stepId: '' })),
+        };
+      }
+      const v = tail.take(answer);
+      if (v.kind !== 'read' || !v.more) break;
+    }
+    starts.push(at);
+    released.push(tail.ready({ atPoll: true }).map((l) => l.lineNo));
+  }
+  const last = tail.ready({ atPoll: false, final: true }).map((l) => l.lineNo);
+  return { released, starts, last, all: [...released.flat(), ...last] };
+}
+
+const seq = (from: number, to: number, o: Partial<Scripted> = {}): Scripted[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ lineNo: from + i, ts: from + i, ...o }));
+
+describe('the log tail', () => {
+  it.each([
+    ['one page, in order', { lines: seq(1, 5), polls: 2 }, [[1, 2, 3, 4, 5], []], [[1], [6]]],
+    [
+      'a page ordered by time, not line number (parallel jobs, agents with their own clocks)',
+      {
+        lines: [
+          { lineNo: 1, ts: 50 },
+          { lineNo: 2, ts: 10 },
+          { lineNo: 3, ts: 40 },
+          { lineNo: 4, ts: 20 },
+          { lineNo: 5, ts: 30 },
+        ],
+        polls: 1,
+      },
+      [[1, 2, 3, 4, 5]],
+      [[1]],
+    ],
+    [
+      '`start` is inclusive: the next read starts past the highest line, so none comes twice',
+      { lines: [...seq(1, 3), ...seq(4, 6, { visibleAt: 1 })], polls: 3 },
+      [[1, 2, 3], [4, 5, 6], []],
+      [[1], [4], [7]],
+    ],
+    [
+      'a line readable after higher-numbered ones is waited for, and printed in its place',
+      { lines: [...seq(1, 2), { lineNo: 3, ts: 3, visibleAt: 1 }, ...seq(4, 5)], polls: 3 },
+      [[1, 2], [3, 4, 5], []],
+      [[1], [3], [6]],
+    ],
+    [
+      'a gap that never fills (a debug line) is given up after two polls',
+      { lines: [...seq(1, 2), { lineNo: 3, ts: 3, hidden: true }, ...seq(4, 5)], polls: 4 },
+      [[1, 2], [], [4, 5], []],
+      [[1], [3], [3], [6]],
+    ],
+    [
+      'hasMore: the next page is read at once, from past the highest line of the last',
+      { lines: seq(1, 10), polls: 1, pageSize: 4 },
+      [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+      [[1, 5, 9]],
+    ],
+    [
+      'status 2 (no log yet) before the first line: nothing, then the lines',
+      { lines: seq(1, 2), polls: 2, status: { 0: 2 } },
+      [[], [1, 2]],
+      [[1], [1]],
+    ],
+    [
+      'status 999 (a failed search): tried again at the next poll from the same line',
+      { lines: [...seq(1, 2), ...seq(3, 4, { visibleAt: 1 })], polls: 3, status: { 1: 999 } },
+      [[1, 2], [], [3, 4]],
+      [[1], [3], [3]],
+    ],
+    [
+      "a retried build's run starts where the first left off (one counter per build): held two polls, then printed",
+      { lines: seq(501, 503), polls: 4 },
+      [[], [], [501, 502, 503], []],
+      [[1], [1], [1], [504]],
+    ],
+  ] as const)('%s', (_, script, released, starts) => {
+    const r = follow(script as Script);
+    expect(r.released).toEqual(released);
+    expect(r.starts).toEqual(starts);
+    expect(r.last).toEqual([]);
+  });
+
+  it('the end gives up every gap: what waits above one is printed, in order', () => {
+    const r = follow({ lines: [...seq(1, 2), { lineNo: 3, ts: 3, hidden: true }, ...seq(4, 5)], polls: 1 });
+    expect(r.released).toEqual([[1, 2]]);
+    expect(r.last).toEqual([4, 5]);
+  });
+
+  it('status 3 (the index closed) stops the reading', () => {
+    const tail = new LogTail({ holdPolls: 2 });
+    expect(tail.take({ status: 3, hasMore: false, lines: [] }).kind).toBe('gone');
+  });
+
+  it('a page that brings a line again (an old scroll answer) does not print it twice', () => {
+    const tail = new LogTail({ holdPolls: 2 });
+    const line = (n: number) => ({ lineNo: n, message: '', tag: '', jobId: '', stepId: '' });
+    tail.take({ status: 0, hasMore: false, lines: [line(1), line(2), line(2), line(4)] });
+    tail.take({ status: 0, hasMore: false, lines: [line(2), line(4), line(3)] });
+    expect(tail.ready({ atPoll: true }).map((l) => l.lineNo)).toEqual([1, 2, 3, 4]);
+    expect(tail.read).toBe(4);
+  });
+});
