@@ -2,6 +2,7 @@
 // pipeline scripts the life of every build it starts: phases (QUEUE, RUNNING, a STAGE_SUCCESS
 // review pause, …), then an end status. Facts from bkci-builds-callbacks-gateway.md §1.
 import { z } from 'zod';
+import { logScriptSchema } from './logs.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const phaseSchema = z
@@ -38,6 +39,8 @@ export const pipelineSchema = z
     startError: z.object({ http: z.number().int(), status: z.number().int(), message: z.string() }).strict().optional(),
     /** A build whose QUEUE phase says where it is in the queue. */
     queuePosition: z.number().int().min(1).default(1),
+    /** What its steps write to the build log, and when (emulator/logs.ts). */
+    logs: logScriptSchema.optional(),
   })
   .strict();
 export type Pipeline = z.infer<typeof pipelineSchema>;

@@ -1,4 +1,5 @@
 import type { BuildWorld } from './builds.ts';
+import type { LogWorld } from './logs.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -11,6 +12,7 @@ export interface World {
   callbacks: Callback[];
   nextCallbackId: () => number;
   builds: BuildWorld;
+  logs: LogWorld;
   nextProjectId: () => number;
   baseUrl: () => string;
 }
@@ -69,6 +71,7 @@ const ROUTES: [string, string, Route][] = [
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
+  ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
 ];
 
 export function route(w: World, c: Call): Reply {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiGateway, gatewaySchema } from './apigateway.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
+import { LogWorld, logFailBody } from './logs.ts';
 import { route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
@@ -75,6 +76,8 @@ export interface Emulator {
   readonly projects: Map<string, StoredProject>;
   readonly callbacks: Callback[];
   readonly builds: BuildWorld;
+  /** The log service: `failSearches` makes after_line_logs answer 999. */
+  readonly logs: LogWorld;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
   /** A user with a login ticket (`bk_token`) and a ready access token. */
@@ -164,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let lastCallbackId = 0;
   let url = '';
 
+  const builds = new BuildWorld(wire, now);
   const world: World = {
     wire,
     now,
@@ -171,7 +175,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     signs: new Map(),
     callbacks: [],
     nextCallbackId: () => ++lastCallbackId,
-    builds: new BuildWorld(wire, now),
+    builds,
+    logs: new LogWorld(wire, now, builds),
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };
@@ -273,6 +278,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }),
     'POST pipelines': control_(pipelineSchema, (b) => {
       world.builds.seed(b);
+      return { ok: true };
+    }),
+    'POST logs/fail': control_(logFailBody, (b) => {
+      world.logs.failSearches(b.buildId, b.times, b.finished);
       return { ok: true };
     }),
     'POST faults': control_(faultRuleBody, (b) => {
@@ -446,6 +455,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projects: world.projects,
     callbacks: world.callbacks,
     builds: world.builds,
+    logs: world.logs,
     seedPipeline: (seed) => {
       const p = pipelineSchema.parse(seed);
       world.builds.seed(p);

@@ -1,0 +1,287 @@
+// A build's log as bk-ci's log service serves it (bkci-logs-artifacts-review.md §1; bk-ci
+// LogServiceESImpl.doQueryLogsAfterLine): lines are numbered as they arrive at the log service,
+// searchable a little later, and every page is sorted by the build machine's timestamp, then by
+// line number. A pipeline's seed scripts what its steps write and when; every build plays it.
+import { z } from 'zod';
+import type { Build, BuildWorld, Pipeline } from './builds.ts';
+import type { Reply, Wire } from './wire.ts';
+
+/** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
+export const BKCI_LOG_PAGE = 10_000;
+
+/** A step that writes lines: the ids bk-ci files them under (the build model names the same). */
+const logStepSchema = z
+  .object({
+    /** The element id, `e-…`: LogLine.tag. */
+    tag: z.string().regex(/^e-/),
+    jobId: z.string().default(''),
+    stepId: z.string().default(''),
+    /** The job's hash id, `c-…`. */
+    containerHashId: z.string().default(''),
+  })
+  .strict();
+
+const lineTiming = {
+  /** The run (1 first, 2 for the first retry …): a retried build's later run writes its own lines. */
+  executeCount: z.number().int().min(1).default(1),
+  /** ms from the agent's write to the log service's numbering (parallel jobs upload at different paces). */
+  delayMs: z.number().int().min(0).default(0),
+  /** ms from numbering to being searchable (ES refresh, a slow bulk batch): later lines can show first. */
+  lagMs: z.number().int().min(0).default(0),
+};
+
+const logLineSchema = z
+  .object({
+    /** ms after build_start the agent writes it: its timestamp. After the build's end is allowed. */
+    at: z.number().int().min(0),
+    /** The tag of a step in `steps`. */
+    step: z.string(),
+    text: z.string(),
+    subTag: z.string().default(''),
+    /** A DEBUG line: left out unless the query asks for `debug=true`. */
+    debug: z.boolean().default(false),
+    ...lineTiming,
+  })
+  .strict();
+
+/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this run. */
+const logGeneratorSchema = z
+  .object({
+    count: z.number().int().min(1).max(1_000_000),
+    fromMs: z.number().int().min(0).default(0),
+    toMs: z.number().int().min(0),
+    step: z.string(),
+    text: z.string().default('line {i}'),
+    ...lineTiming,
+  })
+  .strict();
+
+export const logScriptSchema = z
+  .object({
+    steps: z.array(logStepSchema).min(1),
+    lines: z.array(logLineSchema).default([]),
+    generate: z.array(logGeneratorSchema).default([]),
+    /** Lines per page; bk-ci's is 10,000 (smaller ones make hasMore easy to reach in a test). */
+    pageSize: z.number().int().min(1).max(BKCI_LOG_PAGE).default(BKCI_LOG_PAGE),
+    /**
+     * ms after build_start the build-level `finished` turns true. Default: when the build ends. bk-ci can
+     * say it earlier (a job's stopLog collides with the build's row in T_LOG_STATUS, §1.5).
+     */
+    finishedAtMs: z.number().int().min(0).optional(),
+    /** The n-th after_line_logs requests of each build (1-based) that answer 999: a failed search. */
+    failQueries: z.array(z.number().int().min(1)).default([]),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const tags = new Set(s.steps.map((st) => st.tag));
+    for (const [i, l] of [...s.lines.map((l) => ['lines', l] as const), ...s.generate.map((g) => ['generate', g] as const)].entries()) {
+      if (!tags.has(l[1].step)) ctx.addIssue({ code: 'custom', path: [l[0], i], message: `step "${l[1].step}" is not one of steps[].tag` });
+    }
+  });
+export type LogScript = z.infer<typeof logScriptSchema>;
+
+/** POST /__emulator/logs/fail: the next searches of a build (or of every build) fail. */
+export const logFailBody = z
+  .object({
+    buildId: z.string().regex(/^b-/).optional(),
+    times: z.number().int().min(1).default(1),
+    /** What the failed answer says of `finished`: true as bk-ci's catch-all does, false for an ES status error. */
+    finished: z.boolean().default(true),
+  })
+  .strict();
+
+/** LogStatus codes of QueryLogs.status (bk-ci LogStatus.kt). */
+const SUCCEED = 0;
+const CLEAN = 2;
+const FAIL = 999;
+
+/** A line as the log service holds it: its number, when it arrived and when it can be found. */
+interface Stored {
+  lineNo: number;
+  /** ms after build_start. */
+  at: number;
+  arrivesAt: number;
+  visibleAt: number;
+  message: string;
+  tag: string;
+  subTag: string;
+  jobId: string;
+  containerHashId: string;
+  stepId: string;
+  executeCount: number;
+  debug: boolean;
+}
+
+/** Every line a script writes, numbered in order of arrival (one counter for all runs, as IndexService keeps). */
+function store(script: LogScript): Stored[] {
+  const steps = new Map(script.steps.map((s) => [s.tag, s]));
+  const raw: Omit<Stored, 'lineNo'>[] = [];
+  const add = (
+    at: number,
+    step: string,
+    message: string,
+    rest: { subTag?: string; debug?: boolean; executeCount: number; delayMs: number; lagMs: number },
+  ) => {
+    const s = steps.get(step);
+    raw.push({
+      at,
+      arrivesAt: at + rest.delayMs,
+      visibleAt: at + rest.delayMs + rest.lagMs,
+      message,
+      tag: step,
+      subTag: rest.subTag ?? '',
+      jobId: s?.jobId ?? '',
+      containerHashId: s?.containerHashId ?? '',
+      stepId: s?.stepId ?? '',
+      executeCount: rest.executeCount,
+      debug: rest.debug ?? false,
+    });
+  };
+  for (const l of script.lines) add(l.at, l.step, l.text, l);
+  for (const g of script.generate) {
+    const span = Math.max(0, g.toMs - g.fromMs);
+    for (let i = 0; i < g.count; i++) add(g.fromMs + Math.floor((i * span) / g.count), g.step, g.text.replaceAll('{i}', String(i + 1)), g);
+  }
+  // Stable: lines that arrive together keep the order they were scripted in.
+  return raw
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => a.l.arrivesAt - b.l.arrivesAt || a.i - b.i)
+    .map(({ l }, n) => ({ ...l, lineNo: n + 1 }));
+}
+
+const NUMBER = /^-?\d+$/;
+
+/** The log service of the emulated installation: after_line_logs, and 999s on demand. */
+export class LogWorld {
+  readonly #wire: Wire;
+  readonly #now: () => number;
+  readonly #builds: BuildWorld;
+  readonly #stored = new WeakMap<LogScript, Stored[]>();
+  /** after_line_logs requests so far, per build. */
+  readonly #queries = new Map<string, number>();
+  /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
+  readonly #failures = new Map<string, { left: number; finished: boolean }>();
+
+  constructor(wire: Wire, now: () => number, builds: BuildWorld) {
+    this.#wire = wire;
+    this.#now = now;
+    this.#builds = builds;
+  }
+
+  /** The next `times` searches of the build (every build when none is given) answer 999. */
+  failSearches(buildId: string | undefined, times: number, finished: boolean): void {
+    this.#failures.set(buildId ?? '*', { left: times, finished });
+  }
+
+  #lines(script: LogScript): Stored[] {
+    let s = this.#stored.get(script);
+    if (s === undefined) {
+      s = store(script);
+      this.#stored.set(script, s);
+    }
+    return s;
+  }
+
+  /** A failed search now, armed by seed or control API: consumed if so. */
+  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean } | undefined {
+    for (const key of [b.id, '*']) {
+      const f = this.#failures.get(key);
+      if (f !== undefined && f.left > 0) {
+        f.left -= 1;
+        return { finished: f.finished };
+      }
+    }
+    // LogServiceESImpl: any error but an ES status one also says finished = true, hasMore = false.
+    return script?.failQueries.includes(query) ? { finished: true } : undefined;
+  }
+
+  /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
+  afterLine(projectId: string, q: URLSearchParams): Reply {
+    const buildId = q.get('buildId');
+    if (!buildId) return this.#wire.error(400, 400, '参数校验失败:request param buildId cannot be empty');
+    const b = this.#builds.builds.get(buildId);
+    if (b === undefined || b.projectId !== projectId)
+      return this.#wire.error(400, 400, '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related');
+    // ApigwLogResourceV4Impl.checkPipelineId: a ParamBlankException, turned into a 400 by ApiAspect.
+    const pipelineId = q.get('pipelineId');
+    if (pipelineId !== null && pipelineId !== b.pipelineId) return this.#wire.error(400, 400, '参数校验失败:{0} PipelineId is invalid ');
+    const startText = q.get('start');
+    if (startText === null) return this.#wire.error(400, 400, '参数校验失败:request param start cannot be empty');
+    const countText = q.get('executeCount');
+    if (!NUMBER.test(startText) || (countText !== null && countText !== '' && !NUMBER.test(countText)))
+      return this.#wire.error(400, 400, '查询参数类型错误');
+    const start = Number(startText);
+    const executeCount = countText ? Number(countText) : 1;
+    const filter = (name: string) => q.get(name) || undefined;
+    const tag = filter('tag');
+    const stepId = filter('stepId');
+    // The openapi drops jobId when a tag or stepId is given.
+    const jobId = tag === undefined && stepId === undefined ? filter('jobId') : undefined;
+    const containerHashId = filter('containerHashId');
+    const subTag = filter('subTag');
+    const debug = q.get('debug') === 'true';
+
+    const p = this.#builds.pipelines.get(`${b.projectId}/${b.pipelineId}`);
+    const script = p?.logs;
+    const query = (this.#queries.get(b.id) ?? 0) + 1;
+    this.#queries.set(b.id, query);
+    const all = script === undefined ? [] : this.#lines(script);
+    const t = this.#now() - b.startedAt;
+    // A stopped build's agent is gone: what it would have written after that never arrives.
+    const cut = b.canceledAt === undefined ? Number.POSITIVE_INFINITY : b.canceledAt - b.startedAt;
+    const arrived = all.filter((l) => l.at <= cut && l.arrivesAt <= t);
+    const finished = this.#finished(b, p, script, executeCount, all, t);
+    const base = {
+      buildId: b.id,
+      finished,
+      hasMore: false,
+      logs: [] as unknown[],
+      timeUsed: 0,
+      status: SUCCEED,
+      ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
+    };
+    // No line has reached the log service: the build has no index yet, as after the logs expired.
+    if (arrived.length === 0) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
+    const failed = this.#fails(b, script, query);
+    if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: failed.finished || finished });
+    const hits = arrived
+      .filter(
+        (l) =>
+          l.visibleAt <= t &&
+          l.lineNo >= start &&
+          l.executeCount === executeCount &&
+          (debug || !l.debug) &&
+          (tag === undefined || l.tag === tag) &&
+          (stepId === undefined || l.stepId === stepId) &&
+          (jobId === undefined || l.jobId === jobId) &&
+          (containerHashId === undefined || l.containerHashId === containerHashId) &&
+          (subTag === undefined || l.subTag === subTag),
+      )
+      .sort((x, y) => x.at - y.at || x.lineNo - y.lineNo);
+    const size = script?.pageSize ?? BKCI_LOG_PAGE;
+    const page = hits.slice(0, size).map((l) => ({
+      lineNo: l.lineNo,
+      timestamp: b.startedAt + l.at,
+      message: l.message,
+      priority: 40,
+      tag: l.tag,
+      subTag: l.subTag,
+      jobId: l.jobId,
+      executeCount: l.executeCount,
+      containerHashId: l.containerHashId,
+      stepId: l.stepId,
+    }));
+    return this.#wire.ok({ ...base, logs: page, hasMore: hits.length > page.length });
+  }
+
+  /**
+   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended; the latest
+   * run's when the build ends (or at `finishedAtMs`).
+   */
+  #finished(b: Build, p: Pipeline | undefined, script: LogScript | undefined, executeCount: number, all: Stored[], t: number): boolean {
+    const latest = all.reduce((m, l) => Math.max(m, l.executeCount), 1);
+    if (executeCount < latest) return true;
+    if (script?.finishedAtMs !== undefined && t >= script.finishedAtMs) return true;
+    return p !== undefined && this.#builds.state(b).endTime !== null;
+  }
+}
