@@ -64,6 +64,8 @@ export class LogFollower<T> implements Follower<T> {
   #warned = false;
   #gone = false;
   #settleReads = 0;
+  /** The last read said the build has no log (status 2): once the build ended, there is none to wait for. */
+  #none = false;
   #quiet = 0;
   #lines = 0;
 
@@ -83,7 +85,7 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   pending(end: 'done' | 'failed'): boolean {
-    if (this.#gone || (this.#o.mode === 'on-failure' && end === 'done')) return false;
+    if (this.#gone || this.#none || (this.#o.mode === 'on-failure' && end === 'done')) return false;
     return this.#quiet < QUIET_READS && this.#settleReads < SETTLE_READS;
   }
 
@@ -115,6 +117,7 @@ export class LogFollower<T> implements Follower<T> {
         break;
       }
       const v = this.#tail.take(got);
+      this.#none = got.status === 2;
       if (v.kind === 'gone') {
         this.#say(`${v.reason}: its lines cannot be read; the build's status decides`);
         this.#gone = true;
