@@ -99,7 +99,7 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
               ...(review.desc === undefined ? {} : { reviewDesc: review.desc }),
               // Not reached yet: the groups as saved, each with its id (bk-ci's fixReviewGroups).
               reviewGroups: state?.groups ?? review.groups.map((g, k) => ({ id: groupId(b.pipelineId, reviewPhase, k), ...g })),
-              reviewParams: review.params,
+              reviewParams: state?.reviewParams ?? review.params,
               timeout: review.timeout,
             },
           }),
