@@ -218,7 +218,8 @@ export class BuildWorld {
     // v4's checkPipelineId: an unknown or foreign build id is a 400 with an unfilled {0}.
     if (b === undefined || b.projectId !== projectId)
       return this.#wire.error(400, 400, '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related');
-    if (pipelineId && pipelineId !== b.pipelineId) return this.#wire.error(400, 2101058, '流水线: 流水线ID与构建ID不匹配');
+    // The same check: a pipelineId that is given (even empty) and not the build's.
+    if (pipelineId !== null && pipelineId !== b.pipelineId) return this.#wire.error(400, 400, '参数校验失败:{0} PipelineId is invalid ');
     return b;
   }
 

@@ -7,7 +7,7 @@ import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { LogWorld, logFailBody } from './logs.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
-import { route, type World } from './routes.ts';
+import { bodyOptional, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
 import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
@@ -303,7 +303,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (apigw !== undefined) {
       const front = apigw.front(method, path, req.headers);
       if ('reply' in front) return front.reply;
-      const parsed = parseBody(method, body);
+      const parsed = parseBody(method, body, front.segments);
       if ('status' in parsed) return parsed;
       return route(world, { method, segments: front.segments, query, userId: front.userId, body: parsed.value });
     }
@@ -317,21 +317,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const uid = req.headers['x-devops-uid'];
     if (typeof uid !== 'string' || uid === '') return wire.error(400, 400, '参数校验失败:request param userId cannot be empty');
-    const parsed = parseBody(method, body);
-    if ('status' in parsed) return parsed;
     let segments: string[];
     try {
       segments = path.slice(OPENAPI_ROOT.length).split('/').map(decodeURIComponent);
     } catch {
       return wire.error(400, 400, '查询参数请求错误');
     }
+    const parsed = parseBody(method, body, segments);
+    if ('status' in parsed) return parsed;
     return route(world, { method, segments, query, userId: uid, body: parsed.value });
   }
 
   /** A POST or PUT body as Jackson reads it; an empty or broken one is bk-ci's 400. */
-  function parseBody(method: string, body: string): { value: unknown } | Reply {
+  function parseBody(method: string, body: string, segments: string[]): { value: unknown } | Reply {
     if (method !== 'POST' && method !== 'PUT') return { value: undefined };
-    if (body === '') return wire.error(400, 400, 'JSON参数错误');
+    if (body === '') return bodyOptional(segments) ? { value: undefined } : wire.error(400, 400, 'JSON参数错误');
     try {
       return { value: parseLongs(body) };
     } catch {
