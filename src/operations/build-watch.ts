@@ -160,7 +160,7 @@ export async function watchBuild(b: Watched, ctx: Context): Promise<Outcome<Buil
 }
 
 /** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly. */
-function unknownBuild(e: unknown, b: Watched): ActionError | undefined {
+export function unknownBuild(e: unknown, b: Pick<Watched, 'projectId' | 'pipelineId' | 'id'>): ActionError | undefined {
   if (!(e instanceof HttpError) || e.status !== 400 || !/Invalid buildId/i.test(e.serverMessage)) return undefined;
   return new ActionError(
     `no build ${b.id} in project ${b.projectId}${b.pipelineId ? ` (pipeline ${b.pipelineId})` : ''}: check build-id and project-id`,

@@ -10,6 +10,7 @@ import getToken from './get-token.ts';
 import listProjects from './list-projects.ts';
 import type { Job, Operation } from './operation.ts';
 import request from './request.ts';
+import reviewBuild from './review-build.ts';
 import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
 import signDetail from './sign-detail.ts';
 import startBuild from './start-build.ts';
@@ -27,6 +28,7 @@ export const OPERATION_NAMES = [
   'request',
   'start-build',
   'build-status',
+  'review-build',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -41,6 +43,7 @@ export const REGISTRY = {
   request,
   'start-build': startBuild,
   'build-status': buildStatus,
+  'review-build': reviewBuild,
 } as const satisfies Record<OperationName, Operation>;
 
 const MODULES: readonly Operation[] = Object.values(REGISTRY);
