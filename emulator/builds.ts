@@ -2,7 +2,9 @@
 // pipeline scripts the life of every build it starts: phases (QUEUE, RUNNING, a STAGE_SUCCESS
 // review pause, …), then an end status. Facts from bkci-builds-callbacks-gateway.md §1.
 import { z } from 'zod';
+import { artifactSeedSchema } from './artifacts.ts';
 import { logScriptSchema } from './logs.ts';
+import { variablesSeedSchema } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const phaseSchema = z
@@ -41,6 +43,10 @@ export const pipelineSchema = z
     queuePosition: z.number().int().min(1).default(1),
     /** What its steps write to the build log, and when (emulator/logs.ts). */
     logs: logScriptSchema.optional(),
+    /** Variables its steps set, read with build_variables (emulator/variables.ts). */
+    variables: variablesSeedSchema.optional(),
+    /** Files every build archives, listed with artifactories/file_info (emulator/artifacts.ts). */
+    artifacts: z.array(artifactSeedSchema).optional(),
   })
   .strict();
 export type Pipeline = z.infer<typeof pipelineSchema>;

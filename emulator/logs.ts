@@ -3,6 +3,7 @@
 // searchable a little later, and every page is sorted by the build machine's timestamp, then by
 // line number. A pipeline's seed scripts what its steps write and when; every build plays it.
 import { z } from 'zod';
+import { buildOf } from './build-ref.ts';
 import type { Build, BuildWorld, Pipeline } from './builds.ts';
 import type { Reply, Wire } from './wire.ts';
 
@@ -197,14 +198,9 @@ export class LogWorld {
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
   afterLine(projectId: string, q: URLSearchParams): Reply {
-    const buildId = q.get('buildId');
-    if (!buildId) return this.#wire.error(400, 400, '参数校验失败:request param buildId cannot be empty');
-    const b = this.#builds.builds.get(buildId);
-    if (b === undefined || b.projectId !== projectId)
-      return this.#wire.error(400, 400, '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related');
-    // ApigwLogResourceV4Impl.checkPipelineId: a ParamBlankException, turned into a 400 by ApiAspect.
-    const pipelineId = q.get('pipelineId');
-    if (pipelineId !== null && pipelineId !== b.pipelineId) return this.#wire.error(400, 400, '参数校验失败:{0} PipelineId is invalid ');
+    const found = buildOf(this.#wire, this.#builds, projectId, q);
+    if ('reply' in found) return found.reply;
+    const b = found.build;
     const startText = q.get('start');
     if (startText === null) return this.#wire.error(400, 400, '参数校验失败:request param start cannot be empty');
     const countText = q.get('executeCount');

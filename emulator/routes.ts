@@ -1,7 +1,9 @@
+import type { ArtifactWorld } from './artifacts.ts';
 import type { BuildWorld } from './builds.ts';
 import type { LogWorld } from './logs.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
+import type { VariableWorld } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export interface World {
@@ -13,6 +15,8 @@ export interface World {
   nextCallbackId: () => number;
   builds: BuildWorld;
   logs: LogWorld;
+  variables: VariableWorld;
+  artifacts: ArtifactWorld;
   nextProjectId: () => number;
   baseUrl: () => string;
 }
@@ -72,6 +76,9 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
+  ['POST', 'v4/projects/:p/build_variables', (w, c, p) => w.variables.values(p, c.query, c.body)],
+  ['GET', 'v4/projects/:p/artifactories/file_info', (w, c, p) => w.artifacts.fileInfo(p, c.query)],
+  ['GET', 'v4/projects/:p/artifactories/user_download_url', (w, c, p) => w.artifacts.userDownloadUrl(p, c.query)],
 ];
 
 export function route(w: World, c: Call): Reply {

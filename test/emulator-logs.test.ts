@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
-import { type Route, startBuild, type V4, v4 } from './support/emu-v4.ts';
+import { type Route, seededBuild, v4 } from './support/emu-v4.ts';
 
 interface Line {
   lineNo: number;
@@ -44,21 +44,11 @@ afterEach(async () => {
   emu = undefined;
 });
 
-/** An emulator on a clock the test moves, one pipeline seeded with `seed`, one build started at T0. */
-async function setUp(
-  seed: Partial<z.input<typeof pipelineSchema>>,
-  options: { route?: Route; flavour?: 'bkci' | 'spec' } = {},
-): Promise<{
-  api: V4;
-  buildId: string;
-  at: (ms: number) => void;
-  read: (query: Record<string, string | number | boolean>) => Promise<QueryLogs>;
-}> {
-  let t = T0;
-  emu = await startEmulator({ now: () => t, flavour: options.flavour ?? 'bkci', ...(options.route === 'apigw' ? { gateway: {} } : {}) });
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
-  const api = v4(emu, 'demo', 'alice', options.route);
-  const buildId = await startBuild(api, 'p-app');
+/** The seeded build, and `read` for its log from line 1 (or as `query` says). */
+async function setUp(seed: Partial<z.input<typeof pipelineSchema>>, options: { route?: Route; flavour?: 'bkci' | 'spec' } = {}) {
+  const built = await seededBuild(seed, { ...options, t0: T0 });
+  emu = built.emu;
+  const { api, buildId } = built;
   const read = async (query: Record<string, string | number | boolean>) => {
     const res = await api.get('logs/after_line_logs', { buildId, pipelineId: 'p-app', start: 1, ...query });
     expect(res.status).toBe(200);
@@ -66,7 +56,7 @@ async function setUp(
     expect(body.status).toBe(0);
     return body.data;
   };
-  return { api, buildId, at: (ms) => (t = T0 + ms), read };
+  return { ...built, read };
 }
 
 const lineNos = (q: QueryLogs) => q.logs.map((l) => l.lineNo);
