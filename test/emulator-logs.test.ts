@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
+import { demoBuild } from '../emulator/demo-build.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { type Route, seededBuild, v4 } from './support/emu-v4.ts';
 
@@ -361,6 +362,28 @@ describe('after_line_logs', () => {
     });
     expect(res.status).toBe(400);
     expect((res.json() as { message: string }).message).toMatch(/logs\.lines\.0: step "e-nope" is not one of steps\[\]\.tag/);
+  });
+});
+
+describe('the demo pipeline (npm start, npm run emulator)', () => {
+  it('writes its log over the build, one line after the end, with bk-ci markers and a command-like line kept raw', async () => {
+    const { read, at } = await setUp({
+      phases: [
+        { status: 'QUEUE', ms: 1000 },
+        { status: 'RUNNING', ms: 3000 },
+      ],
+      ...demoBuild(1000, 3000),
+    });
+    at(2000);
+    const early = await read({});
+    expect(early.finished).toBe(false);
+    at(6000);
+    const all = await read({});
+    expect(all.finished).toBe(true);
+    expect(all.logs).toHaveLength(11);
+    expect(all.logs.map((l) => l.message)).toContain('::warning::a bk-ci line, not a command for the runner');
+    expect(all.logs.at(-1)?.message).toBe('cache uploaded (after the build ended)');
+    expect(new Set(all.logs.map((l) => l.jobId))).toEqual(new Set(['build', 'test']));
   });
 });
 
