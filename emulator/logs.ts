@@ -152,6 +152,18 @@ function store(script: LogScript): Stored[] {
 
 const NUMBER = /^-?\d+$/;
 
+/** How many of the lines (sorted by arrival) have arrived `t` ms after build_start. */
+function arrivedBy(lines: Stored[], t: number): number {
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((lines[mid]?.arrivesAt ?? Number.POSITIVE_INFINITY) <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The log service of the emulated installation: after_line_logs, and 999s on demand. */
 export class LogWorld {
   readonly #wire: Wire;
@@ -225,7 +237,9 @@ export class LogWorld {
     const t = this.#now() - b.startedAt;
     // A stopped build's agent is gone: what it would have written after that never arrives.
     const cut = b.canceledAt === undefined ? Number.POSITIVE_INFINITY : b.canceledAt - b.startedAt;
-    const arrived = all.filter((l) => l.at <= cut && l.arrivesAt <= t);
+    // Lines are numbered in order of arrival: those arrived by now are the first `count`, line n at n - 1.
+    const count = arrivedBy(all, t);
+    const window = all.slice(Math.min(count, Math.max(0, start - 1)), count).filter((l) => l.at <= cut);
     const finished = this.#finished(b, p, script, executeCount, all, t);
     const base = {
       buildId: b.id,
@@ -237,14 +251,13 @@ export class LogWorld {
       ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
     };
     // No line has reached the log service: the build has no index yet, as after the logs expired.
-    if (arrived.length === 0) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
+    if (!all.slice(0, count).some((l) => l.at <= cut)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
     const failed = this.#fails(b, script, query);
     if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: failed.finished || finished });
-    const hits = arrived
+    const hits = window
       .filter(
         (l) =>
           l.visibleAt <= t &&
-          l.lineNo >= start &&
           l.executeCount === executeCount &&
           (debug || !l.debug) &&
           (tag === undefined || l.tag === tag) &&
