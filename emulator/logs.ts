@@ -210,6 +210,7 @@ export class LogWorld {
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
   afterLine(projectId: string, q: URLSearchParams): Reply {
+    const began = this.#now();
     const found = buildOf(this.#wire, this.#builds, projectId, q);
     if ('reply' in found) return found.reply;
     const b = found.build;
@@ -246,7 +247,8 @@ export class LogWorld {
       finished,
       hasMore: false,
       logs: [] as unknown[],
-      timeUsed: 0,
+      // BuildLogQueryService: the time the search took (none on a test's clock).
+      timeUsed: this.#now() - began,
       status: SUCCEED,
       ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
     };
