@@ -76,6 +76,7 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
+  ['GET', 'v4/projects/:p/logs/more_logs', (w, c, p) => w.logs.moreLines(p, c.query)],
   ['POST', 'v4/projects/:p/build_variables', (w, c, p) => w.variables.values(p, c.query, c.body)],
   ['GET', 'v4/projects/:p/artifactories/file_info', (w, c, p) => w.artifacts.fileInfo(p, c.query)],
   ['GET', 'v4/projects/:p/artifactories/user_download_url', (w, c, p) => w.artifacts.userDownloadUrl(p, c.query)],

@@ -365,6 +365,32 @@ describe('after_line_logs', () => {
   });
 });
 
+describe('more_logs', () => {
+  it('lines start..end inclusive, the first `num` by time, or the last `num` with fromStart=false; never hasMore', async () => {
+    const { at, api, buildId } = await setUp({
+      logs: {
+        steps: STEPS,
+        lines: [1, 2, 3, 4, 5, 6].map((i) => ({ at: i * 10, step: i % 2 ? 'e-compile' : 'e-test', text: `l${i}` })),
+      },
+    });
+    at(1000);
+    const more = async (query: Record<string, string | number | boolean>) => {
+      const res = await api.get('logs/more_logs', { buildId, ...query });
+      return (res.json() as { data: QueryLogs }).data;
+    };
+    expect(lineNos(await more({ start: 2, end: 5 }))).toEqual([2, 3, 4, 5]);
+    expect(lineNos(await more({ start: 1, end: 6, num: 2 }))).toEqual([1, 2]);
+    const tail = await more({ start: 1, end: 999, num: 2, fromStart: false });
+    expect([lineNos(tail), tail.hasMore]).toEqual([[5, 6], false]);
+    expect(lineNos(await more({ start: 1, end: 999, num: 2, fromStart: false, tag: 'e-test' }))).toEqual([4, 6]);
+    const missing = await api.get('logs/more_logs', { buildId, start: 1 });
+    expect([missing.status, missing.json()]).toEqual([400, { status: 400, message: '参数校验失败:request param end cannot be empty' }]);
+    // after_line_logs has neither end nor num: both are ignored there.
+    const after = await api.get('logs/after_line_logs', { buildId, start: 1, end: 'x', num: 1 });
+    expect(lineNos((after.json() as { data: QueryLogs }).data)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe('the demo pipeline (npm start, npm run emulator)', () => {
   it('writes its log over the build, one line after the end, with bk-ci markers and a command-like line kept raw', async () => {
     const { read, at } = await setUp({
