@@ -3,9 +3,11 @@
 // stage waiting for review, a manual-review step, …), then an end status. Facts from
 // bkci-builds-callbacks-gateway.md §1 and bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
+import { artifactSeedSchema } from './artifacts.ts';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
 import { logScriptSchema } from './logs.ts';
 import { type Decision, type GroupView, stageReview, stepReview } from './reviews.ts';
+import { variablesSeedSchema } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const reviewGroupSchema = z
@@ -90,6 +92,10 @@ export const pipelineSchema = z
     rejectRunMs: z.number().int().min(0).default(1000),
     /** build_status answers with this build id instead of the one asked for (a confused proxy or cache). */
     answerAsBuild: z.string().optional(),
+    /** Variables its steps set, read with build_variables (emulator/variables.ts). */
+    variables: variablesSeedSchema.optional(),
+    /** Files every build archives, listed with artifactories/file_info (emulator/artifacts.ts). */
+    artifacts: z.array(artifactSeedSchema).optional(),
   })
   .strict();
 export type Pipeline = z.infer<typeof pipelineSchema>;

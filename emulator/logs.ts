@@ -3,6 +3,7 @@
 // searchable a little later, and every page is sorted by the build machine's timestamp, then by
 // line number. A pipeline's seed scripts what its steps write and when; every build plays it.
 import { z } from 'zod';
+import { buildOf } from './build-ref.ts';
 import type { Build, BuildWorld, Pipeline } from './builds.ts';
 import type { Reply, Wire } from './wire.ts';
 
@@ -68,7 +69,7 @@ export const logScriptSchema = z
      * say it earlier (a job's stopLog collides with the build's row in T_LOG_STATUS, §1.5).
      */
     finishedAtMs: z.number().int().min(0).optional(),
-    /** The n-th after_line_logs requests of each build (1-based) that answer 999: a failed search. */
+    /** The n-th log requests of each build (after_line_logs, more_logs; 1-based) that answer 999: a failed search. */
     failQueries: z.array(z.number().int().min(1)).default([]),
   })
   .strict()
@@ -151,6 +152,18 @@ function store(script: LogScript): Stored[] {
 
 const NUMBER = /^-?\d+$/;
 
+/** How many of the lines (sorted by arrival) have arrived `t` ms after build_start. */
+function arrivedBy(lines: Stored[], t: number): number {
+  let lo = 0;
+  let hi = lines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((lines[mid]?.arrivesAt ?? Number.POSITIVE_INFINITY) <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The log service of the emulated installation: after_line_logs, and 999s on demand. */
 export class LogWorld {
   readonly #wire: Wire;
@@ -197,21 +210,36 @@ export class LogWorld {
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
   afterLine(projectId: string, q: URLSearchParams): Reply {
-    const buildId = q.get('buildId');
-    if (!buildId) return this.#wire.error(400, 400, '参数校验失败:request param buildId cannot be empty');
-    const b = this.#builds.builds.get(buildId);
-    if (b === undefined || b.projectId !== projectId)
-      return this.#wire.error(400, 400, '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related');
-    // ApigwLogResourceV4Impl.checkPipelineId: a ParamBlankException, turned into a 400 by ApiAspect.
-    const pipelineId = q.get('pipelineId');
-    if (pipelineId !== null && pipelineId !== b.pipelineId) return this.#wire.error(400, 400, '参数校验失败:{0} PipelineId is invalid ');
-    const startText = q.get('start');
-    if (startText === null) return this.#wire.error(400, 400, '参数校验失败:request param start cannot be empty');
-    const countText = q.get('executeCount');
-    if (!NUMBER.test(startText) || (countText !== null && countText !== '' && !NUMBER.test(countText)))
-      return this.#wire.error(400, 400, '查询参数类型错误');
-    const start = Number(startText);
-    const executeCount = countText ? Number(countText) : 1;
+    return this.#search(projectId, q, 'after');
+  }
+
+  /**
+   * GET v4/projects/{p}/logs/more_logs?buildId&start&end&num&fromStart&…: lines start..end (both
+   * inclusive), the first `num` (default 100) by time, or with fromStart=false the last `num` in
+   * ascending order; hasMore always false (queryLogsBetweenLines).
+   */
+  moreLines(projectId: string, q: URLSearchParams): Reply {
+    return this.#search(projectId, q, 'more');
+  }
+
+  #search(projectId: string, q: URLSearchParams, kind: 'after' | 'more'): Reply {
+    const began = this.#now();
+    const found = buildOf(this.#wire, this.#builds, projectId, q);
+    if ('reply' in found) return found.reply;
+    const b = found.build;
+    // Required Long parameters: missing is the openapi's NPE message, not a number Jersey's conversion error.
+    const required = kind === 'after' ? ['start'] : ['start', 'end'];
+    for (const name of required)
+      if (q.get(name) === null) return this.#wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`);
+    // after_line_logs has no end or num: whatever is sent as those is ignored there.
+    const numbers = ['start', 'end', 'executeCount', 'num'].map((n) =>
+      kind === 'after' && (n === 'end' || n === 'num') ? '' : (q.get(n) ?? ''),
+    );
+    if (numbers.some((v) => v !== '' && !NUMBER.test(v))) return this.#wire.error(400, 400, '查询参数类型错误');
+    const [start = 1, end = Number.POSITIVE_INFINITY, executeCount = 1, num = 100] = numbers.map((v, i) =>
+      v === '' ? [1, Number.POSITIVE_INFINITY, 1, 100][i] : Number(v),
+    );
+    const fromStart = q.get('fromStart') !== 'false';
     const filter = (name: string) => q.get(name) || undefined;
     const tag = filter('tag');
     const stepId = filter('stepId');
@@ -229,26 +257,30 @@ export class LogWorld {
     const t = this.#now() - b.startedAt;
     // A stopped build's agent is gone: what it would have written after that never arrives.
     const cut = b.canceledAt === undefined ? Number.POSITIVE_INFINITY : b.canceledAt - b.startedAt;
-    const arrived = all.filter((l) => l.at <= cut && l.arrivesAt <= t);
+    // Lines are numbered in order of arrival: those arrived by now are the first `count`, line n at n - 1.
+    const count = arrivedBy(all, t);
+    const window = all.slice(Math.min(count, Math.max(0, start - 1)), Math.min(count, end)).filter((l) => l.at <= cut);
     const finished = this.#finished(b, p, script, executeCount, all, t);
     const base = {
       buildId: b.id,
       finished,
       hasMore: false,
       logs: [] as unknown[],
-      timeUsed: 0,
+      // BuildLogQueryService: the time the search took (none on a test's clock).
+      timeUsed: this.#now() - began,
       status: SUCCEED,
       ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
     };
     // No line has reached the log service: the build has no index yet, as after the logs expired.
-    if (arrived.length === 0) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
+    if (!all.slice(0, count).some((l) => l.at <= cut)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
     const failed = this.#fails(b, script, query);
-    if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: failed.finished || finished });
-    const hits = arrived
+    // Only after_line_logs's catch-all also says finished = true.
+    if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: (kind === 'after' && failed.finished) || finished });
+    const order = kind === 'more' && !fromStart ? -1 : 1;
+    const hits = window
       .filter(
         (l) =>
           l.visibleAt <= t &&
-          l.lineNo >= start &&
           l.executeCount === executeCount &&
           (debug || !l.debug) &&
           (tag === undefined || l.tag === tag) &&
@@ -257,9 +289,11 @@ export class LogWorld {
           (containerHashId === undefined || l.containerHashId === containerHashId) &&
           (subTag === undefined || l.subTag === subTag),
       )
-      .sort((x, y) => x.at - y.at || x.lineNo - y.lineNo);
-    const size = script?.pageSize ?? BKCI_LOG_PAGE;
-    const page = hits.slice(0, size).map((l) => ({
+      .sort((x, y) => order * (x.at - y.at || x.lineNo - y.lineNo));
+    const size = kind === 'after' ? (script?.pageSize ?? BKCI_LOG_PAGE) : Math.max(0, num);
+    const taken = hits.slice(0, size);
+    if (order === -1) taken.reverse();
+    const page = taken.map((l) => ({
       lineNo: l.lineNo,
       timestamp: b.startedAt + l.at,
       message: l.message,
@@ -271,7 +305,7 @@ export class LogWorld {
       containerHashId: l.containerHashId,
       stepId: l.stepId,
     }));
-    return this.#wire.ok({ ...base, logs: page, hasMore: hits.length > page.length });
+    return this.#wire.ok({ ...base, logs: page, hasMore: kind === 'after' && hits.length > page.length });
   }
 
   /**

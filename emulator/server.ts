@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
 import { ApiGateway, gatewaySchema } from './apigateway.ts';
+import { ArtifactWorld } from './artifacts.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { LogWorld, logFailBody } from './logs.ts';
@@ -10,6 +11,7 @@ import { decideByControl, reviewBody } from './review-decisions.ts';
 import { bodyOptional, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
+import { VariableWorld } from './variables.ts';
 import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
 
 export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3/';
@@ -178,6 +180,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     nextCallbackId: () => ++lastCallbackId,
     builds,
     logs: new LogWorld(wire, now, builds),
+    variables: new VariableWorld(wire, now, builds),
+    artifacts: new ArtifactWorld(wire, now, builds, () => url),
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };

@@ -5,6 +5,7 @@
 // RUNNER_DEBUG=1 shows the debug lines, as re-running a job with debug logging does.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { startEmulator } from '../emulator/server.ts';
 
@@ -41,6 +42,7 @@ emulator.seedPipeline({
     { status: 'QUEUE', ms: 1000 },
     { status: 'RUNNING', ms: 3000 },
   ],
+  ...demoBuild(1000, 3000),
 });
 
 const inputs = {

@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
+import { demoBuild } from '../emulator/demo-build.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
-import { type Route, startBuild, type V4, v4 } from './support/emu-v4.ts';
+import { type Route, seededBuild, v4 } from './support/emu-v4.ts';
 
 interface Line {
   lineNo: number;
@@ -44,21 +45,11 @@ afterEach(async () => {
   emu = undefined;
 });
 
-/** An emulator on a clock the test moves, one pipeline seeded with `seed`, one build started at T0. */
-async function setUp(
-  seed: Partial<z.input<typeof pipelineSchema>>,
-  options: { route?: Route; flavour?: 'bkci' | 'spec' } = {},
-): Promise<{
-  api: V4;
-  buildId: string;
-  at: (ms: number) => void;
-  read: (query: Record<string, string | number | boolean>) => Promise<QueryLogs>;
-}> {
-  let t = T0;
-  emu = await startEmulator({ now: () => t, flavour: options.flavour ?? 'bkci', ...(options.route === 'apigw' ? { gateway: {} } : {}) });
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
-  const api = v4(emu, 'demo', 'alice', options.route);
-  const buildId = await startBuild(api, 'p-app');
+/** The seeded build, and `read` for its log from line 1 (or as `query` says). */
+async function setUp(seed: Partial<z.input<typeof pipelineSchema>>, options: { route?: Route; flavour?: 'bkci' | 'spec' } = {}) {
+  const built = await seededBuild(seed, { ...options, t0: T0 });
+  emu = built.emu;
+  const { api, buildId } = built;
   const read = async (query: Record<string, string | number | boolean>) => {
     const res = await api.get('logs/after_line_logs', { buildId, pipelineId: 'p-app', start: 1, ...query });
     expect(res.status).toBe(200);
@@ -66,7 +57,7 @@ async function setUp(
     expect(body.status).toBe(0);
     return body.data;
   };
-  return { api, buildId, at: (ms) => (t = T0 + ms), read };
+  return { ...built, read };
 }
 
 const lineNos = (q: QueryLogs) => q.logs.map((l) => l.lineNo);
@@ -371,6 +362,54 @@ describe('after_line_logs', () => {
     });
     expect(res.status).toBe(400);
     expect((res.json() as { message: string }).message).toMatch(/logs\.lines\.0: step "e-nope" is not one of steps\[\]\.tag/);
+  });
+});
+
+describe('more_logs', () => {
+  it('lines start..end inclusive, the first `num` by time, or the last `num` with fromStart=false; never hasMore', async () => {
+    const { at, api, buildId } = await setUp({
+      logs: {
+        steps: STEPS,
+        lines: [1, 2, 3, 4, 5, 6].map((i) => ({ at: i * 10, step: i % 2 ? 'e-compile' : 'e-test', text: `l${i}` })),
+      },
+    });
+    at(1000);
+    const more = async (query: Record<string, string | number | boolean>) => {
+      const res = await api.get('logs/more_logs', { buildId, ...query });
+      return (res.json() as { data: QueryLogs }).data;
+    };
+    expect(lineNos(await more({ start: 2, end: 5 }))).toEqual([2, 3, 4, 5]);
+    expect(lineNos(await more({ start: 1, end: 6, num: 2 }))).toEqual([1, 2]);
+    const tail = await more({ start: 1, end: 999, num: 2, fromStart: false });
+    expect([lineNos(tail), tail.hasMore]).toEqual([[5, 6], false]);
+    expect(lineNos(await more({ start: 1, end: 999, num: 2, fromStart: false, tag: 'e-test' }))).toEqual([4, 6]);
+    const missing = await api.get('logs/more_logs', { buildId, start: 1 });
+    expect([missing.status, missing.json()]).toEqual([400, { status: 400, message: '参数校验失败:request param end cannot be empty' }]);
+    // after_line_logs has neither end nor num: both are ignored there.
+    const after = await api.get('logs/after_line_logs', { buildId, start: 1, end: 'x', num: 1 });
+    expect(lineNos((after.json() as { data: QueryLogs }).data)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('the demo pipeline (npm start, npm run emulator)', () => {
+  it('writes its log over the build, one line after the end, with bk-ci markers and a command-like line kept raw', async () => {
+    const { read, at } = await setUp({
+      phases: [
+        { status: 'QUEUE', ms: 1000 },
+        { status: 'RUNNING', ms: 3000 },
+      ],
+      ...demoBuild(1000, 3000),
+    });
+    at(2000);
+    const early = await read({});
+    expect(early.finished).toBe(false);
+    at(6000);
+    const all = await read({});
+    expect(all.finished).toBe(true);
+    expect(all.logs).toHaveLength(11);
+    expect(all.logs.map((l) => l.message)).toContain('::warning::a bk-ci line, not a command for the runner');
+    expect(all.logs.at(-1)?.message).toBe('cache uploaded (after the build ended)');
+    expect(new Set(all.logs.map((l) => l.jobId))).toEqual(new Set(['build', 'test']));
   });
 });
 

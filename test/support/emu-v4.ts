@@ -1,6 +1,8 @@
 // Calls to the emulator's v4 OpenAPI as a client sends them: on bk-ci's own gateway (access_token
 // in the query, X-DEVOPS-UID) or behind the BlueKing API Gateway (X-Bkapi-Authorization).
-import type { Emulator } from '../../emulator/server.ts';
+import type { z } from 'zod';
+import type { pipelineSchema } from '../../emulator/builds.ts';
+import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { type RawResponse, raw } from './raw-http.ts';
 
 export type Route = 'bkci' | 'apigw';
@@ -41,4 +43,25 @@ export async function startBuild(api: V4, pipelineId: string, params: Record<str
   const body = res.json() as { data?: { id?: string } };
   if (typeof body.data?.id !== 'string') throw new Error(`build_start answered ${res.status} ${res.body}`);
   return body.data.id;
+}
+
+/**
+ * An emulator on a clock the test moves (`at(ms)`: ms after the build started), pipeline `p-app` of
+ * project `demo` seeded with `seed`, and one build of it started. The caller closes `emu`.
+ */
+export async function seededBuild(
+  seed: Partial<z.input<typeof pipelineSchema>>,
+  options: { route?: Route; flavour?: 'bkci' | 'spec'; t0?: number } = {},
+): Promise<{ emu: Emulator; api: V4; buildId: string; at: (ms: number) => void }> {
+  const t0 = options.t0 ?? Date.UTC(2026, 5, 1);
+  let t = t0;
+  const emu = await startEmulator({
+    now: () => t,
+    flavour: options.flavour ?? 'bkci',
+    ...(options.route === 'apigw' ? { gateway: {} } : {}),
+  });
+  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', name: 'App', ...seed });
+  const api = v4(emu, 'demo', 'alice', options.route);
+  const buildId = await startBuild(api, 'p-app');
+  return { emu, api, buildId, at: (ms) => (t = t0 + ms) };
 }
