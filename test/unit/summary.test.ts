@@ -109,3 +109,38 @@ describe('links in the summary, as GitHub renders it', () => {
     expect(html).not.toMatch(/<img|<a /);
   });
 });
+
+describe("a log's lines in the summary", () => {
+  it.each([
+    ['backticks that would close a fence', ['```', 'a ```` b', 'end']],
+    ['HTML, links and Markdown', ['<img src=x onerror=alert(1)>', '[click](https://evil.example)', '# not a heading', '| not | a table |']],
+    ['control characters and line breaks inside a line', ['red \u001b[31mtext\u001b[0m', 'a\rb', 'tab\there']],
+  ])('%s: shown as the text they are, one per line, in one code block', (_, lines) => {
+    const md = renderSummary({
+      operation: 'start-build',
+      host: 'h',
+      asked: [],
+      ok: false,
+      headline: 'x',
+      blocks: [{ kind: 'lines', title: 'Last lines of unit', lines }],
+    });
+    const html = marked.parse(md, { gfm: true, async: false });
+    expect(html.match(/<pre>/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<img|<a |<h1|<table/);
+    const code = /<pre><code[^>]*>([\s\S]*?)<\/code><\/pre>/.exec(html)?.[1] ?? '';
+    expect(code.trimEnd().split('\n')).toHaveLength(lines.length);
+  });
+
+  it('secrets are scrubbed from them', () => {
+    const md = renderSummary({
+      operation: 'start-build',
+      host: 'h',
+      asked: [],
+      ok: false,
+      headline: 'x',
+      blocks: [{ kind: 'lines', title: 'Last lines', lines: ['token=s3cr3t-value'] }],
+      scrub: (t) => t.replaceAll('s3cr3t-value', '***'),
+    });
+    expect(md).not.toContain('s3cr3t-value');
+  });
+});

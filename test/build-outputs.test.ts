@@ -1,0 +1,160 @@
+// A build's variables and artifacts as outputs for later steps: read once the build ended,
+// variables masked before anything prints them, artifacts paged until a short page (bk-repo says
+// totalPages: 1 whatever the count) with a link each. run() in this process against the emulator.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { pipelineSchema } from '../emulator/builds.ts';
+import type { StepResult } from '../emulator/runner.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
+import { FakeClock } from './support/fake-clock.ts';
+import { cleanupRuns, runInProcess } from './support/in-process.ts';
+
+const T0 = Date.UTC(2026, 5, 1);
+type Seed = Partial<z.input<typeof pipelineSchema>>;
+
+afterAll(cleanupRuns);
+
+let clock: FakeClock;
+let emu: Emulator;
+let bkToken: string;
+beforeEach(async () => {
+  clock = new FakeClock();
+  clock.t = T0;
+  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
+  bkToken = emu.addUser('alice').bkToken;
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+});
+afterEach(() => emu.close());
+
+const pipeline = (seed: Seed) =>
+  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
+const start = (inputs: Record<string, string> = {}): Promise<StepResult> =>
+  runInProcess({
+    inputs: {
+      operation: 'start-build',
+      'base-url': emu.url,
+      'bk-token': bkToken,
+      'project-id': 'demo',
+      'pipeline-id': 'p-app',
+      'poll-interval': '1s',
+      retries: '0',
+      logs: 'none',
+      ...inputs,
+    },
+    clock,
+  });
+
+describe('variables', () => {
+  const SECRET = 'dep-s3cr3t-token-value';
+  const seed: Seed = {
+    variables: { DEPLOY_TOKEN: SECRET, 'jobs.build.steps.pack.outputs.VERSION': { value: '1.10', at: 2000 } },
+    logs: {
+      steps: [{ tag: 'e-pack', jobId: 'build', stepId: 'pack', containerHashId: 'c-1' }],
+      lines: [{ at: 2500, step: 'e-pack', text: `uploading with ${SECRET}` }],
+    },
+  };
+
+  it('names read once the build ended: a JSON object, every value masked before anything shows it; the summary names them only', async () => {
+    pipeline(seed);
+    const r = await start({ variables: 'DEPLOY_TOKEN, jobs.build.steps.pack.outputs.VERSION\nNOT_SET\nDEPLOY_TOKEN' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual({
+      DEPLOY_TOKEN: SECRET,
+      'jobs.build.steps.pack.outputs.VERSION': '1.10',
+      NOT_SET: '',
+    });
+    expect(JSON.parse(emu.requests({ path: '/build_variables' })[0]?.body ?? '')).toEqual([
+      'DEPLOY_TOKEN',
+      'jobs.build.steps.pack.outputs.VERSION',
+      'NOT_SET',
+    ]);
+    // Masked with the runner, and nowhere else in what the step shows.
+    expect(r.stdout).toContain(`::add-mask::${SECRET}`);
+    expect(r.summary).toMatch(/\| Variables \| DEPLOY\\_TOKEN, jobs\.build\.steps\.pack\.outputs\.VERSION, NOT\\_SET \|/);
+    expect(r.summary).not.toContain(SECRET);
+    expect(r.outputs.data).not.toContain(SECRET);
+  });
+
+  it('read after a failed build too; a read that fails fails the step, the build named', async () => {
+    pipeline({ ...seed, result: 'FAILED' });
+    const failed = await start({ variables: 'DEPLOY_TOKEN' });
+    failedWith(failed, /ended FAILED/);
+    expect(JSON.parse(failed.outputs.variables ?? '{}')).toEqual({ DEPLOY_TOKEN: SECRET });
+    pipeline(seed);
+    emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 503 } });
+    const r = await start({ variables: 'DEPLOY_TOKEN' });
+    failedWith(
+      r,
+      /^bk-ci start-build failed: build #2 \(b-\w+\) ended SUCCEED, but reading the build's variables \(DEPLOY_TOKEN\) failed: .*503/,
+    );
+    expect(r.outputs['build-status']).toBe('SUCCEED');
+  });
+
+  it('no variables asked: none read', async () => {
+    pipeline(seed);
+    await start();
+    expect(emu.requests({ path: '/build_variables' })).toHaveLength(0);
+  });
+
+  it.each([
+    [Array.from({ length: 51 }, (_, i) => `V${i}`).join(','), /variables names 51 variables; bk-ci reads at most 50/],
+    ['A B', /variables: "A B" is not a variable name/],
+  ])('refuses %j before any request', async (variables, message) => {
+    pipeline(seed);
+    failedWith(await start({ variables }), message);
+    expect(emu.requests({ method: 'POST' })).toHaveLength(0);
+  });
+});
+
+describe('artifacts', () => {
+  const files = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ path: `app/file-${String(i).padStart(3, '0')}.bin`, size: 1000 + i }));
+
+  it('every file, page after page until a short one (bk-repo says totalPages: 1), each with its link; a table of links in the summary', async () => {
+    pipeline({ artifacts: [...files(149), { path: 'reports/cov.html', type: 'CUSTOM_DIR', size: 2048 }] });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '[]') as { name: string; path: string; size: number; type: string; url: string }[];
+    expect(list).toHaveLength(150);
+    expect(list[0]).toEqual({
+      name: 'file-000.bin',
+      path: expect.stringMatching(/^\/p-app\/b-\w+\/app\/file-000\.bin$/),
+      size: 1000,
+      type: 'PIPELINE',
+      url: expect.stringMatching(new RegExp(`^${emu.url}/bkrepo/api/user/generic/`)),
+    });
+    expect(list.find((f) => f.type === 'CUSTOM_DIR')).toMatchObject({ name: 'cov.html', path: '/reports/cov.html', size: 2048 });
+    expect(new Set(list.map((f) => f.url)).size).toBe(150);
+    const pages = emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
+    expect(pages).toEqual(['1', '2']);
+    expect(r.summary).toContain('**Artifacts \\(150\\)**');
+    expect(r.summary).toContain(`| <${list[0]?.url}> |`);
+  });
+
+  it('a build with none: an empty list', async () => {
+    pipeline({});
+    const r = await start({ artifacts: 'true' });
+    expect(r.outputs.artifacts).toBe('[]');
+    expect(r.summary).toContain('The build has no artifacts.');
+  });
+
+  it('a failure to list them is a warning; the build decides', async () => {
+    pipeline({ artifacts: files(2) });
+    emu.faults.add({ pattern: /file_info$/, fault: { kind: 'status', status: 500 } });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*500/m);
+    expect(r.outputs.artifacts).toBeUndefined();
+  });
+
+  it('a link that cannot be had: its url empty, one warning', async () => {
+    pipeline({ artifacts: files(3) });
+    emu.faults.add({ pattern: /user_download_url$/, times: 2, fault: { kind: 'status', status: 500 } });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '[]') as { url: string }[];
+    expect(list.filter((f) => f.url === '')).toHaveLength(2);
+    expect(r.stdout.match(/^::warning::the link of some artifacts could not be read/gm)).toHaveLength(1);
+  });
+});
