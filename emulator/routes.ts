@@ -1,4 +1,6 @@
+import { buildDetail } from './build-detail.ts';
 import type { BuildWorld } from './builds.ts';
+import { buildHistories } from './histories.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -68,7 +70,9 @@ const ROUTES: [string, string, Route][] = [
   ['DELETE', 'v4/projects/:id/callbacks/callback', (w, c, p) => deleteCallback(w, c, p, c.query.get('id') ?? '')],
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
-  ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
+  ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'), c.userId)],
+  ['GET', 'v4/projects/:p/build_histories', (w, c, p) => buildHistories(w.builds, p, c.query)],
+  ['GET', 'v4/projects/:p/build_detail', (w, c, p) => buildDetail(w.builds, p, c.query)],
 ];
 
 export function route(w: World, c: Call): Reply {

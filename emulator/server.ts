@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiGateway, gatewaySchema } from './apigateway.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
+import { decideByControl, reviewBody } from './review-decisions.ts';
 import { route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
@@ -275,6 +276,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       world.builds.seed(b);
       return { ok: true };
     }),
+    'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -417,9 +419,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           return wire.error(500, 500, `服务器错误。 ${String(e)}`);
         }
       };
-      const fault = faults.take(method, path);
-      if (fault === undefined) send(res, answer());
-      else applyFault(fault, req, res, answer);
+      const taken = faults.takeRule(method, path);
+      if (taken === undefined) send(res, answer());
+      else if (taken.after) {
+        // The work is done (a start starts its build); only the answer is lost, late or cut.
+        const handled = answer();
+        applyFault(taken.fault, req, res, () => handled);
+      } else applyFault(taken.fault, req, res, answer);
     });
   };
   const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createServer(listener);
