@@ -161,6 +161,8 @@ export class HttpCaller {
         signal: AbortSignal.any([signal, timeout]),
         maxBodyBytes: this.#o.maxBodyBytes,
         ...(req.sink === undefined ? {} : { sink: req.sink }),
+        // What a cancelled step still owes must not queue behind a request that hangs.
+        ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
     } catch (e) {
       if (signal.aborted) throw new CancelledError();

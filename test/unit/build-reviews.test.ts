@@ -58,7 +58,7 @@ describe('pendingReview', () => {
           ],
         },
       ]);
-    expect(pendingReview(step({ reviewUsers: ['${{ variables.who }}'], actualReviewUsers: ['amy', 'bo'] }))).toEqual({
+    expect(pendingReview(step({ reviewUsers: ['$WHO'], actualReviewUsers: ['amy', 'bo'] }))).toEqual({
       kind: 'step',
       key: 'step:e-9',
       elementId: 'e-9',
