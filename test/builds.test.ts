@@ -267,7 +267,13 @@ describe('build-status', () => {
     const started = await start({ wait: 'false' });
     const id = started.outputs['build-id'] ?? '';
     const once = await step({ operation: 'build-status', 'build-id': id, wait: 'false', 'pipeline-id': '' });
-    expect(once.outputs).toMatchObject({ 'build-id': id, 'build-status': 'RUNNING', 'build-num': '1', 'build-url': '' });
+    // Without pipeline-id the link comes from the build's model (build_detail names the pipeline).
+    expect(once.outputs).toMatchObject({
+      'build-id': id,
+      'build-status': 'RUNNING',
+      'build-num': '1',
+      'build-url': `${emu.url}/console/pipeline/demo/p-app/detail/${id}`,
+    });
     const waited = await step({ operation: 'build-status', 'build-id': id, timeout: '5s' });
     failedWith(waited, /still RUNNING after 5s/);
     const done = await step({ operation: 'build-status', 'build-id': id, timeout: '2m' });

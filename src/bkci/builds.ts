@@ -106,6 +106,7 @@ const element = z.looseObject({
 /** ModelRecord: the build's model with each stage's, job's and step's status. */
 export const buildDetail = z.looseObject({
   id: z.string(),
+  pipelineId: text,
   status: text,
   executeCount: count,
   buildNum: count,

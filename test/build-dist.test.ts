@@ -102,3 +102,47 @@ describe('a cancel while the start is in flight', () => {
     expect(r.outputs.conclusion).toBe('running');
   });
 });
+
+describe('the built action, as the runner runs it', () => {
+  it('sends build-params exactly as written: a tag 1.10, a short SHA, 007', async () => {
+    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-quick', phases: [{ status: 'RUNNING', ms: 200 }] });
+    const r = await runStep(actionDir, {
+      inputs: {
+        operation: 'start-build',
+        'base-url': emu.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'pipeline-id': 'p-quick',
+        'poll-interval': '1s',
+        'build-params': 'APP_VERSION: 1.10\nSHA: 7e12345\nBUILD: 007\nFLAG: yes\nQUOTED: "2.0"',
+      },
+    });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(emu.requests({ path: '/build_start' })[0]?.body ?? '')).toMatchObject({
+      APP_VERSION: '1.10',
+      SHA: '7e12345',
+      BUILD: '007',
+      FLAG: 'yes',
+      QUOTED: '2.0',
+    });
+    expect(r.outputs.conclusion).toBe('success');
+  });
+
+  it('a start whose answer a gateway lost (504 after bk-ci took it) is found, not sent again', async () => {
+    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-quick', phases: [{ status: 'RUNNING', ms: 200 }] });
+    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'status', status: 504, contentType: 'html' } });
+    const r = await runStep(actionDir, {
+      inputs: {
+        operation: 'start-build',
+        'base-url': emu.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'pipeline-id': 'p-quick',
+        'poll-interval': '1s',
+      },
+    });
+    expect(r.errors).toEqual([]);
+    expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
+    expect(r.outputs).toMatchObject({ 'build-id': [...emu.builds.builds.keys()][0], conclusion: 'success' });
+  });
+});
