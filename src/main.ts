@@ -66,9 +66,13 @@ export async function run(options: RunOptions = {}): Promise<void> {
     clearTimeout(exitTimer);
     exitTimer = setTimeout(() => process.exit(1), Math.max(0, signalledAt + exitAfterMs - Date.now())).unref();
   };
-  const holdExit = (ms: number): void => {
+  const holdExit = (ms: number): (() => void) => {
     exitAfterMs = Math.max(exitAfterMs, Math.min(ms, MAX_HOLD_MS));
     armExit();
+    // Released before any signal: a later cancel gets the short backstop again.
+    return () => {
+      if (signalledAt === undefined) exitAfterMs = CANCEL_EXIT_MS;
+    };
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     if (cancel.signal.aborted) return;
