@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { layout } from '../emulator/build-model.ts';
 import type { pipelineSchema } from '../emulator/builds.ts';
 import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
@@ -245,19 +246,42 @@ describe('logs: live', () => {
 });
 
 describe('logs: none and on-failure', () => {
+  // The model's steps, and the log's steps under the same element ids, as bk-ci tags log lines.
+  const stages = ['Build', 'Test'];
+  const jobs = {
+    Build: [{ name: 'Linux', jobId: 'build', steps: [{ name: 'Compile', stepId: 'compile' }] }],
+    Test: [{ name: 'Unit', jobId: 'test', steps: [{ name: 'Unit tests', stepId: 'unit' }] }],
+  };
+  const [compile, unit] = layout('p-app', stages, jobs).flatMap((st) => st.jobs.flatMap((j) => j.steps.map((x) => x.id)));
   const failing: Seed = {
+    stages,
+    jobs,
     phases: [{ status: 'RUNNING', ms: 4000 }],
     result: 'FAILED',
     errorInfoList: [{ taskName: 'Unit tests', errorCode: 2199001, errorMsg: 'tests failed' }],
     logs: {
-      steps: STEPS,
+      steps: [
+        { tag: compile ?? '', jobId: 'build', stepId: 'compile', containerHashId: 'c-1' },
+        { tag: unit ?? '', jobId: 'test', stepId: 'unit', containerHashId: 'c-2' },
+      ],
       lines: [
-        { at: 500, step: 'e-compile', text: 'compiled' },
-        { at: 1000, step: 'e-test', text: 'test 1 ok' },
-        { at: 2000, step: 'e-test', text: 'test 2 FAILED: expected 1, got 2' },
+        { at: 500, step: compile ?? '', text: 'compiled' },
+        { at: 1000, step: unit ?? '', text: 'test 1 ok' },
+        { at: 2000, step: unit ?? '', text: 'test 2 FAILED: expected 1, got 2' },
       ],
     },
   };
+
+  it('live: lines labelled with the names of their job and step, from the build model', async () => {
+    pipeline(failing);
+    const r = await start();
+    expect(printed(r.stdout)).toEqual([
+      { step: 'Linux › Compile', text: 'compiled' },
+      { step: 'Unit › Unit tests', text: 'test 1 ok' },
+      { step: 'Unit › Unit tests', text: 'test 2 FAILED: expected 1, got 2' },
+    ]);
+    expect(r.summary).toMatch(/\*\*Last lines of Unit › Unit tests\*\*/);
+  });
 
   it('none: no log request at all, no log-file', async () => {
     pipeline(failing);
@@ -273,10 +297,10 @@ describe('logs: none and on-failure', () => {
     expect(r.code).toBe(1);
     const shownAt = r.stdout.indexOf('test 2 FAILED');
     expect(shownAt).toBeGreaterThan(r.stdout.indexOf('FAILED\n'));
-    expect(r.stdout).toMatch(/::group::last 2 of 2 lines of test › unit\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n::endgroup::/);
+    expect(r.stdout).toMatch(/::group::last 2 of 2 lines of Unit › Unit tests\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n::endgroup::/);
     expect(r.stdout).not.toContain('compiled');
-    expect(r.summary).toMatch(/\*\*Failed steps\*\*[\s\S]*\| Unit tests \| 2199001: tests failed \|/);
-    expect(r.summary).toMatch(/\*\*Last lines of test › unit\*\*\n\n```text\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n```/);
+    expect(r.summary).toMatch(/\*\*Failed steps\*\*[\s\S]*\| Unit › Unit tests \| 2199001: tests failed \|/);
+    expect(r.summary).toMatch(/\*\*Last lines of Unit › Unit tests\*\*\n\n```text\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n```/);
     expect(await logFile(r)).toHaveLength(3);
   });
 

@@ -151,7 +151,7 @@ describe('review-build refuses before deciding anything', () => {
   it('when nothing waits for a review', async () => {
     await open('bkci');
     const id = await waitingBuild({ phases: [{ status: 'RUNNING', ms: 60_000 }] });
-    failedWith(await review(id), /build b-\w+ waits for no review now \(status RUNNING\): nothing was decided$/);
+    failedWith(await review(id), /build b-\w+ waits for no review now \(status RUNNING\); nothing was decided$/);
     expect(decisions()).toHaveLength(0);
   });
 
@@ -187,7 +187,7 @@ describe("review-build and bk-ci's answer", () => {
     emu.faults.add({ pattern: /manual_review$/, fault: { kind: 'wrapper-status', status: 2101279, message: '不存在或者不是可审核状态' } });
     failedWith(
       await review(id),
-      /bk-ci refused to approve manual-review step 'Sign-off': the step does not exist or is not waiting for review; nothing was decided/,
+      /bk-ci refused to approve the review of step 'Sign-off' of stage 'Build': the step does not exist or is not waiting for review; nothing was decided/,
     );
   });
 

@@ -20,6 +20,8 @@ interface RequestSpec {
   body?: unknown;
   /** Sent once even after the job was cancelled, within this time (stopping a build). */
   detached?: { timeoutMs: number };
+  /** The attempt under way outlives a cancel of the job (see CallRequest.survivesCancel). */
+  survivesCancel?: boolean;
 }
 
 export interface CallSpec<T> extends RequestSpec {
@@ -138,6 +140,7 @@ export class BkciApi {
       ...(body === undefined ? {} : { body }),
       ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
+      ...(spec.survivesCancel ? { survivesCancel: true } : {}),
       ...(read.sink === undefined ? {} : { sink: read.sink }),
     });
     const data = read.read(res, method, shown, (t) => this.#http.scrub(t));

@@ -18,6 +18,3 @@ export const REVIEW_REFUSALS: Record<number, string> = {
   2101018: 'the user is not among the reviewers of the step',
   2101279: 'the step does not exist or is not waiting for review',
 };
-
-/** build_detail: the build's model, stage by stage, with what waits for review. */
-export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');

@@ -4,6 +4,7 @@
 // the outputs and the summary's blocks.
 import { z } from 'zod';
 import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
+import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { LOG_AFTER } from '../bkci/logs.ts';
 import { BUILD_VARIABLES } from '../bkci/reviews.ts';
@@ -59,6 +60,9 @@ export interface Seen {
   problem?: string;
 }
 
+/** Nothing shown but the status. */
+export const NO_SIGHT: SightOptions = { logs: 'none', variables: [], artifacts: false };
+
 /** Failed steps whose last lines the summary shows, at most. */
 const FAILED_SHOWN = 5;
 
@@ -91,6 +95,13 @@ export class BuildSight {
       label: (line) => this.label(line),
       signal: ctx.signal,
     });
+  }
+
+  /** Learns the steps' names from the build's model (build_detail): "Linux › Unit tests". */
+  learn(detail: BuildDetail): void {
+    for (const st of (detail.model?.stages ?? []).slice(1))
+      for (const job of st.containers ?? [])
+        for (const el of job.elements ?? []) if (el.id && el.name) this.names.set(el.id, job.name ? `${job.name} › ${el.name}` : el.name);
   }
 
   /** Outputs known so far: set on every ending, a cancel included. */
@@ -207,6 +218,24 @@ export const sightOptions = (t: { logs: LogsMode; variables?: string[] | undefin
   variables: t.variables ?? [],
   artifacts: t.artifacts,
 });
+
+/**
+ * The steps that failed: from the build's model (each step FAILED, or a review REVIEW_ABORT, with
+ * its error), else from the errorInfoList of its status.
+ */
+export function failedSteps(detail: BuildDetail | undefined, last: BuildStatus | undefined): FailedStep[] {
+  const fromModel: FailedStep[] = [];
+  for (const st of (detail?.model?.stages ?? []).slice(1))
+    for (const job of st.containers ?? [])
+      for (const el of job.elements ?? [])
+        if (el.id && (el.status === 'FAILED' || el.status === 'REVIEW_ABORT'))
+          fromModel.push({
+            id: el.id,
+            name: job.name && el.name ? `${job.name} › ${el.name}` : (el.name ?? el.id),
+            error: `${el.errorCode ? `${el.errorCode}: ` : ''}${el.errorMsg ?? el.status}`,
+          });
+  return fromModel.length > 0 ? fromModel : failedStepsOf(last?.errorInfoList);
+}
 
 /** The failed steps bk-ci's status names (its errorInfoList), each with its elementId when it gives one. */
 export function failedStepsOf(errors: readonly unknown[] | null | undefined): FailedStep[] {

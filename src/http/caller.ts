@@ -55,6 +55,12 @@ export interface CallRequest {
    * step still owes (stopping the build it started), inside the runner's grace period.
    */
   detached?: { timeoutMs: number };
+  /**
+   * The attempt under way is not cut off when the job is cancelled, only by request-timeout: its
+   * answer may be the one thing that says what the request did (a build's id). No new attempt
+   * starts after the cancel.
+   */
+  survivesCancel?: boolean;
   /** Takes a successful answer's body as it arrives (a fresh one per attempt); the response's body is then empty. */
   sink?: (() => BodySink) | undefined;
 }
@@ -140,9 +146,9 @@ export class HttpCaller {
   }
 
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
-    const signal = req.detached === undefined ? this.#o.signal : new AbortController().signal;
+    if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
+    const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
     const requestTimeoutMs = req.detached?.timeoutMs ?? this.#o.requestTimeoutMs;
-    if (signal.aborted) throw new CancelledError();
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);
@@ -155,6 +161,8 @@ export class HttpCaller {
         signal: AbortSignal.any([signal, timeout]),
         maxBodyBytes: this.#o.maxBodyBytes,
         ...(req.sink === undefined ? {} : { sink: req.sink }),
+        // What a cancelled step still owes must not queue behind a request that hangs.
+        ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
     } catch (e) {
       if (signal.aborted) throw new CancelledError();

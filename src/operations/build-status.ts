@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { BUILD_STATUS } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
+import { buildIdInput, buildUrl, consoleRoot, consoleUrlInput, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
+import { BUILD_OUTPUTS } from '../build/outcome.ts';
 import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
+import { watchBuild } from '../build/watch.ts';
 import { segment } from '../inputs/fields.ts';
-import { BUILD_OUTPUTS, buildIdInput, consoleUrlInput, pipelineIdInput, waitInput, watchBuild } from './build-watch.ts';
 import { defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
@@ -13,9 +15,10 @@ export default defineOperation({
     'pipeline-id': pipelineIdInput.optional(),
     wait: waitInput,
     'console-url': consoleUrlInput,
+    'on-review': onReviewInput,
     ...sightInputs,
   }),
-  endpoints: [BUILD_STATUS, ...SIGHT_ENDPOINTS],
+  endpoints: [BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t) => [
@@ -25,17 +28,21 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
-  run: (t, ctx) =>
-    watchBuild(
+  run(t, ctx) {
+    const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+    return watchBuild(
       {
         projectId: t['project-id'],
         pipelineId: t['pipeline-id'],
         id: t['build-id'],
         wait: t.wait,
-        consoleUrl: t['console-url'] ?? ctx.settings.baseUrl,
+        consoleUrl,
+        url: buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']),
         stopOnCancel: false,
+        onReview: t['on-review'],
         sight: sightOptions(t),
       },
       ctx,
-    ),
+    );
+  },
 });

@@ -1,28 +1,21 @@
 import { z } from 'zod';
-import { BUILD_STATUS } from '../bkci/builds.ts';
-import { BUILD_DETAIL, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
-import { decide, describePending, paramsToSend, pendingIn, refusal, reviewModel } from '../build/review.ts';
+import { BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
+import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
+import { buildIdInput, buildUrl, consoleRoot, consoleUrlInput, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
+import { BUILD_OUTPUTS, type BuildOutput } from '../build/outcome.ts';
+import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts';
+import { describePending, pendingReview } from '../build/reviews.ts';
 import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
-import { ActionError, OperationError } from '../errors.ts';
+import { watchBuild } from '../build/watch.ts';
+import { ActionError, HttpError, OperationError } from '../errors.ts';
 import { mapping, segment } from '../inputs/fields.ts';
 import type { Outcome } from '../outcome.ts';
-import {
-  BUILD_OUTPUTS,
-  type BuildOutput,
-  buildIdInput,
-  buildUrl,
-  consoleUrlInput,
-  pipelineIdInput,
-  unknownBuild,
-  waitInput,
-  watchBuild,
-} from './build-watch.ts';
 import { defineOperation } from './operation.ts';
 
 /**
  * Approves or rejects what a build waits for, as the token's user: a stage's first pending review
- * group or a manual-review step. Nothing is sent when nothing waits or the user may not decide.
- * With wait it then follows the build like build-status.
+ * group or a manual-review step. Nothing is sent when nothing waits, the user may not decide or a
+ * parameter is not the review's. With wait it then follows the build like build-status.
  */
 export default defineOperation({
   inputs: z.object({
@@ -34,6 +27,7 @@ export default defineOperation({
     'review-params': mapping('review-params').optional(),
     wait: waitInput,
     'console-url': consoleUrlInput,
+    'on-review': onReviewInput,
     ...sightInputs,
   }),
   endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...SIGHT_ENDPOINTS],
@@ -49,52 +43,63 @@ export default defineOperation({
   waits: (t) => t.wait,
   async run(t, ctx) {
     const b = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
-    const consoleUrl = t['console-url'] ?? ctx.settings.baseUrl;
-    const url = buildUrl(consoleUrl, b.projectId, b.pipelineId, b.id);
     const reply = await ctx.api
       .call({
         endpoint: BUILD_DETAIL,
         params: { projectId: b.projectId },
         query: { buildId: b.id, pipelineId: b.pipelineId },
-        data: reviewModel,
+        data: buildDetail,
       })
       .catch((e: unknown) => {
-        throw unknownBuild(e, b) ?? e;
+        if (e instanceof HttpError && e.status === 400 && /Invalid buildId/i.test(e.serverMessage))
+          throw new ActionError(`no build ${b.id} in project ${b.projectId}: check build-id and project-id`, { status: 400, cause: e });
+        throw e;
       });
-    const pending = reply.data === undefined ? undefined : pendingIn(reply.data);
-    if (pending === undefined)
-      throw new ActionError(`build ${b.id} waits for no review now (status ${reply.data?.status ?? 'unknown'}): nothing was decided`, {
-        status: reply.status,
-      });
+    const detail = reply.data;
+    const pending = detail === undefined ? undefined : pendingReview(detail);
+    const nothing = (why: string): ActionError => new ActionError(`${why}; nothing was decided`, { status: reply.status });
+    if (detail === undefined || pending === undefined)
+      throw nothing(`build ${b.id} waits for no review now (status ${detail?.status ?? 'unknown'})`);
+    if (detail.id !== b.id) throw nothing(`bk-ci answered build_detail with build ${detail.id} when asked for ${b.id}`);
     const user = ctx.tokens.user || undefined;
     const refused = refusal(pending, user);
-    if (refused !== undefined) throw new ActionError(`${refused}; nothing was decided`, { status: reply.status });
-    const params = paramsToSend(pending.params, t['review-params'] ?? {});
-    if (typeof params === 'string') throw new ActionError(`${params}; nothing was decided`, { status: reply.status });
+    if (refused !== undefined) throw nothing(refused);
+    const params = paramsToSend(definedParams(detail, pending), t['review-params'] ?? {});
+    if (typeof params === 'string') throw nothing(params);
     await decide(ctx.api, b, pending, t.decision, t.suggestion, params);
-    const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
+    const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
     ctx.log.info(`${said}; bk-ci applies it moments later`);
-    const decisionRow: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
+    const decision: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
+    const pipelineId = b.pipelineId ?? detail.pipelineId ?? undefined;
+    const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+    const url = buildUrl(consoleUrl, b.projectId, pipelineId, b.id);
     if (!t.wait) {
       const outcome: Outcome<BuildOutput> = {
         headline: said,
-        outputs: { 'build-id': b.id, 'build-url': url },
-        blocks: [{ kind: 'facts', rows: [decisionRow, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
+        outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
+        blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
         status: reply.status,
         done: said,
       };
       return outcome;
     }
+    const watched = {
+      ...b,
+      pipelineId,
+      wait: true,
+      consoleUrl,
+      url,
+      stopOnCancel: false,
+      onReview: t['on-review'],
+      sight: sightOptions(t),
+    };
     try {
-      const o = await watchBuild({ ...b, wait: true, consoleUrl, stopOnCancel: false, sight: sightOptions(t) }, ctx);
-      return { ...o, blocks: [{ kind: 'facts', rows: [decisionRow] }, ...o.blocks], done: said };
+      const o = await watchBuild(watched, ctx);
+      return { ...o, blocks: [{ kind: 'facts', rows: [decision] }, ...o.blocks], done: said };
     } catch (e) {
       if (!(e instanceof OperationError)) throw e;
-      throw new OperationError(
-        e.message,
-        { ...e.outcome, blocks: [{ kind: 'facts', rows: [decisionRow] }, ...e.outcome.blocks], done: said },
-        { cause: e },
-      );
+      const blocks = [{ kind: 'facts' as const, rows: [decision] }, ...e.outcome.blocks];
+      throw new OperationError(e.message, { ...e.outcome, blocks, done: said }, { cause: e });
     }
   },
 });
