@@ -3,6 +3,7 @@
 // read the log is one warning and never the step's verdict: the build's status decides.
 import type { BkciApi } from '../bkci/client.ts';
 import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
+import type { Clock } from '../clock.ts';
 import { DeadlineError, errorMessage } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { Follower } from '../wait/poll.ts';
@@ -19,8 +20,8 @@ const PAGES_PER_READ = 20;
 const SETTLE_READS = 10;
 /** Reads after the end that bring nothing new before the log counts as complete. */
 const QUIET_READS = 2;
-/** Polls a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
-const HOLD_POLLS = 2;
+/** Polls, and time, a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
+const HOLD = { holdPolls: 2, holdMs: 6000 };
 
 export interface FollowOptions {
   api: BkciApi;
@@ -35,6 +36,7 @@ export interface FollowOptions {
   /** The job and step a line came from, in words. */
   label(line: TailLine): string;
   signal: AbortSignal;
+  clock: Clock;
   linesPerStep?: number;
 }
 
@@ -58,7 +60,7 @@ const toTail = (l: BkciLogLine): TailLine => ({
 export class LogFollower<T> implements Follower<T> {
   readonly #o: FollowOptions;
   readonly #printer: LogPrinter;
-  #tail = new LogTail({ holdPolls: HOLD_POLLS });
+  #tail = new LogTail(HOLD);
   #executeCount: number | undefined;
   #problem: string | undefined;
   #warned = false;
@@ -97,7 +99,7 @@ export class LogFollower<T> implements Follower<T> {
 
   /** Releases what waits above a gap (reading is over) and says what was read. */
   finish(): LogRead {
-    this.#printer.print(this.#tail.ready({ atPoll: false, final: true }));
+    this.#printer.print(this.#tail.ready({ atPoll: false, now: this.#o.clock.now(), final: true }));
     return { lines: this.#lines, tails: this.#printer.tails(), cut: this.#printer.cut(), problem: this.#problem };
   }
 
@@ -105,7 +107,7 @@ export class LogFollower<T> implements Follower<T> {
   async #read(): Promise<number | undefined> {
     if (this.#gone || this.#o.signal.aborted) return undefined;
     const count = this.#o.executeCount();
-    if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail({ holdPolls: HOLD_POLLS });
+    if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail(HOLD);
     this.#executeCount = count;
     let fresh = 0;
     for (let page = 0; page < PAGES_PER_READ; page++) {
@@ -130,7 +132,7 @@ export class LogFollower<T> implements Follower<T> {
       fresh += v.fresh;
       if (!v.more) break;
     }
-    const ready = this.#tail.ready({ atPoll: true });
+    const ready = this.#tail.ready({ atPoll: true, now: this.#o.clock.now() });
     this.#lines += ready.length;
     this.#printer.print(ready);
     return fresh;

@@ -31,15 +31,17 @@ export type PageVerdict =
   | { kind: 'gone'; reason: string };
 
 export interface TailOptions {
-  /** How many polls a gap in the line numbers is waited on before the lines above it are printed. */
+  /** How many polls a gap in the line numbers is waited on before the lines above it are printed… */
   holdPolls: number;
+  /** …and for at least how long (bk-ci makes new lines searchable every 3 s). */
+  holdMs: number;
 }
 
 /**
  * The cursor of a build's log. `start()` says where the next read begins: past the highest line
  * seen, or, at a poll while lines wait above a gap, at the gap (so a late line is found; what
  * was seen again is dropped). `take()` files a page; `ready()` hands out the lines that can be
- * printed, in order. A gap is waited on for `holdPolls` polls, then given up (debug lines, which
+ * printed, in order. A gap is waited on for `holdPolls` polls and `holdMs`, then given up (debug lines, which
  * the query leaves out, leave gaps that never fill; so do a retried build's earlier runs).
  */
 export class LogTail {
@@ -50,8 +52,9 @@ export class LogTail {
   #cursor = 1;
   /** Lines seen above a gap, not yet released. */
   readonly #held = new Map<number, TailLine>();
-  /** Polls the gap at #next has been waited on. */
+  /** Polls the gap at #next has been waited on, and since when. */
   #gapPolls = 0;
+  #gapSince: number | undefined;
   #read = 0;
 
   constructor(o: TailOptions) {
@@ -91,10 +94,10 @@ export class LogTail {
   }
 
   /**
-   * The lines that can be printed now, in line-number order. `atPoll` counts a poll against a gap;
-   * `final` gives up every gap (the build ended and reading is over).
+   * The lines that can be printed now, in line-number order. `atPoll` counts a poll against a gap
+   * (made at `now`); `final` gives up every gap (the build ended and reading is over).
    */
-  ready(o: { atPoll: boolean; final?: boolean }): TailLine[] {
+  ready(o: { atPoll: boolean; now: number; final?: boolean }): TailLine[] {
     const out: TailLine[] = [];
     const release = (): void => {
       for (let line = this.#held.get(this.#next); line !== undefined; line = this.#held.get(this.#next)) {
@@ -102,15 +105,21 @@ export class LogTail {
         out.push(line);
         this.#next++;
         this.#gapPolls = 0;
+        this.#gapSince = undefined;
       }
     };
     release();
-    if (this.#held.size > 0 && o.atPoll) this.#gapPolls++;
-    while (this.#held.size > 0 && (o.final || this.#gapPolls > this.#o.holdPolls)) {
+    if (this.#held.size > 0 && o.atPoll) {
+      this.#gapPolls++;
+      this.#gapSince ??= o.now;
+    }
+    const expired = (): boolean => this.#gapPolls > this.#o.holdPolls && o.now - (this.#gapSince ?? o.now) >= this.#o.holdMs;
+    while (this.#held.size > 0 && (o.final || expired())) {
       let lowest = Number.POSITIVE_INFINITY;
       for (const n of this.#held.keys()) lowest = Math.min(lowest, n);
       this.#next = lowest;
       this.#gapPolls = 0;
+      this.#gapSince = undefined;
       release();
     }
     return out;

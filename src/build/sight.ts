@@ -8,6 +8,7 @@ import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { LOG_AFTER } from '../bkci/logs.ts';
 import { BUILD_VARIABLES } from '../bkci/reviews.ts';
+import type { Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
 import { bool } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
@@ -37,6 +38,7 @@ export interface SightContext {
   log: Log;
   secrets: Secrets;
   signal: AbortSignal;
+  clock: Clock;
 }
 
 export interface SeenBuild {
@@ -94,6 +96,7 @@ export class BuildSight {
       file: this.#file,
       label: (line) => this.label(line),
       signal: ctx.signal,
+      clock: ctx.clock,
     });
   }
 

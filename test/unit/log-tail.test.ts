@@ -24,7 +24,7 @@ interface Script {
 
 /** Polls the scripted service; says what was released at each poll and where each read started. */
 function follow(s: Script) {
-  const tail = new LogTail({ holdPolls: 2 });
+  const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
   const released: number[][] = [];
   const starts: number[][] = [];
   for (let poll = 0; poll < s.polls; poll++) {
@@ -50,9 +50,9 @@ function follow(s: Script) {
       if (v.kind !== 'read' || !v.more) break;
     }
     starts.push(at);
-    released.push(tail.ready({ atPoll: true }).map((l) => l.lineNo));
+    released.push(tail.ready({ atPoll: true, now: poll * 1000 }).map((l) => l.lineNo));
   }
-  const last = tail.ready({ atPoll: false, final: true }).map((l) => l.lineNo);
+  const last = tail.ready({ atPoll: false, now: s.polls * 1000, final: true }).map((l) => l.lineNo);
   return { released, starts, last, all: [...released.flat(), ...last] };
 }
 
@@ -132,17 +132,25 @@ describe('the log tail', () => {
     expect(r.last).toEqual([4, 5]);
   });
 
+  it('a gap is waited on for the time bk-ci needs to make lines searchable, however fast the polls', () => {
+    const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
+    const line = (n: number) => ({ lineNo: n, message: '', tag: '', jobId: '', stepId: '' });
+    tail.take({ status: 0, hasMore: false, lines: [line(2)] });
+    const at = [0, 100, 200, 300, 1900, 2000].map((now) => tail.ready({ atPoll: true, now }).map((l) => l.lineNo));
+    expect(at).toEqual([[], [], [], [], [], [2]]);
+  });
+
   it('status 3 (the index closed) stops the reading', () => {
-    const tail = new LogTail({ holdPolls: 2 });
+    const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
     expect(tail.take({ status: 3, hasMore: false, lines: [] }).kind).toBe('gone');
   });
 
   it('a page that brings a line again (an old scroll answer) does not print it twice', () => {
-    const tail = new LogTail({ holdPolls: 2 });
+    const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
     const line = (n: number) => ({ lineNo: n, message: '', tag: '', jobId: '', stepId: '' });
     tail.take({ status: 0, hasMore: false, lines: [line(1), line(2), line(2), line(4)] });
     tail.take({ status: 0, hasMore: false, lines: [line(2), line(4), line(3)] });
-    expect(tail.ready({ atPoll: true }).map((l) => l.lineNo)).toEqual([1, 2, 3, 4]);
+    expect(tail.ready({ atPoll: true, now: 0 }).map((l) => l.lineNo)).toEqual([1, 2, 3, 4]);
     expect(tail.read).toBe(4);
   });
 });
