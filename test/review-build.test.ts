@@ -117,6 +117,17 @@ describe.each(['bkci', 'spec', 'apigw'] as const)('review-build (%s)', (f) => {
     expect(bodyOf(0)).toMatchObject({ suggest: 'not today' });
   });
 
+  it('rejects with wait: the build is followed to its end, which is the rejection', async () => {
+    await open(f);
+    const id = await waitingBuild(STAGE);
+    const r = await review(id, { decision: 'reject', suggestion: 'not today', wait: 'true', timeout: '1m' });
+    failedWith(
+      r,
+      /^bk-ci review-build failed: rejected the review of stage 'Release' \(group 'QA'\) as alice, but build .* ended STAGE_SUCCESS: stage 'Release' was rejected by alice: not today$/,
+    );
+    expect(r.outputs.conclusion).toBe('rejected');
+  });
+
   it.each([
     ['approve', 'PROCESS'],
     ['reject', 'ABORT'],

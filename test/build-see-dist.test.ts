@@ -1,0 +1,77 @@
+// The built action (dist/ without node_modules) shows a build as a runner would run it: its log
+// live in groups, log-file, variables masked, artifacts with links. Behaviour is tested
+// in-process (build-logs, build-outputs, review-build); this is the one run through dist/.
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupSteps, installAction, runStep } from '../emulator/runner.ts';
+import { startEmulator } from '../emulator/server.ts';
+
+let actionDir: string;
+beforeAll(async () => {
+  actionDir = await installAction();
+  expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
+});
+afterAll(async () => {
+  await rm(actionDir, { recursive: true, force: true });
+  await cleanupSteps();
+});
+
+describe('the built action shows the build', () => {
+  it('start-build: live log, log-file, variables and artifacts', async () => {
+    const emu = await startEmulator({ flavour: 'bkci' });
+    try {
+      const { bkToken } = emu.addUser('alice');
+      emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+      emu.seedPipeline({
+        projectId: 'demo',
+        pipelineId: 'p-app',
+        phases: [{ status: 'RUNNING', ms: 1500 }],
+        logs: {
+          steps: [{ tag: 'e-pack', jobId: 'build', stepId: 'pack', containerHashId: 'c-1' }],
+          lines: [
+            { at: 100, step: 'e-pack', text: 'packing' },
+            { at: 200, step: 'e-pack', text: '::error::not a command' },
+          ],
+        },
+        variables: { APP_VERSION: '1.10.0', SIGNING_PASSWORD: 'pa55-w0rd-value' },
+        artifacts: [{ path: 'app/App.ipa', size: 1024 }],
+      });
+      const r = await runStep(actionDir, {
+        inputs: {
+          operation: 'start-build',
+          'base-url': emu.url,
+          'bk-token': bkToken,
+          'project-id': 'demo',
+          'pipeline-id': 'p-app',
+          'poll-interval': '1s',
+          variables: 'APP_VERSION, SIGNING_PASSWORD',
+          artifacts: 'true',
+        },
+      });
+      expect(r.errors).toEqual([]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^::group::build › pack\npacking\n:\u200b:error::not a command\n::endgroup::$/m);
+      expect((await readFile(r.outputs['log-file'] ?? '', 'utf8')).split('\n')).toEqual([
+        '[build › pack] packing',
+        '[build › pack] ::error::not a command',
+        '',
+      ]);
+      expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ APP_VERSION: '1.10.0', SIGNING_PASSWORD: 'pa55-w0rd-value' });
+      expect(r.stdout).toMatch(/^::add-mask::pa55-w0rd-value$/m);
+      expect(r.summary).not.toContain('pa55-w0rd-value');
+      expect(JSON.parse(r.outputs.artifacts ?? '')).toEqual([
+        expect.objectContaining({
+          name: 'App.ipa',
+          size: 1024,
+          type: 'PIPELINE',
+          url: expect.stringContaining('/bkrepo/api/user/generic/'),
+        }),
+      ]);
+    } finally {
+      await emu.close();
+    }
+  }, 30_000);
+});
