@@ -3,7 +3,7 @@ import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { formatDuration, seconds } from '../duration.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
-import { describePending, type PendingReview } from './reviews.ts';
+import { ABORTED, describePending, type PendingReview } from './reviews.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 export const BUILD_OUTPUTS = [
@@ -58,12 +58,26 @@ function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: 
       if (!g?.status) return 'waiting';
       const by = g.operator ? ` by ${g.operator}` : '';
       const why = g.suggest ? `: ${g.suggest}` : '';
-      return /ABORT/.test(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
+      return ABORTED.has(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
     }
     const e = (s.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === p.elementId);
     if (e !== undefined) return e.status === 'REVIEW_ABORT' ? 'rejected' : e.status === 'REVIEWING' ? 'waiting' : 'approved';
   }
   return 'decided';
+}
+
+/** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
+export function describeUnread(
+  headline: string,
+  v: Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'>,
+): Outcome<BuildOutput> {
+  return describeBuild(headline, {
+    ...v,
+    progress: { polls: 0, last: undefined, status: undefined, changes: [] },
+    detail: undefined,
+    pending: undefined,
+    pauses: [],
+  });
 }
 
 export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {

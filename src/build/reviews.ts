@@ -30,13 +30,19 @@ export interface Rejection {
 }
 
 const MANUAL_REVIEW = 'manualReviewUserTask';
-const ABORTED = new Set(['ABORT', 'REVIEW_ABORT']);
+/** How bk-ci marks a refused review group (ManualReviewAction.ABORT), and a refused check. */
+export const ABORTED = new Set(['ABORT', 'REVIEW_ABORT']);
 const stagesOf = (d: BuildDetail): Stage[] => d.model?.stages ?? [];
 const elementsOf = (s: Stage): Element[] => (s.containers ?? []).flatMap((c) => c.elements ?? []);
 const nameOf = (s: Stage, i: number): string => s.name || s.id || `stage ${i + 1}`;
 /** Reviewers as bk-ci checks them: actualReviewUsers (after variables), else reviewUsers, each split at commas. */
 const splitUsers = (users: readonly string[] | null | undefined): string[] => [
-  ...new Set((users ?? []).flatMap((u) => u.split(',')).map((u) => u.trim()).filter((u) => u !== '')),
+  ...new Set(
+    (users ?? [])
+      .flatMap((u) => u.split(','))
+      .map((u) => u.trim())
+      .filter((u) => u !== ''),
+  ),
 ];
 
 /** The first thing the build waits on a person for, with who may decide it; undefined when nothing waits. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
+import type { Clock } from '../clock.ts';
 import { countOf, formatDuration } from '../duration.ts';
 import {
   ActionError,
@@ -15,7 +16,6 @@ import {
   ServerSaidError,
   statusOf,
 } from '../errors.ts';
-import type { Clock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Outcome } from '../outcome.ts';
 import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
@@ -81,7 +81,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let pending: PendingReview | undefined;
   const pauses: PendingReview[] = [];
   let executeCount = b.executeCount;
-  let stopped: string | undefined;
+  let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
   const name = (): string => {
@@ -102,7 +102,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       pending,
       pauses,
       conclusion,
-      stopped,
+      stopped: stopped?.said,
       elapsedMs: elapsed(),
       start: ctx.start,
     }),
@@ -157,7 +157,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           { status: statusOf(e) ?? status, cause: e },
         );
       }
-      if (!detailWarned) log.warning(`could not read the model of ${name()} (build_detail): ${errorMessage(e)}; reviews waiting in it are not shown`);
+      if (!detailWarned)
+        log.warning(`could not read the model of ${name()} (build_detail): ${errorMessage(e)}; reviews waiting in it are not shown`);
       detailWarned = true;
     }
   };
@@ -226,8 +227,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     }
     if (b.stopOnCancel) stopped = await stopBuild(api, b.projectId, b.pipelineId, b.id, log.info);
     throw new OperationError(
-      `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped ?? 'the build goes on in bk-ci'}`,
-      outcome(`${name()}: cancelled`, stopped !== undefined && /was stopped|had already ended/.test(stopped) ? 'cancelled' : 'running'),
+      `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
+      outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
     );
   }
   const last = progress.last;
@@ -238,9 +239,10 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     );
   const e = endOf(last);
   if (e === 'waiting' && end === 'failed') {
-    const what = pending === undefined ? `review of stage '${waitingOn(last)}'` : `review of ${describePending(pending)}`;
+    const what =
+      pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(pending)}: ${who(pending)}`;
     throw new OperationError(
-      `${name()} waits for ${pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : what}${pending ? `: ${who(pending)}` : ''}. on-review: fail ends the step here; the build goes on waiting in bk-ci`,
+      `${name()} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`,
       outcome(`${name()}: waiting for review`, 'waiting-review'),
     );
   }
@@ -254,7 +256,12 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       outcome(`${name()}: rejected`, 'rejected'),
     );
   }
-  const why = e === 'cancelled' && detail?.cancelUserId ? `cancelled by ${detail.cancelUserId}` : firstError(last);
+  const why =
+    e === 'cancelled' && detail?.cancelUserId
+      ? `cancelled by ${detail.cancelUserId}`
+      : last.status === 'UNEXEC'
+        ? `the build never ran (bk-ci ended it before it left the queue)${firstError(last) ? `; ${firstError(last)}` : ''}`
+        : firstError(last);
   throw new OperationError(
     `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
@@ -270,6 +277,12 @@ function unknownBuild(e: unknown, b: Watched): UnknownBuildError | undefined {
   );
 }
 
+/** What a stop came to: `ended` when the build is stopped or had already ended. */
+export interface Stop {
+  ended: boolean;
+  said: string;
+}
+
 /** POSTs build_stop once, even though the job was cancelled; says what came of it. */
 export async function stopBuild(
   api: BkciApi,
@@ -278,8 +291,8 @@ export async function stopBuild(
   id: string,
   info: (m: string) => void,
   timeoutMs = STOP_TIMEOUT_MS,
-): Promise<string> {
-  let said: string;
+): Promise<Stop> {
+  let stop: Stop;
   try {
     await api.call({
       endpoint: BUILD_STOP,
@@ -288,13 +301,13 @@ export async function stopBuild(
       data: z.unknown(),
       detached: { timeoutMs },
     });
-    said = `the build ${id} was stopped in bk-ci (stop-on-cancel)`;
+    stop = { ended: true, said: `the build ${id} was stopped in bk-ci (stop-on-cancel)` };
   } catch (e) {
-    said =
+    stop =
       e instanceof ServerSaidError && e.serverStatus === 2101182
-        ? `the build ${id} had already ended`
-        : `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci`;
+        ? { ended: true, said: `the build ${id} had already ended` }
+        : { ended: false, said: `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci` };
   }
-  info(said);
-  return said;
+  info(stop.said);
+  return stop;
 }

@@ -196,9 +196,12 @@ export async function parseAsWritten(text: string): Promise<unknown> {
       // a YAML flow mapping also starts with '{'
     }
   }
-  const { parseDocument } = await import('yaml');
+  const { parseAllDocuments, visit } = await import('yaml');
   // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
-  const doc = parseDocument(t, { schema: 'failsafe', logLevel: 'silent' });
+  const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });
+  const [doc, ...more] = Array.isArray(docs) ? docs : [];
+  if (doc === undefined) return null;
+  if (more.length > 0) throw new Error('holds more than one YAML document ("---" starts another): give one mapping');
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem !== undefined) {
     const line = problem.linePos?.[0]?.line;
@@ -206,6 +209,18 @@ export async function parseAsWritten(text: string): Promise<unknown> {
       `${/Unresolved tag/.test(problem.message) ? 'a YAML tag (such as !!int) cannot apply to a value sent as text: remove it' : (problem.message.split('\n')[0] ?? '')}${line === undefined ? '' : ` (line ${line})`}`,
     );
   }
+  // An anchor (&x) or alias (*x) would send another value than the text written there: quote it.
+  let marked: string | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      marked ??= `*${node.source}`;
+    },
+    Node(_, node) {
+      if (node.anchor !== undefined) marked ??= `&${node.anchor}`;
+    },
+  });
+  if (marked !== undefined)
+    throw new Error(`"${marked}" is a YAML anchor or alias, not text: quote the value ("${marked}") to send it as written`);
   return doc.toJS();
 }
 
@@ -230,14 +245,16 @@ export const textMapping = (name: string, o: { lists: boolean; what: string }) =
       ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
       return z.NEVER;
     }
-    const out: Record<string, string[]> = {};
+    const out: [string, string[]][] = [];
     for (const [key, v] of Object.entries(value)) {
       const items: unknown[] = o.lists && Array.isArray(v) ? v : [v];
       const texts = items.flatMap((item) => (typeof item === 'string' ? [item] : item === null ? [o.lists ? undefined : ''] : [item]));
-      if (texts.every((t) => typeof t === 'string' || t === undefined)) out[key] = texts.filter((t): t is string => typeof t === 'string');
+      if (texts.every((t) => typeof t === 'string' || t === undefined))
+        out.push([key, texts.filter((t): t is string => typeof t === 'string')]);
       else ctx.addIssue({ code: 'custom', message: `${name}.${key} must be ${o.what}` });
     }
-    return out;
+    // fromEntries defines each key, `__proto__` too, instead of assigning it.
+    return Object.fromEntries(out);
   });
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
