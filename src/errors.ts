@@ -1,5 +1,6 @@
 // Every failure the action knows, in one place: one base class with an optional HTTP status,
 // so that run() can say what happened and set http-status without asking anyone on the side.
+import { formatDuration } from './duration.ts';
 import type { Outcome } from './outcome.ts';
 
 /** The base of every failure the action raises on purpose; `status` is the HTTP status when there was an answer. */
@@ -77,7 +78,7 @@ export class RequestTimeoutError extends RequestError {
   override name = 'RequestTimeoutError';
   readonly timeoutMs: number;
   constructor(init: { method: string; url: string; timeoutMs: number; cause?: unknown }) {
-    super(`${init.method} ${init.url} got no complete answer within request-timeout (${init.timeoutMs / 1000}s)`, init);
+    super(`${init.method} ${init.url} got no complete answer within request-timeout (${formatDuration(init.timeoutMs)})`, init);
     this.timeoutMs = init.timeoutMs;
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUILD_START, BUILD_STATUS, BUILD_STOP, buildId, startProblem } from '../bkci/builds.ts';
 import type { Reply } from '../bkci/client.ts';
+import { formatDuration } from '../duration.ts';
 import { ActionError, ServerSaidError } from '../errors.ts';
 import { bool, mapping, segment } from '../inputs/fields.ts';
 import type { WorkflowContext } from '../runner/context.ts';
@@ -51,7 +52,7 @@ export default defineOperation({
     ['project-id', t['project-id']],
     ['pipeline-id', t['pipeline-id']],
     ['build-params', Object.keys(t['build-params'] ?? {}).join(', ')],
-    ['wait', t.wait ? `yes, up to ${Math.round(settings.timeoutMs / 60_000)}m` : 'no'],
+    ['wait', t.wait ? `yes, up to ${formatDuration(settings.timeoutMs)}` : 'no'],
   ],
   waits: (t) => t.wait,
   async run(t, ctx) {

@@ -1,0 +1,92 @@
+// A newcomer's first hour (issue 23): the mistakes people make on day one, each through the built
+// action as a runner runs it, with the exact words that name the cause.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runStep, useInstalledAction } from '../emulator/runner.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
+
+const action = useInstalledAction({ beforeAll, afterAll });
+
+const warnings = (stdout: string): string[] => [...stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => m[1] ?? '');
+
+describe('the built action, on the mistakes of a first hour', () => {
+  let emu: Emulator;
+  let bkToken: string;
+  beforeEach(async () => {
+    emu = await startEmulator({ flavour: 'bkci' });
+    ({ bkToken } = emu.addUser('alice'));
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice' });
+  });
+  afterEach(() => emu.close());
+
+  const step = (inputs: Record<string, string>) => runStep(action(), { inputs: { 'base-url': emu.url, 'bk-token': bkToken, ...inputs } });
+
+  describe('a mistyped project field is named, with the field meant, before any request', () => {
+    it.each([
+      ['update-project', 'descripton', { 'project-id': 'demo', project: '{"descripton": "new"}' }, 'did you mean description?'],
+      ['create-project', 'bgid', { project: 'englishName: app\nprojectName: App\nbgid: 12' }, 'did you mean bgId?'],
+      ['create-project', 'logoAddr', { project: 'englishName: app\nprojectName: App\nlogoAddr: x' }, 'did you mean logoAddress?'],
+    ])('%s with project.%s', async (operation, field, inputs, hint) => {
+      const r = await step({ operation, ...inputs });
+      failedWith(r, new RegExp(`^bk-ci ${operation} failed: invalid input: project\\.${field} is not a field of a bk-ci project`));
+      expect(r.errors[0]).toContain(`bk-ci would ignore it: ${hint}`);
+      expect(r.errors[0]).toContain('No request was sent.');
+      expect(emu.requests()).toEqual([]);
+      expect(emu.projects.get('demo')?.description).toBe('seeded');
+    });
+
+    it('a field nothing resembles lists the fields there are', async () => {
+      const r = await step({ operation: 'update-project', 'project-id': 'demo', project: '{"colour": "blue"}' });
+      failedWith(
+        r,
+        /project\.colour is not a field of a bk-ci project, and bk-ci would ignore it: the fields are englishName, projectName, description, /,
+      );
+    });
+  });
+
+  describe('inputs the operation does not read are warned about, once, each named', () => {
+    it('resign-id and build-id given to get-project', async () => {
+      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'resign-id': 's-1', 'build-id': 'b-1' });
+      expect(r.code).toBe(0);
+      expect(warnings(r.stdout)).toEqual([
+        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status). Remove them, or check the operation.',
+      ]);
+    });
+
+    it('a value other than its default counts as given; the default the runner fills in does not', async () => {
+      const given = await step({ operation: 'list-projects', wait: 'false', 'if-exists': 'fail' });
+      expect(given.code).toBe(0);
+      expect(warnings(given.stdout)).toEqual([
+        'operation list-projects does not read this input, so it was ignored: wait (read by sign-detail, start-build, build-status). Remove it, or check the operation.',
+      ]);
+      const quiet = await step({ operation: 'get-project', 'project-id': 'demo' });
+      expect(warnings(quiet.stdout)).toEqual([]);
+    });
+  });
+
+  describe('durations read as they were written', () => {
+    it('a 90 s timeout is 1m30s in the summary of start-build and sign-detail', async () => {
+      emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 200 }] });
+      const build = await step({
+        operation: 'start-build',
+        'project-id': 'demo',
+        'pipeline-id': 'p-demo',
+        timeout: '90s',
+        'poll-interval': '1s',
+      });
+      expect(build.code, build.stdout).toBe(0);
+      expect(build.summary).toContain('| wait | yes, up to 1m30s |');
+      emu.seedSign({ resignId: 's-1' });
+      const sign = await step({ operation: 'sign-detail', 'resign-id': 's-1', timeout: '90', 'poll-interval': '1500ms' });
+      expect(sign.code).toBe(0);
+      expect(sign.summary).toContain('| timeout | 1m30s |');
+      expect(sign.summary).toContain('| poll-interval | 1.5s |');
+      expect(sign.stdout).toContain('timeout 1m30s, a poll every 1.5s');
+    });
+
+    it('the bounds of a duration input are said in the units that fit', async () => {
+      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'request-timeout': '20m' });
+      failedWith(r, /invalid input: request-timeout must be between 1s and 10m, not 20m/);
+    });
+  });
+});
