@@ -1,8 +1,9 @@
 // A newcomer's first hour (issue 23): the mistakes people make on day one, each through the built
 // action as a runner runs it, with the exact words that name the cause.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStep, useInstalledAction } from '../emulator/runner.ts';
+import { readActionYml, runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { OPERATION_NAMES } from '../src/operations/registry.ts';
 import { failedWith } from './support/expect-step.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
@@ -88,5 +89,79 @@ describe('the built action, on the mistakes of a first hour', () => {
       const r = await step({ operation: 'get-project', 'project-id': 'demo', 'request-timeout': '20m' });
       failedWith(r, /invalid input: request-timeout must be between 1s and 10m, not 20m/);
     });
+  });
+});
+
+describe('outputs mean what action.yml says, for every operation that sets them', () => {
+  let emu: Emulator;
+  let bkToken: string;
+  let described: Record<string, string>;
+  beforeAll(async () => {
+    emu = await startEmulator({ flavour: 'bkci' });
+    ({ bkToken } = emu.addUser('alice'));
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice' });
+    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 100 }] });
+    described = Object.fromEntries(
+      Object.entries((await readActionYml()).outputs).map(([name, o]) => [name, (o as { description: string }).description]),
+    );
+  });
+  afterAll(() => emu.close());
+
+  const step = (inputs: Record<string, string>) =>
+    runStep(action(), { inputs: { 'base-url': emu.url, 'bk-token': bkToken, 'poll-interval': '1s', ...inputs } });
+
+  /** The operations an output's description names first ("sign-detail, start-build: …"); none: every operation. */
+  const setBy = (description: string): string[] | undefined => {
+    const m = /^([a-z-]+(?:, [a-z-]+)*)(?: with [^:]+)?: /.exec(description);
+    const names = m?.[1]?.split(', ');
+    return names?.every((n) => (OPERATION_NAMES as readonly string[]).includes(n)) ? names : undefined;
+  };
+
+  /** A run of each operation that succeeds, with what makes its conditional outputs appear. */
+  const RUNS: [string, Record<string, string>][] = [
+    ['get-token', {}],
+    ['sign-detail', { 'resign-id': 's-now', 'download-url': 'true' }],
+    ['get-project', { 'project-id': 'demo' }],
+    ['list-projects', {}],
+    ['create-project', { project: '{"englishName": "app", "projectName": "App"}' }],
+    ['update-project', { 'project-id': 'demo', project: '{"description": "changed"}' }],
+    [
+      'create-callbacks',
+      {
+        'project-id': 'demo',
+        'callback-url': 'https://hooks.example.com/bkci',
+        region: 'DEVNET',
+        events: 'BUILD_END',
+        'replace-events': 'true',
+      },
+    ],
+    ['request', { path: 'v3/projects/demo' }],
+    ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-demo' }],
+    ['build-status', { 'project-id': 'demo' }],
+  ];
+
+  it('each operation sets exactly the outputs whose description names it, and the common ones', async () => {
+    expect(RUNS.map(([o]) => o).sort()).toEqual([...OPERATION_NAMES].sort());
+    emu.seedSign({ resignId: 's-now' });
+    let buildId = '';
+    for (const [operation, inputs] of RUNS) {
+      const r = await step({ operation, ...inputs, ...(operation === 'build-status' ? { 'build-id': buildId } : {}) });
+      expect(r.code, `${operation}: ${r.stdout}`).toBe(0);
+      if (operation === 'start-build') buildId = r.outputs['build-id'] ?? '';
+      const expected = Object.keys(described).filter((name) => setBy(described[name] ?? '')?.includes(operation) ?? true);
+      expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
+      expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
+    }
+  });
+
+  it('polls counts the reads made, failed ones included, as its description says', async () => {
+    emu.seedSign({ resignId: 's-slow', runningMs: 2500 });
+    emu.faults.add({ method: 'GET', pattern: /s-slow\/detail$/, skip: 1, times: 1, fault: { kind: 'status', status: 503 } });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-slow', retries: '0' });
+    expect(r.code, r.stdout).toBe(0);
+    const reads = emu.requests({ method: 'GET', path: '/s-slow/detail' }).length;
+    expect(reads).toBeGreaterThanOrEqual(4);
+    expect(r.outputs.polls).toBe(String(reads));
+    expect(described.polls).toMatch(/how many times the task or build was read, failed reads included/);
   });
 });

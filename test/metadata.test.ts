@@ -131,8 +131,7 @@ describe('action.yml', () => {
 
   it("gives each operation's input the default the code has: a value at it is not warned about as given", () => {
     for (const [operation, op] of Object.entries(REGISTRY))
-      for (const name of op.inputNames)
-        expect(action.inputs[name]?.default, `${operation} reads ${name}`).toBe(op.inputDefaults[name]);
+      for (const name of op.inputNames) expect(action.inputs[name]?.default, `${operation} reads ${name}`).toBe(op.inputDefaults[name]);
   });
 
   it('marks required only what is required, with no default', () => {

@@ -26,6 +26,8 @@ export interface IssuedToken {
   /** Exactly as the server wrote it, for outputs and messages. */
   expirationText: string;
   accessToken: string;
+  /** The token endpoint's HTTP status, for the http-status output. */
+  httpStatus?: number;
 }
 
 /**
@@ -250,5 +252,5 @@ export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
   const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
   const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);
   if (info === undefined) throw new ResponseFormatError({ method: 'GET', url, status: res.status, detail: 'the token result has no data' });
-  return info;
+  return { ...info, httpStatus: res.status };
 }

@@ -25,6 +25,7 @@ export default defineOperation({
       data: { userId: info?.userId ?? creds.userId, expirationTime: exactInteger(text) ?? expirationTime },
       outputs: { 'access-token': creds.token, 'expiration-time': text },
       user: creds.userId,
+      status: info?.httpStatus,
       blocks: [
         {
           kind: 'facts',

@@ -6,6 +6,7 @@ import type { Block } from '../outcome.ts';
 
 /** What the wait has seen so far; the caller builds its outputs and messages from it. */
 export interface Progress<T> {
+  /** Reads made, answered or not (a read's retries are one read). */
   polls: number;
   last: T | undefined;
   status: string | undefined;
@@ -76,6 +77,8 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       value = await watch.read();
     } catch (e) {
       if (e instanceof DeadlineError) return 'timeout';
+      // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
+      if (!(e instanceof CancelledError)) progress.polls++;
       if (!o.wait || !isTransient(e)) throw e;
       const error = e instanceof Error ? e.message : String(e);
       if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
