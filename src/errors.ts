@@ -50,6 +50,18 @@ export class HttpError extends ServerSaidError {
   }
 }
 
+/**
+ * The answer came from another front door than the one the step was told to use (`gateway`):
+ * it says nothing about the resource asked for, so no one may read its 404 as "not found".
+ */
+export class MisdirectedError extends RequestError {
+  override name = 'MisdirectedError';
+  declare readonly status: number;
+  constructor(init: { method: string; url: string; status: number; serverMessage: string }) {
+    super(`${init.method} ${init.url} answered HTTP ${init.status}: ${init.serverMessage}`, init);
+  }
+}
+
 /** HTTP 2xx, but bk-ci's wrapper (`status`, or `code` on project calls) says the call failed. */
 export class WrapperStatusError extends ServerSaidError {
   override name = 'WrapperStatusError';
