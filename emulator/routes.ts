@@ -27,7 +27,7 @@ export interface Call {
 // The emulator's own copy of bk-ci's facts (event names here, error texts in wire.ts), kept on
 // purpose apart from src/: it is a witness of how bk-ci answers, so it never takes the action's
 // word for it. A change in bk-ci is made in both places, from bk-ci's source.
-const CALLBACK_EVENTS = new Set([
+export const CALLBACK_EVENTS = new Set([
   'DELETE_PIPELINE',
   'CREATE_PIPELINE',
   'UPDATE_PIPELINE',
