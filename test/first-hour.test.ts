@@ -1,5 +1,9 @@
 // A newcomer's first hour (issue 23): the mistakes people make on day one, each through the built
 // action as a runner runs it, with the exact words that name the cause.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readActionYml, runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
@@ -203,4 +207,30 @@ describe('the wrong front door is named, with the input to set', () => {
     });
     failedWith(r, /the BlueKing API Gateway refused the call: APP_VERIFY_FAILED \(1640101\).*check app-code and app-secret/);
   });
+});
+
+describe('npm start, as the README says to run it', () => {
+  it('shows a clean run and leaves nothing in the temporary directory', async () => {
+    const temp = await mkdtemp(join(tmpdir(), 'bkci-npm-start-'));
+    try {
+      const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code, out).toBe(0);
+      expect(out).toMatch(/re-sign task s-5f1c9e7a: SUCCESS after/);
+      expect(out).toMatch(/exit code 0 after \d/);
+      // The seeded world gives the operation only the inputs it reads: nothing to warn about.
+      expect(out).not.toMatch(/Warning:/);
+      // npm itself may keep its module compile cache there (`npm --version` alone does): npm's, made once, not the run's.
+      expect((await readdir(temp)).filter((name) => name !== 'node-compile-cache')).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
