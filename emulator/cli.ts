@@ -57,12 +57,26 @@ if (lifetime !== undefined && !/^\d+$/.test(lifetime)) fail(`--token-lifetime mu
 const seed = values.seed === true && values['no-seed'] !== true;
 const user = text('user') ?? 'admin';
 
+/** Why the port cannot be had, in one line that says what to do; undefined for anything else. */
+function portProblem(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE')
+    return `port ${port} on 127.0.0.1 is already in use (another emulator, or another server, listens there): stop it, or choose another port with --port N (--port 0 picks a free one)`;
+  if (code === 'EACCES') return `port ${port} needs privileges this user does not have: choose a port above 1023 with --port N`;
+  return undefined;
+}
+
 const emulator = await startEmulator({
   flavour,
   port,
   ...(lifetime === undefined ? {} : { tokenLifetimeMs: Number(lifetime) }),
   ...(tokenResponse === undefined ? {} : { tokenResponse }),
   ...(values.gateway === true ? { gateway: {} } : {}),
+}).catch((e: unknown) => {
+  const problem = portProblem(e);
+  if (problem === undefined) throw e;
+  console.error(problem);
+  process.exit(1);
 });
 const { bkToken, token } = emulator.addUser(user);
 if (seed) {

@@ -29,7 +29,7 @@ export interface Call {
 // The emulator's own copy of bk-ci's facts (event names here, error texts in wire.ts), kept on
 // purpose apart from src/: it is a witness of how bk-ci answers, so it never takes the action's
 // word for it. A change in bk-ci is made in both places, from bk-ci's source.
-const CALLBACK_EVENTS = new Set([
+export const CALLBACK_EVENTS = new Set([
   'DELETE_PIPELINE',
   'CREATE_PIPELINE',
   'UPDATE_PIPELINE',
@@ -59,6 +59,7 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v3/sign/ipa/:id/detail', signDetail],
   ['GET', 'v3/sign/ipa/:id/downloadUrl', signDownloadUrl],
   ['GET', 'v3/projects', listProjects],
+  ['GET', 'v4/projects/project/project_list', listProjectsV4],
   ['POST', 'v3/projects', createProject],
   ['GET', 'v3/projects/:id', getProject],
   ['PUT', 'v3/projects/:id', updateProject],
@@ -123,6 +124,23 @@ function getProject(w: World, _c: Call, id: string): Reply {
 function listProjects(w: World, c: Call): Reply {
   const visible = [...w.projects.values()].filter((p) => (p.members.has(c.userId) || p.viewers.has(c.userId)) && !p.offlined);
   return w.wire.projectOk(visible.map(projectVO));
+}
+
+/**
+ * v4's list (ApigwProjectResourceV4 project_list): the same projects, filtered by `channelCodes`
+ * (repeated; every project here is made through the API, channel BS) and paged only when both
+ * `page` and `pageSize` are given (AbsProjectServiceImpl.list).
+ */
+function listProjectsV4(w: World, c: Call): Reply {
+  const channels = c.query.getAll('channelCodes');
+  const visible = [...w.projects.values()].filter(
+    (p) => (p.members.has(c.userId) || p.viewers.has(c.userId)) && !p.offlined && (channels.length === 0 || channels.includes('BS')),
+  );
+  const page = Number(c.query.get('page'));
+  const size = Number(c.query.get('pageSize'));
+  const paged =
+    c.query.has('page') && c.query.has('pageSize') && page >= 1 && size >= 1 ? visible.slice((page - 1) * size, page * size) : visible;
+  return w.wire.projectOk(paged.map(projectVO));
 }
 
 type Body = Record<string, unknown>;

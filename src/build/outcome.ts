@@ -1,6 +1,6 @@
 // How a build is shown: the outputs every ending sets, and the summary's facts and tables.
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
-import { formatDuration, seconds } from '../duration.ts';
+import { formatElapsed, seconds } from '../duration.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import { ABORTED, describePending, type PendingReview } from './reviews.ts';
@@ -99,7 +99,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
     ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
     ['Conclusion', v.conclusion],
-    ['Elapsed', formatDuration(v.elapsedMs)],
+    ['Elapsed', formatElapsed(v.elapsedMs)],
     ['Polls', String(v.progress.polls)],
   ];
   if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
@@ -114,7 +114,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatDuration(st.elapsed) : '']),
+      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
     ),
     ...table(
       'Reviews',

@@ -12,7 +12,7 @@ import {
   historyPage,
   startProblem,
 } from '../bkci/builds.ts';
-import { formatDuration } from '../duration.ts';
+import { formatDuration, formatElapsed } from '../duration.ts';
 import {
   ActionError,
   AuthError,
@@ -195,9 +195,7 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started>
   if ('error' in found) throw mayHaveStarted(`looking for it in the pipeline's history failed: ${errorMessage(found.error)}`);
   const [b, ...others] = found.builds;
   if (b === undefined)
-    throw mayHaveStarted(
-      `no build with this step's message turned up in the pipeline's history within ${formatDuration(found.searchedMs)}`,
-    );
+    throw mayHaveStarted(`no build with this step's message turned up in the pipeline's history within ${formatElapsed(found.searchedMs)}`);
   if (others.length > 0)
     throw mayHaveStarted(`${found.builds.length} builds carry this step's message (${found.builds.map((x) => x.id).join(', ')})`);
   ctx.log.info(`found the build this step started in the pipeline's history: #${b.buildNum ?? '?'} (${b.id})`);

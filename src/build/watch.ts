@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration } from '../duration.ts';
+import { countOf, formatDuration, formatElapsed } from '../duration.ts';
 import {
   ActionError,
   CancelledError,
@@ -227,14 +227,14 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     }
     if (b.stopOnCancel) stopped = await stopBuild(api, b.projectId, b.pipelineId, b.id, log.info);
     throw new OperationError(
-      `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
+      `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
       outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
     );
   }
   const last = progress.last;
   if (end === 'timeout' || last === undefined)
     throw new OperationError(
-      `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
+      `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
       outcome(`${name()}: timed out`, 'timed-out'),
     );
   const e = endOf(last);
@@ -248,7 +248,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   }
   const refused = e === 'waiting' || detail === undefined ? undefined : rejection(detail);
   if (e === 'success' && refused === undefined)
-    return outcome(`${name()}: ${waitingOn(last)} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`, 'success');
+    return outcome(`${name()}: ${waitingOn(last)} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`, 'success');
   if (e === 'waiting') return outcome(`${name()}: ${waitingOn(last)} (not waited for)`, 'running');
   if (refused !== undefined && (e === 'success' || e === 'failure')) {
     throw new OperationError(

@@ -7,6 +7,7 @@ import {
   CancelledError,
   DeadlineError,
   HttpError,
+  MisdirectedError,
   NetworkError,
   type RequestError,
   RequestTimeoutError,
@@ -37,6 +38,8 @@ export interface CallerOptions {
 export interface ErrorBody {
   message: string;
   serverStatus?: number;
+  /** The body shows the request reached another service than the one meant (a wrong base-url or gateway). */
+  misdirected?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -113,8 +116,9 @@ export class HttpCaller {
       try {
         const res = await this.#attempt(req, shown);
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus } = this.#o.readError(res, this.#o.scrub);
+        const { message, serverStatus, misdirected } = this.#o.readError(res, this.#o.scrub);
         const retryAfter = res.headers['retry-after'];
+        if (misdirected) throw new MisdirectedError({ method: req.method, url: shown, status: res.status, serverMessage: message });
         error = new HttpError({
           method: req.method,
           url: shown,

@@ -1,7 +1,7 @@
 // Input fields as zod schemas: the rules every operation shares for a kind of value, each with a
 // message that names the input and says what is valid.
 import { z } from 'zod';
-import { parseDuration } from '../duration.ts';
+import { formatDuration, parseDuration } from '../duration.ts';
 import { bigintsToExact, parseExact } from '../json.ts';
 import { hasSpaceOrControl, isControl } from '../text.ts';
 
@@ -21,7 +21,7 @@ export const duration = (name: string, minMs: number, maxMs: number) =>
       return z.NEVER;
     }
     if (ms < minMs || ms > maxMs) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be between ${minMs / 1000}s and ${maxMs / 3_600_000}h, not ${v}` });
+      ctx.addIssue({ code: 'custom', message: `${name} must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, not ${v}` });
       return z.NEVER;
     }
     return ms;
@@ -111,16 +111,24 @@ function distance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The closest known name, if it is close enough to be what was meant. */
+/** A name as people mistype it: case, and `-`, `_` or a space between words, do not count. */
+const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
+
+/**
+ * The closest known name, if it is close enough to be what was meant: `build-end` → `BUILD_END`,
+ * `descripton` → `description`. For every "did you mean" the action says.
+ */
 export function suggest(value: string, known: readonly string[]): string | undefined {
-  const upper = value.toUpperCase().replace(/[\s-]/g, '_');
+  const loose = looseName(value);
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    const d = distance(upper, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
+    const name = looseName(k);
+    const d = distance(loose, name);
+    // Up to a third of the longer name may differ: `logoAddr` is `logoAddress`, cut short.
+    if (d < bestDistance && d <= Math.max(2, Math.floor(Math.max(loose.length, name.length) / 3))) [best, bestDistance] = [k, d];
   }
-  return bestDistance <= Math.max(2, Math.floor(upper.length / 3)) ? best : undefined;
+  return best;
 }
 
 /** Names separated by commas and/or new lines, trimmed, empty ones and repeats dropped. */
