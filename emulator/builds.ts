@@ -85,7 +85,7 @@ export const pipelineSchema = z
     decisionDelayMs: z.number().int().min(0).default(1000),
     /** How long a build runs on (finally stages) after its stage review was rejected. */
     rejectRunMs: z.number().int().min(0).default(1000),
-    /** build_status answers with this build id instead of the one asked for (a confused proxy or cache). */
+    /** build_status answers about this build (its whole answer, or just its id when it does not exist) instead of the one asked for. */
     answerAsBuild: z.string().optional(),
   })
   .strict();
@@ -392,12 +392,14 @@ export class BuildWorld {
   status(projectId: string, buildId: string | null, pipelineId: string | null): Reply {
     const b = this.find(projectId, buildId, pipelineId);
     if (!('id' in b)) return b;
-    const row = this.history(b);
-    const other = this.pipelineOf(b)?.answerAsBuild;
+    // answerAsBuild: the whole answer is that build's when it exists, else this one's with its id.
+    const asked = this.pipelineOf(b)?.answerAsBuild;
+    const other = asked === undefined ? undefined : this.builds.get(asked);
+    const shown = other ?? b;
     return this.#wire.ok({
-      ...row,
-      ...(other === undefined ? {} : { id: other }),
-      variables: { ...b.params, BK_CI_BUILD_MSG: b.buildMsg, BK_CI_BUILD_ID: b.id, BK_CI_BUILD_NUM: String(b.num) },
+      ...this.history(shown),
+      ...(asked !== undefined && other === undefined ? { id: asked } : {}),
+      variables: { ...shown.params, BK_CI_BUILD_MSG: shown.buildMsg, BK_CI_BUILD_ID: shown.id, BK_CI_BUILD_NUM: String(shown.num) },
     });
   }
 

@@ -150,6 +150,19 @@ function parseLongs(text: string): unknown {
   );
 }
 
+/** The answer with `fields` set in its wrapper's `data` object; any other answer as it is. */
+function patchData(reply: Reply, fields: Record<string, unknown>): Reply {
+  try {
+    const body = JSON.parse(reply.body) as unknown;
+    if (typeof body !== 'object' || body === null || !('data' in body)) return reply;
+    const data = (body as { data: unknown }).data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return reply;
+    return { ...reply, body: JSON.stringify({ ...body, data: { ...data, ...fields } }) };
+  } catch {
+    return reply;
+  }
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const flavour = options.flavour ?? 'bkci';
   const now = options.now ?? Date.now;
@@ -390,6 +403,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       case 'delay':
         setTimeout(() => send(res, answer()), fault.ms);
+        return;
+      case 'patch':
+        send(res, patchData(answer(), fault.data));
         return;
     }
   }
