@@ -343,7 +343,6 @@ export class BuildWorld {
         };
       }),
     ];
-    const ended = life.endTime !== null;
     return {
       id: b.id,
       userId: b.userId,
@@ -358,7 +357,6 @@ export class BuildWorld {
       isMobileStart: false,
       material: this.material(b),
       queueTime: b.startedAt,
-      currentQueuePosition: QUEUED.has(life.status) && !ended ? (p?.queuePosition ?? 1) : 0,
       artifactList: [],
       ...(life.endTime !== null && life.startTime !== 0
         ? { totalTime: life.endTime - b.startedAt, executeTime: life.endTime - life.startTime }
@@ -396,8 +394,12 @@ export class BuildWorld {
     const asked = this.pipelineOf(b)?.answerAsBuild;
     const other = asked === undefined ? undefined : this.builds.get(asked);
     const shown = other ?? b;
+    const life = this.life(shown);
+    const queued = QUEUED.has(life.status) && life.endTime === null;
     return this.#wire.ok({
-      ...this.history(shown),
+      ...this.history(shown, life),
+      // BuildHistoryWithVars: computed only while the build waits in the queue.
+      currentQueuePosition: queued ? (this.pipelineOf(shown)?.queuePosition ?? 1) : 0,
       ...(asked !== undefined && other === undefined ? { id: asked } : {}),
       variables: { ...shown.params, BK_CI_BUILD_MSG: shown.buildMsg, BK_CI_BUILD_ID: shown.id, BK_CI_BUILD_NUM: String(shown.num) },
     });

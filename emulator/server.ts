@@ -300,6 +300,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'GET log': control_(z.object({}), () => log),
+    'GET builds': control_(z.object({}), () =>
+      [...world.builds.builds.values()].map((b) => ({
+        id: b.id,
+        projectId: b.projectId,
+        pipelineId: b.pipelineId,
+        num: b.num,
+        userId: b.userId,
+        buildMsg: b.buildMsg,
+        params: b.params,
+        ...world.builds.state(b),
+      })),
+    ),
     'POST deliver': control_(deliverBody, (b) => deliver(b.projectId, b.event, b.data ?? {})),
   };
 

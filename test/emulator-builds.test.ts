@@ -166,6 +166,9 @@ describe('lost answers after the work is done (after: true)', () => {
     );
     expect(answer).not.toBe('HTTP 200');
     expect(startsOf()).toBe(1);
+    expect((await control('GET', 'builds')).json).toEqual([
+      expect.objectContaining({ pipelineId: 'p-app', num: 1, userId: 'alice', buildMsg: 'lost-1', status: 'QUEUE', endTime: null }),
+    ]);
     expect((await histories('&buildMsg=lost-1')).json.data?.count).toBe(1);
   });
 
