@@ -230,8 +230,9 @@ export class BuildWorld {
   life(b: Build, at = this.#now()): Life {
     if (b.canceledAt !== undefined && b.canceledAt <= at) {
       const { canceledAt, ...running } = b;
-      const before = this.life(running, canceledAt);
-      return { ...before, status: 'CANCELED', endTime: b.canceledAt, phaseIndex: -1 };
+      // Stopped: what it was doing then, and nothing waits any more.
+      const { pending: _, ...before } = this.life(running, canceledAt);
+      return { ...before, status: 'CANCELED', endTime: canceledAt, phaseIndex: -1 };
     }
     const p = this.pipelineOf(b);
     const stages = this.layoutOf(b);
@@ -302,7 +303,7 @@ export class BuildWorld {
     }
     if (life.status === 'CANCELED') return before(life.current, 'CANCELED');
     if (life.status === 'SKIP') return Array.from({ length: n }, () => 'SKIP');
-    if (FAILURES.has(life.status) || life.status === 'UNEXEC') {
+    if (FAILURES.has(life.status)) {
       const step = this.failedStep(b, life);
       return before(step?.stageIndex ?? n - 1, life.status);
     }

@@ -78,8 +78,8 @@ const ROUTES: [string, string, Route][] = [
   ['POST', 'v4/projects/:p/manual_review', (w, c, p) => manualReview(w.builds, p, c.query, c.userId, c.body)],
 ];
 
-/** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`): no body is no error. */
-const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage']);
+/** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`) or takes none: no body is no error. */
+const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage', 'build_stop']);
 export const bodyOptional = (segments: string[]): boolean =>
   segments[0] === 'v4' && segments[1] === 'projects' && segments.length === 4 && OPTIONAL_BODY.has(segments[3] ?? '');
 

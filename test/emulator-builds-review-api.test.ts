@@ -260,6 +260,12 @@ describe.each(['bkci', 'gateway'] as const)('manual_review (%s)', (how) => {
       json: { status: 2101279, message: '插件【ID:】不存在或者不是可审核状态' },
     });
     expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'LATER' })).toMatchObject({ status: 400 });
+    t += 1000;
+    expect(await call('POST', `build_stop?buildId=${id}`, 'alice')).toMatchObject({ status: 200 });
+    expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'PROCESS' })).toMatchObject({
+      status: 400,
+      json: { status: 2101279 },
+    });
     expect(emu.builds.builds.get(id)?.decisions).toEqual([]);
   });
 });
