@@ -4,7 +4,7 @@
 // bkci-builds-callbacks-gateway.md §1 and bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
-import { type Decision, type GroupView, stageReview, stepReview } from './reviews.ts';
+import { type Decision, stageReview, stepReview } from './reviews.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const reviewGroupSchema = z
@@ -414,11 +414,5 @@ export class BuildWorld {
     b.canceledAt = this.#now();
     b.cancelUserId = userId;
     return this.#wire.ok(true);
-  }
-
-  /** The stage review groups of a phase, as build_detail shows them now. */
-  reviewGroups(b: Build, phase: number, since: number): GroupView[] {
-    const p = this.pipelineOf(b);
-    return p === undefined ? [] : stageReview(p, b, phase, since, this.#now()).groups;
   }
 }
