@@ -85,6 +85,11 @@ export const pipelineSchema = z
     decisionDelayMs: z.number().int().min(0).default(1000),
     /** How long a build runs on (finally stages) after its stage review was rejected. */
     rejectRunMs: z.number().int().min(0).default(1000),
+    /**
+     * How long after its start a build shows in build_histories (a read replica behind, say);
+     * build_status knows it at once. Default 0: bk-ci writes the history row before it answers.
+     */
+    historyLagMs: z.number().int().min(0).default(0),
     /** build_status answers about this build (its whole answer, or just its id when it does not exist) instead of the one asked for. */
     answerAsBuild: z.string().optional(),
   })

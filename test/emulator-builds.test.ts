@@ -114,6 +114,17 @@ describe('build_histories', () => {
     expect((await histories(`&queueTimeStartTime=${T0 - 1000}`)).json.data?.records?.map((r) => r.id)).toEqual([id]);
   });
 
+  it('historyLagMs: a build shows in the history only that long after its start; build_status knows it at once', async () => {
+    pipeline({ historyLagMs: 3000 });
+    const id = await startBuild({ BK_CI_BUILD_MSG: 'lagging' });
+    expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
+    expect((await status(id)).id).toBe(id);
+    t += 2999;
+    expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
+    t += 1;
+    expect((await histories('&buildMsg=lagging')).json.data?.records?.map((r) => r.id)).toEqual([id]);
+  });
+
   it('materialCommitId filters the material a checkout recorded (LIKE), not the start values', async () => {
     pipeline({ material: [{ commitFrom: 'BK_CI_MATERIAL_ID' }] });
     const a = await startBuild({ BK_CI_MATERIAL_ID: '0123456789abcdef' });
