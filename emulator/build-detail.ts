@@ -4,14 +4,15 @@
 // bkci-builds-callbacks-gateway.md §1.2 and bkci-logs-artifacts-review.md §3.
 import { type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
 import type { Build, BuildWorld, Life } from './builds.ts';
-import { stageReview, stepReview } from './reviews.ts';
+import { groupId, stageReview, stepReview } from './reviews.ts';
 import type { Reply } from './wire.ts';
 
 /** What a step shows: the running one, the review waiting, the failure and its error. */
 function stepStatus(w: BuildWorld, b: Build, life: Life, stage: StageLayout, stageStatus: string | undefined, step: StepLayout) {
   if (stageStatus === undefined || stageStatus === 'PAUSE') return {};
   const p = w.pipelineOf(b);
-  const steps = stage.jobs.flatMap((j) => j.steps);
+  // Jobs run side by side: a step's progress is counted within its job.
+  const steps = stage.jobs[step.jobIndex]?.steps ?? [];
   const at = steps.indexOf(step);
   if (life.endTime !== null && life.ending?.kind === 'step' && life.ending.step.id === step.id) {
     const action = life.ending.action;
@@ -27,6 +28,8 @@ function stepStatus(w: BuildWorld, b: Build, life: Life, stage: StageLayout, sta
   if (life.endTime !== null) {
     // A failed stage: the steps before the failed one ran, the failed one carries its error.
     const failed = w.failedStep(b, life);
+    // Other jobs of the failed stage ran to their end; the failed job stopped at its step.
+    if (failed !== undefined && failed.jobIndex !== step.jobIndex) return { status: 'SUCCEED' };
     const failedAt = failed === undefined ? steps.length - 1 : steps.findIndex((s) => s.id === failed.id);
     if (at < failedAt) return { status: 'SUCCEED' };
     if (at > failedAt) return {};
@@ -94,8 +97,9 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
               manualTrigger: true,
               ...(state === undefined ? {} : { status: state.status }),
               ...(review.desc === undefined ? {} : { reviewDesc: review.desc }),
-              reviewGroups: state?.groups ?? review.groups.map((g) => ({ name: g.name, reviewers: g.reviewers, groups: g.groups })),
-              reviewParams: review.params,
+              // Not reached yet: the groups as saved, each with its id (bk-ci's fixReviewGroups).
+              reviewGroups: state?.groups ?? review.groups.map((g, k) => ({ id: groupId(b.pipelineId, reviewPhase, k), ...g })),
+              reviewParams: state?.reviewParams ?? review.params,
               timeout: review.timeout,
             },
           }),

@@ -4,7 +4,7 @@
 // bkci-builds-callbacks-gateway.md §1 and bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
-import { type Decision, type GroupView, stageReview, stepReview } from './reviews.ts';
+import { type Decision, stageReview, stepReview } from './reviews.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const reviewGroupSchema = z
@@ -85,7 +85,12 @@ export const pipelineSchema = z
     decisionDelayMs: z.number().int().min(0).default(1000),
     /** How long a build runs on (finally stages) after its stage review was rejected. */
     rejectRunMs: z.number().int().min(0).default(1000),
-    /** build_status answers with this build id instead of the one asked for (a confused proxy or cache). */
+    /**
+     * How long after its start a build shows in build_histories (a read replica behind, say);
+     * build_status knows it at once. Default 0: bk-ci writes the history row before it answers.
+     */
+    historyLagMs: z.number().int().min(0).default(0),
+    /** build_status answers about this build (its whole answer, or just its id when it does not exist) instead of the one asked for. */
     answerAsBuild: z.string().optional(),
   })
   .strict();
@@ -215,7 +220,8 @@ export class BuildWorld {
     // v4's checkPipelineId: an unknown or foreign build id is a 400 with an unfilled {0}.
     if (b === undefined || b.projectId !== projectId)
       return this.#wire.error(400, 400, '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related');
-    if (pipelineId && pipelineId !== b.pipelineId) return this.#wire.error(400, 2101058, '流水线: 流水线ID与构建ID不匹配');
+    // The same check: a pipelineId that is given (even empty) and not the build's.
+    if (pipelineId !== null && pipelineId !== b.pipelineId) return this.#wire.error(400, 400, '参数校验失败:{0} PipelineId is invalid ');
     return b;
   }
 
@@ -229,8 +235,9 @@ export class BuildWorld {
   life(b: Build, at = this.#now()): Life {
     if (b.canceledAt !== undefined && b.canceledAt <= at) {
       const { canceledAt, ...running } = b;
-      const before = this.life(running, canceledAt);
-      return { ...before, status: 'CANCELED', endTime: b.canceledAt, phaseIndex: -1 };
+      // Stopped: what it was doing then, and nothing waits any more.
+      const { pending: _, ...before } = this.life(running, canceledAt);
+      return { ...before, status: 'CANCELED', endTime: canceledAt, phaseIndex: -1 };
     }
     const p = this.pipelineOf(b);
     const stages = this.layoutOf(b);
@@ -301,7 +308,7 @@ export class BuildWorld {
     }
     if (life.status === 'CANCELED') return before(life.current, 'CANCELED');
     if (life.status === 'SKIP') return Array.from({ length: n }, () => 'SKIP');
-    if (FAILURES.has(life.status) || life.status === 'UNEXEC') {
+    if (FAILURES.has(life.status)) {
       const step = this.failedStep(b, life);
       return before(step?.stageIndex ?? n - 1, life.status);
     }
@@ -342,7 +349,6 @@ export class BuildWorld {
         };
       }),
     ];
-    const ended = life.endTime !== null;
     return {
       id: b.id,
       userId: b.userId,
@@ -357,7 +363,6 @@ export class BuildWorld {
       isMobileStart: false,
       material: this.material(b),
       queueTime: b.startedAt,
-      currentQueuePosition: QUEUED.has(life.status) && !ended ? (p?.queuePosition ?? 1) : 0,
       artifactList: [],
       ...(life.endTime !== null && life.startTime !== 0
         ? { totalTime: life.endTime - b.startedAt, executeTime: life.endTime - life.startTime }
@@ -391,12 +396,18 @@ export class BuildWorld {
   status(projectId: string, buildId: string | null, pipelineId: string | null): Reply {
     const b = this.find(projectId, buildId, pipelineId);
     if (!('id' in b)) return b;
-    const row = this.history(b);
-    const other = this.pipelineOf(b)?.answerAsBuild;
+    // answerAsBuild: the whole answer is that build's when it exists, else this one's with its id.
+    const asked = this.pipelineOf(b)?.answerAsBuild;
+    const other = asked === undefined ? undefined : this.builds.get(asked);
+    const shown = other ?? b;
+    const life = this.life(shown);
+    const queued = QUEUED.has(life.status) && life.endTime === null;
     return this.#wire.ok({
-      ...row,
-      ...(other === undefined ? {} : { id: other }),
-      variables: { ...b.params, BK_CI_BUILD_MSG: b.buildMsg, BK_CI_BUILD_ID: b.id, BK_CI_BUILD_NUM: String(b.num) },
+      ...this.history(shown, life),
+      // BuildHistoryWithVars: computed only while the build waits in the queue.
+      currentQueuePosition: queued ? (this.pipelineOf(shown)?.queuePosition ?? 1) : 0,
+      ...(asked !== undefined && other === undefined ? { id: asked } : {}),
+      variables: { ...shown.params, BK_CI_BUILD_MSG: shown.buildMsg, BK_CI_BUILD_ID: shown.id, BK_CI_BUILD_NUM: String(shown.num) },
     });
   }
 
@@ -408,11 +419,5 @@ export class BuildWorld {
     b.canceledAt = this.#now();
     b.cancelUserId = userId;
     return this.#wire.ok(true);
-  }
-
-  /** The stage review groups of a phase, as build_detail shows them now. */
-  reviewGroups(b: Build, phase: number, since: number): GroupView[] {
-    const p = this.pipelineOf(b);
-    return p === undefined ? [] : stageReview(p, b, phase, since, this.#now()).groups;
   }
 }

@@ -48,6 +48,8 @@ export interface GroupView {
 
 export interface StageReviewState {
   groups: GroupView[];
+  /** The review's params with the values reviewers set so far (passed on to the next group). */
+  reviewParams: { key: string; value?: unknown }[];
   status: 'REVIEWING' | 'REVIEW_PROCESSED' | 'REVIEW_ABORT';
   /** When the review was settled (last approval, a rejection, the timeout); undefined while pending. */
   decidedAt?: number;
@@ -66,20 +68,22 @@ export function stageReview(p: Pipeline, b: Build, phase: number, since: number,
     reviewers: g.reviewers,
     groups: g.groups,
   }));
-  const state: StageReviewState = { groups, status: 'REVIEWING' };
+  const reviewParams = (review?.params ?? []).map((x) => ({ ...x }));
+  const state: StageReviewState = { groups, reviewParams, status: 'REVIEWING' };
   for (const d of b.decisions) {
     if (d.kind !== 'stage' || d.phase !== phase || d.at > at) continue;
     const g = groups[d.group];
     if (g === undefined || g.status !== undefined) continue;
+    const changed = changedParams(reviewParams, d.params);
     Object.assign(g, {
       status: d.action,
       operator: d.user,
       reviewTime: d.at,
       ...(d.suggest === undefined ? {} : { suggest: d.suggest }),
-      ...(d.params === undefined ? {} : { params: d.params }),
+      ...(changed.length === 0 ? {} : { params: changed }),
     });
-    if (d.action === 'ABORT') return { groups, status: 'REVIEW_ABORT', decidedAt: d.at };
-    if (groups.every((x) => x.status !== undefined)) return { groups, status: 'REVIEW_PROCESSED', decidedAt: d.at };
+    if (d.action === 'ABORT') return { ...state, status: 'REVIEW_ABORT', decidedAt: d.at };
+    if (groups.every((x) => x.status !== undefined)) return { ...state, status: 'REVIEW_PROCESSED', decidedAt: d.at };
   }
   const deadline = since + (review?.timeout ?? 24) * 3_600_000;
   if (at >= deadline) {
@@ -87,9 +91,26 @@ export function stageReview(p: Pipeline, b: Build, phase: number, since: number,
     const first = groups[0];
     if (first !== undefined && first.status === undefined)
       Object.assign(first, { status: 'ABORT', operator: 'SYSTEM', reviewTime: deadline, suggest: 'TIMEOUT' });
-    return { groups, status: 'REVIEW_ABORT', decidedAt: deadline };
+    return { ...state, status: 'REVIEW_ABORT', decidedAt: deadline };
   }
   return state;
+}
+
+/**
+ * StagePauseCheck.parseReviewParams: a group shows only the params whose value it changed (keys
+ * the review does not have are ignored), and the new values pass on to the next group.
+ */
+function changedParams(current: { key: string; value?: unknown }[], given: unknown[] | undefined): unknown[] {
+  const changed: unknown[] = [];
+  for (const param of given ?? []) {
+    if (typeof param !== 'object' || param === null || !('key' in param)) continue;
+    const { key, value } = param as { key: unknown; value?: unknown };
+    const origin = current.find((c) => c.key === key);
+    if (origin === undefined || String(origin.value) === String(value)) continue;
+    changed.push(param);
+    origin.value = value;
+  }
+  return changed;
 }
 
 /** The first group still pending (StagePauseCheck.groupToReview). */
