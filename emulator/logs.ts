@@ -309,11 +309,12 @@ export class LogWorld {
   }
 
   /**
-   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended; the latest
-   * run's when the build ends (or at `finishedAtMs`).
+   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended (here: when
+   * a later run writes its first line); the latest run's when the build ends (or at `finishedAtMs`).
    */
   #finished(b: Build, p: Pipeline | undefined, script: LogScript | undefined, executeCount: number, all: Stored[], t: number): boolean {
-    const latest = all.reduce((m, l) => Math.max(m, l.executeCount), 1);
+    // A later run has begun once its first line is written: the earlier run's row is finished then.
+    const latest = all.reduce((m, l) => (l.at <= t ? Math.max(m, l.executeCount) : m), 1);
     if (executeCount < latest) return true;
     if (script?.finishedAtMs !== undefined && t >= script.finishedAtMs) return true;
     return p !== undefined && this.#builds.state(b).endTime !== null;

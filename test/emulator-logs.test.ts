@@ -249,6 +249,9 @@ describe('after_line_logs', () => {
         ],
       },
     });
+    at(4999);
+    // Run 1 is not over before run 2 writes.
+    expect((await read({})).finished).toBe(false);
     at(6000);
     const first = await read({});
     expect(first.logs.map((l) => [l.lineNo, l.executeCount])).toEqual([
