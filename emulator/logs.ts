@@ -88,8 +88,11 @@ export const logFailBody = z
     times: z.number().int().min(1).default(1),
     /** What the failed answer says of `finished`: true as bk-ci's catch-all does, false for an ES status error. */
     finished: z.boolean().default(true),
+    /** 999 (FAIL), or 3 (CLOSED: index_closed_exception, the index closed or made cold; `finished` left as it was). */
+    status: z.union([z.literal(999), z.literal(3)]).default(999),
   })
   .strict();
+export type LogFailure = z.infer<typeof logFailBody>;
 
 /** LogStatus codes of QueryLogs.status (bk-ci LogStatus.kt). */
 const SUCCEED = 0;
@@ -173,7 +176,7 @@ export class LogWorld {
   /** after_line_logs requests so far, per build. */
   readonly #queries = new Map<string, number>();
   /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
-  readonly #failures = new Map<string, { left: number; finished: boolean }>();
+  readonly #failures = new Map<string, { left: number; finished: boolean; status: number }>();
 
   constructor(wire: Wire, now: () => number, builds: BuildWorld) {
     this.#wire = wire;
@@ -181,9 +184,9 @@ export class LogWorld {
     this.#builds = builds;
   }
 
-  /** The next `times` searches of the build (every build when none is given) answer 999. */
-  failSearches(buildId: string | undefined, times: number, finished: boolean): void {
-    this.#failures.set(buildId ?? '*', { left: times, finished });
+  /** The next `times` searches of the build (every build when none is given) fail: 999, or 3 for a closed index. */
+  failSearches(f: LogFailure): void {
+    this.#failures.set(f.buildId ?? '*', { left: f.times, finished: f.status === FAIL && f.finished, status: f.status });
   }
 
   #lines(script: LogScript): Stored[] {
@@ -196,16 +199,16 @@ export class LogWorld {
   }
 
   /** A failed search now, armed by seed or control API: consumed if so. */
-  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean } | undefined {
+  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean; status: number } | undefined {
     for (const key of [b.id, '*']) {
       const f = this.#failures.get(key);
       if (f !== undefined && f.left > 0) {
         f.left -= 1;
-        return { finished: f.finished };
+        return { finished: f.finished, status: f.status };
       }
     }
     // LogServiceESImpl: any error but an ES status one also says finished = true, hasMore = false.
-    return script?.failQueries.includes(query) ? { finished: true } : undefined;
+    return script?.failQueries.includes(query) ? { finished: true, status: FAIL } : undefined;
   }
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
@@ -275,7 +278,8 @@ export class LogWorld {
     if (!all.slice(0, count).some((l) => l.at <= cut)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
     const failed = this.#fails(b, script, query);
     // Only after_line_logs's catch-all also says finished = true.
-    if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: (kind === 'after' && failed.finished) || finished });
+    if (failed !== undefined)
+      return this.#wire.ok({ ...base, status: failed.status, finished: (kind === 'after' && failed.finished) || finished });
     const order = kind === 'more' && !fromStart ? -1 : 1;
     const hits = window
       .filter(

@@ -78,7 +78,7 @@ export interface Emulator {
   readonly projects: Map<string, StoredProject>;
   readonly callbacks: Callback[];
   readonly builds: BuildWorld;
-  /** The log service: `failSearches` makes after_line_logs answer 999. */
+  /** The log service: `failSearches` makes log searches answer 999 (or 3). */
   readonly logs: LogWorld;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
@@ -285,7 +285,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'POST logs/fail': control_(logFailBody, (b) => {
-      world.logs.failSearches(b.buildId, b.times, b.finished);
+      world.logs.failSearches(b);
       return { ok: true };
     }),
     'POST faults': control_(faultRuleBody, (b) => {
