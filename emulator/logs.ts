@@ -9,6 +9,8 @@ import type { Reply, Wire } from './wire.ts';
 
 /** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
 export const BKCI_LOG_PAGE = 10_000;
+/** Generated lines a script may ask for: enough for any bench, not enough to exhaust the emulator's memory. */
+const MAX_GENERATED = 1_000_000;
 
 /** A step that writes lines: the ids bk-ci files them under (the build model names the same). */
 const logStepSchema = z
@@ -45,10 +47,10 @@ const logLineSchema = z
   })
   .strict();
 
-/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this run. */
+/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
 const logGeneratorSchema = z
   .object({
-    count: z.number().int().min(1).max(1_000_000),
+    count: z.number().int().min(1).max(MAX_GENERATED),
     fromMs: z.number().int().min(0).default(0),
     toMs: z.number().int().min(0),
     step: z.string(),
@@ -75,9 +77,11 @@ export const logScriptSchema = z
   .strict()
   .superRefine((s, ctx) => {
     const tags = new Set(s.steps.map((st) => st.tag));
-    for (const [i, l] of [...s.lines.map((l) => ['lines', l] as const), ...s.generate.map((g) => ['generate', g] as const)].entries()) {
-      if (!tags.has(l[1].step)) ctx.addIssue({ code: 'custom', path: [l[0], i], message: `step "${l[1].step}" is not one of steps[].tag` });
-    }
+    for (const list of ['lines', 'generate'] as const)
+      for (const [i, { step }] of s[list].entries())
+        if (!tags.has(step)) ctx.addIssue({ code: 'custom', path: [list, i], message: `step "${step}" is not one of steps[].tag` });
+    if (s.generate.reduce((n, g) => n + g.count, 0) > MAX_GENERATED)
+      ctx.addIssue({ code: 'custom', path: ['generate'], message: `at most ${MAX_GENERATED} generated lines in all` });
   });
 export type LogScript = z.infer<typeof logScriptSchema>;
 
@@ -167,13 +171,13 @@ function arrivedBy(lines: Stored[], t: number): number {
   return lo;
 }
 
-/** The log service of the emulated installation: after_line_logs, and 999s on demand. */
+/** The log service of the emulated installation: after_line_logs and more_logs, and failed searches on demand. */
 export class LogWorld {
   readonly #wire: Wire;
   readonly #now: () => number;
   readonly #builds: BuildWorld;
   readonly #stored = new WeakMap<LogScript, Stored[]>();
-  /** after_line_logs requests so far, per build. */
+  /** Log requests so far, per build (what `failQueries` counts). */
   readonly #queries = new Map<string, number>();
   /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
   readonly #failures = new Map<string, { left: number; finished: boolean; status: number }>();
@@ -234,14 +238,17 @@ export class LogWorld {
     const required = kind === 'after' ? ['start'] : ['start', 'end'];
     for (const name of required)
       if (q.get(name) === null) return this.#wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`);
+    // A Long or Int parameter: its value, the default when not sent, NaN when not a number (Jersey refuses it).
+    const number = (name: string, fallback: number): number => {
+      const v = q.get(name);
+      return v === null || v === '' ? fallback : NUMBER.test(v) ? Number(v) : Number.NaN;
+    };
+    const start = number('start', 1);
+    const executeCount = number('executeCount', 1);
     // after_line_logs has no end or num: whatever is sent as those is ignored there.
-    const numbers = ['start', 'end', 'executeCount', 'num'].map((n) =>
-      kind === 'after' && (n === 'end' || n === 'num') ? '' : (q.get(n) ?? ''),
-    );
-    if (numbers.some((v) => v !== '' && !NUMBER.test(v))) return this.#wire.error(400, 400, '查询参数类型错误');
-    const [start = 1, end = Number.POSITIVE_INFINITY, executeCount = 1, num = 100] = numbers.map((v, i) =>
-      v === '' ? [1, Number.POSITIVE_INFINITY, 1, 100][i] : Number(v),
-    );
+    const end = kind === 'more' ? number('end', Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    const num = kind === 'more' ? number('num', 100) : 0;
+    if ([start, executeCount, end, num].some(Number.isNaN)) return this.#wire.error(400, 400, '查询参数类型错误');
     const fromStart = q.get('fromStart') !== 'false';
     const filter = (name: string) => q.get(name) || undefined;
     const tag = filter('tag');

@@ -365,10 +365,12 @@ describe('after_line_logs', () => {
     const res = await v4(emu, 'demo', 'alice').control('pipelines', {
       projectId: 'demo',
       pipelineId: 'p-x',
-      logs: { steps: STEPS, lines: [{ at: 0, step: 'e-nope', text: 'x' }] },
+      logs: { steps: STEPS, lines: [{ at: 0, step: 'e-nope', text: 'x' }], generate: [{ count: 1, toMs: 1, step: 'e-gone' }] },
     });
     expect(res.status).toBe(400);
-    expect((res.json() as { message: string }).message).toMatch(/logs\.lines\.0: step "e-nope" is not one of steps\[\]\.tag/);
+    expect((res.json() as { message: string }).message).toBe(
+      'logs.lines.0: step "e-nope" is not one of steps[].tag; logs.generate.0: step "e-gone" is not one of steps[].tag',
+    );
   });
 });
 
