@@ -3,8 +3,11 @@
 // stage waiting for review, a manual-review step, …), then an end status. Facts from
 // bkci-builds-callbacks-gateway.md §1 and bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
+import { artifactSeedSchema } from './artifacts.ts';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
+import { logScriptSchema } from './logs.ts';
 import { type Decision, stageReview, stepReview } from './reviews.ts';
+import { variablesSeedSchema } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export const reviewGroupSchema = z
@@ -92,6 +95,12 @@ export const pipelineSchema = z
     historyLagMs: z.number().int().min(0).default(0),
     /** build_status answers about this build (its whole answer, or just its id when it does not exist) instead of the one asked for. */
     answerAsBuild: z.string().optional(),
+    /** What its steps write to the build log, and when (emulator/logs.ts). */
+    logs: logScriptSchema.optional(),
+    /** Variables its steps set, read with build_variables (emulator/variables.ts). */
+    variables: variablesSeedSchema.optional(),
+    /** Files every build archives, listed with artifactories/file_info (emulator/artifacts.ts). */
+    artifacts: z.array(artifactSeedSchema).optional(),
   })
   .strict();
 export type Pipeline = z.infer<typeof pipelineSchema>;

@@ -1,5 +1,6 @@
 // `npm run emulator -- --port 8080 --flavour spec|bkci`: a bk-ci gateway on loopback for a person.
 import { parseArgs } from 'node:util';
+import { demoBuild } from './demo-build.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `usage: npm run emulator -- [options]
@@ -82,7 +83,7 @@ const { bkToken, token } = emulator.addUser(user);
 if (seed) {
   emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
   emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
-  emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo' });
+  emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', ...demoBuild(500, 1500) });
   emulator.seedPipeline({
     projectId: 'demo',
     pipelineId: 'p-review',
@@ -104,7 +105,7 @@ console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${user}`);
 if (seed)
   console.log(
-    `seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED), pipeline "p-review" (its stage Release waits for review by ${user})`,
+    `seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED; a log, variables and artifacts), pipeline "p-review" (its stage Release waits for review by ${user})`,
   );
 console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
 

@@ -1,9 +1,12 @@
+import type { ArtifactWorld } from './artifacts.ts';
 import { buildDetail } from './build-detail.ts';
 import type { BuildWorld } from './builds.ts';
 import { buildHistories } from './histories.ts';
+import type { LogWorld } from './logs.ts';
 import { manualReview, manualStartStage } from './review-decisions.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
+import type { VariableWorld } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
 export interface World {
@@ -14,6 +17,9 @@ export interface World {
   callbacks: Callback[];
   nextCallbackId: () => number;
   builds: BuildWorld;
+  logs: LogWorld;
+  variables: VariableWorld;
+  artifacts: ArtifactWorld;
   nextProjectId: () => number;
   baseUrl: () => string;
 }
@@ -77,6 +83,11 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v4/projects/:p/build_detail', (w, c, p) => buildDetail(w.builds, p, c.query)],
   ['POST', 'v4/projects/:p/manual_start_build_stage', (w, c, p) => manualStartStage(w.builds, p, c.query, c.userId, c.body)],
   ['POST', 'v4/projects/:p/manual_review', (w, c, p) => manualReview(w.builds, p, c.query, c.userId, c.body)],
+  ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
+  ['GET', 'v4/projects/:p/logs/more_logs', (w, c, p) => w.logs.moreLines(p, c.query)],
+  ['POST', 'v4/projects/:p/build_variables', (w, c, p) => w.variables.values(p, c.query, c.body)],
+  ['GET', 'v4/projects/:p/artifactories/file_info', (w, c, p) => w.artifacts.fileInfo(p, c.query)],
+  ['GET', 'v4/projects/:p/artifactories/user_download_url', (w, c, p) => w.artifacts.userDownloadUrl(p, c.query)],
 ];
 
 /** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`) or takes none: no body is no error. */

@@ -3,12 +3,15 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
 import { ApiGateway, gatewaySchema } from './apigateway.ts';
+import { ArtifactWorld } from './artifacts.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
+import { LogWorld, logFailBody } from './logs.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
 import { bodyOptional, CALLBACK_EVENTS, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
+import { VariableWorld } from './variables.ts';
 import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
 
 export const OPENAPI_PREFIX = '/ms/openapi/api/apigw/v3/';
@@ -76,6 +79,8 @@ export interface Emulator {
   readonly projects: Map<string, StoredProject>;
   readonly callbacks: Callback[];
   readonly builds: BuildWorld;
+  /** The log service: `failSearches` makes log searches answer 999 (or 3). */
+  readonly logs: LogWorld;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
   /** A user with a login ticket (`bk_token`) and a ready access token. */
@@ -178,6 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let lastCallbackId = 0;
   let url = '';
 
+  const builds = new BuildWorld(wire, now);
   const world: World = {
     wire,
     now,
@@ -185,7 +191,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     signs: new Map(),
     callbacks: [],
     nextCallbackId: () => ++lastCallbackId,
-    builds: new BuildWorld(wire, now),
+    builds,
+    logs: new LogWorld(wire, now, builds),
+    variables: new VariableWorld(wire, now, builds),
+    artifacts: new ArtifactWorld(wire, now, builds, () => url),
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };
@@ -326,6 +335,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
+    'POST logs/fail': control_(logFailBody, (b) => {
+      world.logs.failSearches(b);
+      return { ok: true };
+    }),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -523,6 +536,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projects: world.projects,
     callbacks: world.callbacks,
     builds: world.builds,
+    logs: world.logs,
     seedPipeline: (seed) => {
       const p = pipelineSchema.parse(seed);
       world.builds.seed(p);

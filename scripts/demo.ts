@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/duration.ts';
@@ -44,6 +45,7 @@ emulator.seedPipeline({
     { status: 'QUEUE', ms: 1000 },
     { status: 'RUNNING', ms: 3000 },
   ],
+  ...demoBuild(1000, 3000),
 });
 
 const operation = overrides.operation ?? 'sign-detail';

@@ -1,0 +1,98 @@
+// A build's variables as bk-ci's build_variables reads them (bkci-logs-artifacts-review.md §4;
+// bk-ci ServiceBuildResourceImpl.getBuildVariableValue, PipelineBuildFacadeService.getBuildVarsByNames):
+// start parameters, the BK_CI_* built-ins and what the pipeline's steps set, raw (secrets too).
+import { z } from 'zod';
+import { buildOf } from './build-ref.ts';
+import type { Build, BuildWorld } from './builds.ts';
+import type { Reply, Wire } from './wire.ts';
+
+/**
+ * What a pipeline's steps set, by name: a value (set from the start), or `{value, at}` set `at` ms
+ * after build_start (a step's output is written when the step completes).
+ */
+export const variablesSeedSchema = z.record(
+  z.string().min(1),
+  z.union([z.string(), z.object({ value: z.string(), at: z.number().int().min(0) }).strict()]),
+);
+
+/** bk-ci's limit on names per request (ServiceBuildResourceImpl). */
+const MAX_NAMES = 50;
+
+/** Java's String.hashCode, over UTF-16 code units with int overflow. */
+function javaHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The keys in the order a java.util.HashMap of them iterates (bucket by spread hash, then insertion):
+ * bk-ci answers with a HashMap, so the names do not come back in the order asked.
+ */
+function hashMapOrder(keys: string[]): string[] {
+  let capacity = 16;
+  while (keys.length > capacity * 0.75) capacity *= 2;
+  const bucket = (k: string) => {
+    const h = javaHash(k);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return keys
+    .map((k, i) => ({ k, i, b: bucket(k) }))
+    .sort((x, y) => x.b - y.b || x.i - y.i)
+    .map((e) => e.k);
+}
+
+export class VariableWorld {
+  readonly #wire: Wire;
+  readonly #now: () => number;
+  readonly #builds: BuildWorld;
+
+  constructor(wire: Wire, now: () => number, builds: BuildWorld) {
+    this.#wire = wire;
+    this.#now = now;
+    this.#builds = builds;
+  }
+
+  /** Every variable the build has now (T_PIPELINE_BUILD_VAR): built-ins, start parameters, then what steps set. */
+  all(b: Build): Record<string, string> {
+    const p = this.#builds.pipelines.get(`${b.projectId}/${b.pipelineId}`);
+    const t = this.#now() - b.startedAt;
+    const set: Record<string, string> = {};
+    for (const [name, v] of Object.entries(p?.variables ?? {})) {
+      if (typeof v === 'string') set[name] = v;
+      // A stopped build's steps set nothing after the stop.
+      else if (v.at <= t && (b.canceledAt === undefined || b.startedAt + v.at <= b.canceledAt)) set[name] = v.value;
+    }
+    return {
+      BK_CI_PROJECT_NAME: b.projectId,
+      BK_CI_PIPELINE_ID: b.pipelineId,
+      BK_CI_PIPELINE_NAME: p?.name ?? '',
+      BK_CI_BUILD_ID: b.id,
+      BK_CI_BUILD_NUM: String(b.num),
+      BK_CI_START_TYPE: 'SERVICE',
+      BK_CI_START_CHANNEL: 'BS',
+      BK_CI_START_USER_ID: b.userId,
+      BK_CI_START_USER_NAME: b.userId,
+      BK_CI_START_SERVICE_USER_ID: b.userId,
+      ...b.params,
+      ...set,
+    };
+  }
+
+  /** POST v4/projects/{p}/build_variables?buildId&pipelineId, body ["NAME", …]: name → value, "" when unknown. */
+  values(projectId: string, q: URLSearchParams, body: unknown): Reply {
+    const found = buildOf(this.#wire, this.#builds, projectId, q);
+    if ('reply' in found) return found.reply;
+    const b = found.build;
+    // Jackson into List<String>: scalars become their text; anything else does not bind.
+    const names = z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).safeParse(body);
+    if (!names.success) return this.#wire.error(400, 400, 'JSON参数错误');
+    // ParamBlankException("Invalid variableNames") and IllegalArgumentException("The maximum number of
+    // variableNames is 50"): through the openapi only the mappers' texts remain.
+    if (names.data.length === 0) return this.#wire.error(400, 400, '请求的参数内容为空');
+    if (names.data.length > MAX_NAMES) return this.#wire.error(400, 400, '查询参数请求错误');
+    const all = this.all(b);
+    const unique = [...new Set(names.data)];
+    return this.#wire.ok(Object.fromEntries(hashMapOrder(unique).map((n) => [n, all[n] ?? ''])));
+  }
+}
