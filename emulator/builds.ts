@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { artifactSeedSchema } from './artifacts.ts';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
 import { logScriptSchema } from './logs.ts';
-import { type Decision, type GroupView, stageReview, stepReview } from './reviews.ts';
+import { type Decision, stageReview, stepReview } from './reviews.ts';
 import { variablesSeedSchema } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
 
@@ -82,16 +82,21 @@ export const pipelineSchema = z
     startError: z.object({ http: z.number().int(), status: z.number().int(), message: z.string() }).strict().optional(),
     /** A build whose QUEUE phase says where it is in the queue. */
     queuePosition: z.number().int().min(1).default(1),
-    /** What its steps write to the build log, and when (emulator/logs.ts). */
-    logs: logScriptSchema.optional(),
     /** What a checkout step records as the build's material (`build_histories`' material filters). */
     material: z.array(materialSchema).default([]),
     /** How long bk-ci takes to apply a manual_review decision made through the OpenAPI. */
     decisionDelayMs: z.number().int().min(0).default(1000),
     /** How long a build runs on (finally stages) after its stage review was rejected. */
     rejectRunMs: z.number().int().min(0).default(1000),
-    /** build_status answers with this build id instead of the one asked for (a confused proxy or cache). */
+    /**
+     * How long after its start a build shows in build_histories (a read replica behind, say);
+     * build_status knows it at once. Default 0: bk-ci writes the history row before it answers.
+     */
+    historyLagMs: z.number().int().min(0).default(0),
+    /** build_status answers about this build (its whole answer, or just its id when it does not exist) instead of the one asked for. */
     answerAsBuild: z.string().optional(),
+    /** What its steps write to the build log, and when (emulator/logs.ts). */
+    logs: logScriptSchema.optional(),
     /** Variables its steps set, read with build_variables (emulator/variables.ts). */
     variables: variablesSeedSchema.optional(),
     /** Files every build archives, listed with artifactories/file_info (emulator/artifacts.ts). */
@@ -239,8 +244,9 @@ export class BuildWorld {
   life(b: Build, at = this.#now()): Life {
     if (b.canceledAt !== undefined && b.canceledAt <= at) {
       const { canceledAt, ...running } = b;
-      const before = this.life(running, canceledAt);
-      return { ...before, status: 'CANCELED', endTime: b.canceledAt, phaseIndex: -1 };
+      // Stopped: what it was doing then, and nothing waits any more.
+      const { pending: _, ...before } = this.life(running, canceledAt);
+      return { ...before, status: 'CANCELED', endTime: canceledAt, phaseIndex: -1 };
     }
     const p = this.pipelineOf(b);
     const stages = this.layoutOf(b);
@@ -311,7 +317,7 @@ export class BuildWorld {
     }
     if (life.status === 'CANCELED') return before(life.current, 'CANCELED');
     if (life.status === 'SKIP') return Array.from({ length: n }, () => 'SKIP');
-    if (FAILURES.has(life.status) || life.status === 'UNEXEC') {
+    if (FAILURES.has(life.status)) {
       const step = this.failedStep(b, life);
       return before(step?.stageIndex ?? n - 1, life.status);
     }
@@ -352,7 +358,6 @@ export class BuildWorld {
         };
       }),
     ];
-    const ended = life.endTime !== null;
     return {
       id: b.id,
       userId: b.userId,
@@ -367,7 +372,6 @@ export class BuildWorld {
       isMobileStart: false,
       material: this.material(b),
       queueTime: b.startedAt,
-      currentQueuePosition: QUEUED.has(life.status) && !ended ? (p?.queuePosition ?? 1) : 0,
       artifactList: [],
       ...(life.endTime !== null && life.startTime !== 0
         ? { totalTime: life.endTime - b.startedAt, executeTime: life.endTime - life.startTime }
@@ -401,12 +405,18 @@ export class BuildWorld {
   status(projectId: string, buildId: string | null, pipelineId: string | null): Reply {
     const b = this.find(projectId, buildId, pipelineId);
     if (!('id' in b)) return b;
-    const row = this.history(b);
-    const other = this.pipelineOf(b)?.answerAsBuild;
+    // answerAsBuild: the whole answer is that build's when it exists, else this one's with its id.
+    const asked = this.pipelineOf(b)?.answerAsBuild;
+    const other = asked === undefined ? undefined : this.builds.get(asked);
+    const shown = other ?? b;
+    const life = this.life(shown);
+    const queued = QUEUED.has(life.status) && life.endTime === null;
     return this.#wire.ok({
-      ...row,
-      ...(other === undefined ? {} : { id: other }),
-      variables: { ...b.params, BK_CI_BUILD_MSG: b.buildMsg, BK_CI_BUILD_ID: b.id, BK_CI_BUILD_NUM: String(b.num) },
+      ...this.history(shown, life),
+      // BuildHistoryWithVars: computed only while the build waits in the queue.
+      currentQueuePosition: queued ? (this.pipelineOf(shown)?.queuePosition ?? 1) : 0,
+      ...(asked !== undefined && other === undefined ? { id: asked } : {}),
+      variables: { ...shown.params, BK_CI_BUILD_MSG: shown.buildMsg, BK_CI_BUILD_ID: shown.id, BK_CI_BUILD_NUM: String(shown.num) },
     });
   }
 
@@ -418,11 +428,5 @@ export class BuildWorld {
     b.canceledAt = this.#now();
     b.cancelUserId = userId;
     return this.#wire.ok(true);
-  }
-
-  /** The stage review groups of a phase, as build_detail shows them now. */
-  reviewGroups(b: Build, phase: number, since: number): GroupView[] {
-    const p = this.pipelineOf(b);
-    return p === undefined ? [] : stageReview(p, b, phase, since, this.#now()).groups;
   }
 }

@@ -58,18 +58,43 @@ if (lifetime !== undefined && !/^\d+$/.test(lifetime)) fail(`--token-lifetime mu
 const seed = values.seed === true && values['no-seed'] !== true;
 const user = text('user') ?? 'admin';
 
+/** Why the port cannot be had, in one line that says what to do; undefined for anything else. */
+function portProblem(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE')
+    return `port ${port} on 127.0.0.1 is already in use (another emulator, or another server, listens there): stop it, or choose another port with --port N (--port 0 picks a free one)`;
+  if (code === 'EACCES') return `port ${port} needs privileges this user does not have: choose a port above 1023 with --port N`;
+  return undefined;
+}
+
 const emulator = await startEmulator({
   flavour,
   port,
   ...(lifetime === undefined ? {} : { tokenLifetimeMs: Number(lifetime) }),
   ...(tokenResponse === undefined ? {} : { tokenResponse }),
   ...(values.gateway === true ? { gateway: {} } : {}),
+}).catch((e: unknown) => {
+  const problem = portProblem(e);
+  if (problem === undefined) throw e;
+  console.error(problem);
+  process.exit(1);
 });
 const { bkToken, token } = emulator.addUser(user);
 if (seed) {
   emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
   emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
   emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', ...demoBuild(500, 1500) });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-review',
+    name: 'Release with review',
+    phases: [
+      { status: 'QUEUE', ms: 500 },
+      { status: 'RUNNING', ms: 2000, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'Release approvers', reviewers: [user] }] } },
+      { status: 'RUNNING', ms: 2000 },
+    ],
+  });
 }
 console.log(`listening on ${emulator.url}`);
 console.log(
@@ -80,7 +105,7 @@ console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${user}`);
 if (seed)
   console.log(
-    'seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED; a log, variables and artifacts)',
+    `seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED; a log, variables and artifacts), pipeline "p-review" (its stage Release waits for review by ${user})`,
   );
 console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
 

@@ -23,6 +23,11 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stall') }),
   /** The normal answer, late. */
   z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
+  /**
+   * The normal answer with these fields set in its `data` object (a status answer about another
+   * build: `{"id": "b-other"}`; a status nobody knows; a field gone: `null`).
+   */
+  z.object({ kind: z.literal('patch'), data: z.record(z.string(), z.unknown()) }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 

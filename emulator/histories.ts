@@ -98,6 +98,7 @@ export function buildHistories(w: BuildWorld, projectId: string, query: Query): 
   const rows: { b: Build; life: Life }[] = [];
   for (const b of w.builds.values()) {
     if (b.projectId !== projectId || b.pipelineId !== pipelineId) continue;
+    if (w.now() < b.startedAt + (w.pipelineOf(b)?.historyLagMs ?? 0)) continue;
     const life = w.life(b);
     const start = life.startTime === 0 ? undefined : life.startTime;
     const end = life.endTime ?? undefined;

@@ -9,6 +9,8 @@ import type { Reply, Wire } from './wire.ts';
 
 /** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
 export const BKCI_LOG_PAGE = 10_000;
+/** Generated lines a script may ask for: enough for any bench, not enough to exhaust the emulator's memory. */
+const MAX_GENERATED = 1_000_000;
 
 /** A step that writes lines: the ids bk-ci files them under (the build model names the same). */
 const logStepSchema = z
@@ -45,10 +47,10 @@ const logLineSchema = z
   })
   .strict();
 
-/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this run. */
+/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
 const logGeneratorSchema = z
   .object({
-    count: z.number().int().min(1).max(1_000_000),
+    count: z.number().int().min(1).max(MAX_GENERATED),
     fromMs: z.number().int().min(0).default(0),
     toMs: z.number().int().min(0),
     step: z.string(),
@@ -75,9 +77,11 @@ export const logScriptSchema = z
   .strict()
   .superRefine((s, ctx) => {
     const tags = new Set(s.steps.map((st) => st.tag));
-    for (const [i, l] of [...s.lines.map((l) => ['lines', l] as const), ...s.generate.map((g) => ['generate', g] as const)].entries()) {
-      if (!tags.has(l[1].step)) ctx.addIssue({ code: 'custom', path: [l[0], i], message: `step "${l[1].step}" is not one of steps[].tag` });
-    }
+    for (const list of ['lines', 'generate'] as const)
+      for (const [i, { step }] of s[list].entries())
+        if (!tags.has(step)) ctx.addIssue({ code: 'custom', path: [list, i], message: `step "${step}" is not one of steps[].tag` });
+    if (s.generate.reduce((n, g) => n + g.count, 0) > MAX_GENERATED)
+      ctx.addIssue({ code: 'custom', path: ['generate'], message: `at most ${MAX_GENERATED} generated lines in all` });
   });
 export type LogScript = z.infer<typeof logScriptSchema>;
 
@@ -88,8 +92,11 @@ export const logFailBody = z
     times: z.number().int().min(1).default(1),
     /** What the failed answer says of `finished`: true as bk-ci's catch-all does, false for an ES status error. */
     finished: z.boolean().default(true),
+    /** 999 (FAIL), or 3 (CLOSED: index_closed_exception, the index closed or made cold; `finished` left as it was). */
+    status: z.union([z.literal(999), z.literal(3)]).default(999),
   })
   .strict();
+export type LogFailure = z.infer<typeof logFailBody>;
 
 /** LogStatus codes of QueryLogs.status (bk-ci LogStatus.kt). */
 const SUCCEED = 0;
@@ -164,16 +171,16 @@ function arrivedBy(lines: Stored[], t: number): number {
   return lo;
 }
 
-/** The log service of the emulated installation: after_line_logs, and 999s on demand. */
+/** The log service of the emulated installation: after_line_logs and more_logs, and failed searches on demand. */
 export class LogWorld {
   readonly #wire: Wire;
   readonly #now: () => number;
   readonly #builds: BuildWorld;
   readonly #stored = new WeakMap<LogScript, Stored[]>();
-  /** after_line_logs requests so far, per build. */
+  /** Log requests so far, per build (what `failQueries` counts). */
   readonly #queries = new Map<string, number>();
   /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
-  readonly #failures = new Map<string, { left: number; finished: boolean }>();
+  readonly #failures = new Map<string, { left: number; finished: boolean; status: number }>();
 
   constructor(wire: Wire, now: () => number, builds: BuildWorld) {
     this.#wire = wire;
@@ -181,9 +188,9 @@ export class LogWorld {
     this.#builds = builds;
   }
 
-  /** The next `times` searches of the build (every build when none is given) answer 999. */
-  failSearches(buildId: string | undefined, times: number, finished: boolean): void {
-    this.#failures.set(buildId ?? '*', { left: times, finished });
+  /** The next `times` searches of the build (every build when none is given) fail: 999, or 3 for a closed index. */
+  failSearches(f: LogFailure): void {
+    this.#failures.set(f.buildId ?? '*', { left: f.times, finished: f.status === FAIL && f.finished, status: f.status });
   }
 
   #lines(script: LogScript): Stored[] {
@@ -196,16 +203,16 @@ export class LogWorld {
   }
 
   /** A failed search now, armed by seed or control API: consumed if so. */
-  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean } | undefined {
+  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean; status: number } | undefined {
     for (const key of [b.id, '*']) {
       const f = this.#failures.get(key);
       if (f !== undefined && f.left > 0) {
         f.left -= 1;
-        return { finished: f.finished };
+        return { finished: f.finished, status: f.status };
       }
     }
     // LogServiceESImpl: any error but an ES status one also says finished = true, hasMore = false.
-    return script?.failQueries.includes(query) ? { finished: true } : undefined;
+    return script?.failQueries.includes(query) ? { finished: true, status: FAIL } : undefined;
   }
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
@@ -231,14 +238,17 @@ export class LogWorld {
     const required = kind === 'after' ? ['start'] : ['start', 'end'];
     for (const name of required)
       if (q.get(name) === null) return this.#wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`);
+    // A Long or Int parameter: its value, the default when not sent, NaN when not a number (Jersey refuses it).
+    const number = (name: string, fallback: number): number => {
+      const v = q.get(name);
+      return v === null || v === '' ? fallback : NUMBER.test(v) ? Number(v) : Number.NaN;
+    };
+    const start = number('start', 1);
+    const executeCount = number('executeCount', 1);
     // after_line_logs has no end or num: whatever is sent as those is ignored there.
-    const numbers = ['start', 'end', 'executeCount', 'num'].map((n) =>
-      kind === 'after' && (n === 'end' || n === 'num') ? '' : (q.get(n) ?? ''),
-    );
-    if (numbers.some((v) => v !== '' && !NUMBER.test(v))) return this.#wire.error(400, 400, '查询参数类型错误');
-    const [start = 1, end = Number.POSITIVE_INFINITY, executeCount = 1, num = 100] = numbers.map((v, i) =>
-      v === '' ? [1, Number.POSITIVE_INFINITY, 1, 100][i] : Number(v),
-    );
+    const end = kind === 'more' ? number('end', Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
+    const num = kind === 'more' ? number('num', 100) : 0;
+    if ([start, executeCount, end, num].some(Number.isNaN)) return this.#wire.error(400, 400, '查询参数类型错误');
     const fromStart = q.get('fromStart') !== 'false';
     const filter = (name: string) => q.get(name) || undefined;
     const tag = filter('tag');
@@ -275,7 +285,8 @@ export class LogWorld {
     if (!all.slice(0, count).some((l) => l.at <= cut)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
     const failed = this.#fails(b, script, query);
     // Only after_line_logs's catch-all also says finished = true.
-    if (failed !== undefined) return this.#wire.ok({ ...base, status: FAIL, finished: (kind === 'after' && failed.finished) || finished });
+    if (failed !== undefined)
+      return this.#wire.ok({ ...base, status: failed.status, finished: (kind === 'after' && failed.finished) || finished });
     const order = kind === 'more' && !fromStart ? -1 : 1;
     const hits = window
       .filter(
@@ -309,11 +320,12 @@ export class LogWorld {
   }
 
   /**
-   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended; the latest
-   * run's when the build ends (or at `finishedAtMs`).
+   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended (here: when
+   * a later run writes its first line); the latest run's when the build ends (or at `finishedAtMs`).
    */
   #finished(b: Build, p: Pipeline | undefined, script: LogScript | undefined, executeCount: number, all: Stored[], t: number): boolean {
-    const latest = all.reduce((m, l) => Math.max(m, l.executeCount), 1);
+    // A later run has begun once its first line is written: the earlier run's row is finished then.
+    const latest = all.reduce((m, l) => (l.at <= t ? Math.max(m, l.executeCount) : m), 1);
     if (executeCount < latest) return true;
     if (script?.finishedAtMs !== undefined && t >= script.finishedAtMs) return true;
     return p !== undefined && this.#builds.state(b).endTime !== null;

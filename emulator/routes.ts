@@ -36,7 +36,7 @@ export interface Call {
 // The emulator's own copy of bk-ci's facts (event names here, error texts in wire.ts), kept on
 // purpose apart from src/: it is a witness of how bk-ci answers, so it never takes the action's
 // word for it. A change in bk-ci is made in both places, from bk-ci's source.
-const CALLBACK_EVENTS = new Set([
+export const CALLBACK_EVENTS = new Set([
   'DELETE_PIPELINE',
   'CREATE_PIPELINE',
   'UPDATE_PIPELINE',
@@ -66,6 +66,7 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v3/sign/ipa/:id/detail', signDetail],
   ['GET', 'v3/sign/ipa/:id/downloadUrl', signDownloadUrl],
   ['GET', 'v3/projects', listProjects],
+  ['GET', 'v4/projects/project/project_list', listProjectsV4],
   ['POST', 'v3/projects', createProject],
   ['GET', 'v3/projects/:id', getProject],
   ['PUT', 'v3/projects/:id', updateProject],
@@ -77,20 +78,20 @@ const ROUTES: [string, string, Route][] = [
   ['DELETE', 'v4/projects/:id/callbacks/callback', (w, c, p) => deleteCallback(w, c, p, c.query.get('id') ?? '')],
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
-  ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'), c.userId)],
   ['GET', 'v4/projects/:p/build_histories', (w, c, p) => buildHistories(w.builds, p, c.query)],
   ['GET', 'v4/projects/:p/build_detail', (w, c, p) => buildDetail(w.builds, p, c.query)],
   ['POST', 'v4/projects/:p/manual_start_build_stage', (w, c, p) => manualStartStage(w.builds, p, c.query, c.userId, c.body)],
   ['POST', 'v4/projects/:p/manual_review', (w, c, p) => manualReview(w.builds, p, c.query, c.userId, c.body)],
+  ['GET', 'v4/projects/:p/logs/after_line_logs', (w, c, p) => w.logs.afterLine(p, c.query)],
   ['GET', 'v4/projects/:p/logs/more_logs', (w, c, p) => w.logs.moreLines(p, c.query)],
   ['POST', 'v4/projects/:p/build_variables', (w, c, p) => w.variables.values(p, c.query, c.body)],
   ['GET', 'v4/projects/:p/artifactories/file_info', (w, c, p) => w.artifacts.fileInfo(p, c.query)],
   ['GET', 'v4/projects/:p/artifactories/user_download_url', (w, c, p) => w.artifacts.userDownloadUrl(p, c.query)],
 ];
 
-/** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`): no body is no error. */
-const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage']);
+/** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`) or takes none: no body is no error. */
+const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage', 'build_stop']);
 export const bodyOptional = (segments: string[]): boolean =>
   segments[0] === 'v4' && segments[1] === 'projects' && segments.length === 4 && OPTIONAL_BODY.has(segments[3] ?? '');
 
@@ -142,6 +143,23 @@ function getProject(w: World, _c: Call, id: string): Reply {
 function listProjects(w: World, c: Call): Reply {
   const visible = [...w.projects.values()].filter((p) => (p.members.has(c.userId) || p.viewers.has(c.userId)) && !p.offlined);
   return w.wire.projectOk(visible.map(projectVO));
+}
+
+/**
+ * v4's list (ApigwProjectResourceV4 project_list): the same projects, filtered by `channelCodes`
+ * (repeated; every project here is made through the API, channel BS) and paged only when both
+ * `page` and `pageSize` are given (AbsProjectServiceImpl.list).
+ */
+function listProjectsV4(w: World, c: Call): Reply {
+  const channels = c.query.getAll('channelCodes');
+  const visible = [...w.projects.values()].filter(
+    (p) => (p.members.has(c.userId) || p.viewers.has(c.userId)) && !p.offlined && (channels.length === 0 || channels.includes('BS')),
+  );
+  const page = Number(c.query.get('page'));
+  const size = Number(c.query.get('pageSize'));
+  const paged =
+    c.query.has('page') && c.query.has('pageSize') && page >= 1 && size >= 1 ? visible.slice((page - 1) * size, page * size) : visible;
+  return w.wire.projectOk(paged.map(projectVO));
 }
 
 type Body = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { LogWorld, logFailBody } from './logs.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
-import { bodyOptional, route, type World } from './routes.ts';
+import { bodyOptional, CALLBACK_EVENTS, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
 import { VariableWorld } from './variables.ts';
@@ -79,7 +79,7 @@ export interface Emulator {
   readonly projects: Map<string, StoredProject>;
   readonly callbacks: Callback[];
   readonly builds: BuildWorld;
-  /** The log service: `failSearches` makes after_line_logs answer 999. */
+  /** The log service: `failSearches` makes log searches answer 999 (or 3). */
   readonly logs: LogWorld;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
@@ -155,6 +155,19 @@ function parseLongs(text: string): unknown {
   );
 }
 
+/** The answer with `fields` set in its wrapper's `data` object; any other answer as it is. */
+function patchData(reply: Reply, fields: Record<string, unknown>): Reply {
+  try {
+    const body = JSON.parse(reply.body) as unknown;
+    if (typeof body !== 'object' || body === null || !('data' in body)) return reply;
+    const data = (body as { data: unknown }).data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return reply;
+    return { ...reply, body: JSON.stringify({ ...body, data: { ...data, ...fields } }) };
+  } catch {
+    return reply;
+  }
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const flavour = options.flavour ?? 'bkci';
   const now = options.now ?? Date.now;
@@ -186,7 +199,39 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     baseUrl: () => url,
   };
 
+  /**
+   * What bk-ci says to a project that cannot be created (AbsProjectServiceImpl.validate): a name
+   * checked first, then the English name. A seed gets no exemption: a test that seeds a
+   * duplicate would pass where bk-ci fails.
+   */
+  const duplicateOf = (seed: { englishName: string; projectName: string }): Reply | undefined => {
+    for (const p of world.projects.values())
+      if (p.projectName === seed.projectName)
+        return json(400, {
+          status: 2119002,
+          message: '项目名或英文名重复',
+          detail: `a project named "${seed.projectName}" exists: ${p.englishName}`,
+        });
+    if (world.projects.has(seed.englishName))
+      return json(400, { status: 2119007, message: '英文名已经存在', detail: `project ${seed.englishName} exists` });
+    return undefined;
+  };
+
+  /** bk-ci's words for a project it does not have (ApiAspect) and an event it does not know (CallBackEvent.valueOf). */
+  const unknownProject = (projectId: string): Reply | undefined =>
+    world.projects.has(projectId) ? undefined : json(404, { status: 404, message: `ProjectId [${projectId}] not find, please check it.` });
+  const unknownEvent = (event: string | undefined): Reply | undefined =>
+    event === undefined || CALLBACK_EVENTS.has(event)
+      ? undefined
+      : json(400, {
+          status: 400,
+          message: '查询参数请求错误',
+          detail: `${event} is not one of bk-ci's callback events: ${[...CALLBACK_EVENTS].join(', ')}`,
+        });
+
   const seedProject = (seed: ProjectSeed): StoredProject => {
+    const duplicate = duplicateOf(seed);
+    if (duplicate !== undefined) throw new Error(`cannot seed project ${seed.englishName}: ${duplicate.body}`);
     const { members, viewers, ...fields } = seed;
     const creator = seed.creator ?? members?.[0] ?? 'admin';
     const p = newProject(fields, world.nextProjectId(), creator, now());
@@ -259,24 +304,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   /** A control endpoint: its body checked by the schema before anything is done. */
   const control_ =
-    <S extends z.ZodType>(body: S, run: (b: z.output<S>) => unknown) =>
+    <S extends z.ZodType>(body: S, run: (b: z.output<S>) => unknown, refuse: (b: z.output<S>) => Reply | undefined = () => undefined) =>
     async (input: unknown): Promise<Reply> => {
       const parsed = body.safeParse(input);
       if (!parsed.success)
         return json(400, { message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') });
-      return json(200, await run(parsed.data));
+      return refuse(parsed.data) ?? json(200, await run(parsed.data));
     };
   const CONTROL: Record<string, (input: unknown) => Promise<Reply>> = {
     'POST users': control_(userBody, (b) => addUser(b.userId, b.tokenLifetimeMs)),
-    'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName })),
+    'POST projects': control_(projectBody, (b) => ({ englishName: seedProject(defined(b)).englishName }), duplicateOf),
     'POST signs': control_(signBody, (b) => seedSign(defined(b))),
-    'POST callbacks/disable': control_(disableBody, (b) => {
-      const hit = world.callbacks.filter(
-        (cb) => cb.projectId === b.projectId && cb.url === b.url && (b.event === undefined || cb.event === b.event),
-      );
-      for (const cb of hit) cb.enable = false;
-      return { disabled: hit.map((cb) => cb.event) };
-    }),
+    'POST callbacks/disable': control_(
+      disableBody,
+      (b) => {
+        const hit = world.callbacks.filter(
+          (cb) => cb.projectId === b.projectId && cb.url === b.url && (b.event === undefined || cb.event === b.event),
+        );
+        for (const cb of hit) cb.enable = false;
+        return { disabled: hit.map((cb) => cb.event) };
+      },
+      (b) => unknownProject(b.projectId) ?? unknownEvent(b.event),
+    ),
     'POST gateway': control_(gatewaySchema, (b) => {
       apigw = new ApiGateway(b, tokens, now);
       return { ok: true };
@@ -285,11 +334,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       world.builds.seed(b);
       return { ok: true };
     }),
+    'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
     'POST logs/fail': control_(logFailBody, (b) => {
-      world.logs.failSearches(b.buildId, b.times, b.finished);
+      world.logs.failSearches(b);
       return { ok: true };
     }),
-    'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -300,7 +349,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'GET log': control_(z.object({}), () => log),
-    'POST deliver': control_(deliverBody, (b) => deliver(b.projectId, b.event, b.data ?? {})),
+    'GET builds': control_(z.object({}), () =>
+      [...world.builds.builds.values()].map((b) => ({
+        id: b.id,
+        projectId: b.projectId,
+        pipelineId: b.pipelineId,
+        num: b.num,
+        userId: b.userId,
+        buildMsg: b.buildMsg,
+        params: b.params,
+        ...world.builds.state(b),
+      })),
+    ),
+    'POST deliver': control_(
+      deliverBody,
+      (b) => deliver(b.projectId, b.event, b.data ?? {}),
+      (b) => unknownProject(b.projectId) ?? unknownEvent(b.event),
+    ),
   };
 
   function handle(method: string, path: string, query: URLSearchParams, req: IncomingMessage, body: string): Reply {
@@ -312,6 +377,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return route(world, { method, segments: front.segments, query, userId: front.userId, body: parsed.value });
     }
     if (path === TOKEN_PATH) return issueToken(method, req);
+    // Outside bk-ci's service locations (`/ms/<service>/api/…`) nginx itself answers, with its
+    // error page (bkci-server-behaviour.md §0.3): a BlueKing API Gateway path sent here, say.
+    if (!path.startsWith('/ms/')) return wire.gatewayError(404, '请求资源不存在。');
     if (!path.startsWith(OPENAPI_ROOT)) return wire.notFound();
     const check = tokens.check(query.get('access_token'));
     if (!check.ok) {
@@ -403,6 +471,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
       case 'delay':
         setTimeout(() => send(res, answer()), fault.ms);
+        return;
+      case 'patch':
+        send(res, patchData(answer(), fault.data));
         return;
     }
   }

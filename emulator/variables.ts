@@ -60,7 +60,8 @@ export class VariableWorld {
     const set: Record<string, string> = {};
     for (const [name, v] of Object.entries(p?.variables ?? {})) {
       if (typeof v === 'string') set[name] = v;
-      else if (v.at <= t) set[name] = v.value;
+      // A stopped build's steps set nothing after the stop.
+      else if (v.at <= t && (b.canceledAt === undefined || b.startedAt + v.at <= b.canceledAt)) set[name] = v.value;
     }
     return {
       BK_CI_PROJECT_NAME: b.projectId,

@@ -4,10 +4,13 @@
 // Extra inputs: `npm start -- operation=list-projects` (name=value, any input of action.yml);
 // RUNNER_DEBUG=1 shows the debug lines, as re-running a job with debug logging does.
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { startEmulator } from '../emulator/server.ts';
+import { formatElapsed } from '../src/duration.ts';
+import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
@@ -45,17 +48,22 @@ emulator.seedPipeline({
   ...demoBuild(1000, 3000),
 });
 
-const inputs = {
-  operation: 'sign-detail',
-  'base-url': emulator.url,
-  'bk-token': bkToken,
+const operation = overrides.operation ?? 'sign-detail';
+/** What the seeded world gives each operation; an operation gets only the ones it reads (others would be warned about). */
+const seeded: Record<string, string> = {
   'resign-id': 's-5f1c9e7a',
-  'poll-interval': '1s',
-  timeout: '1m',
   'download-url': 'true',
-  // For operation=start-build and build-status.
   'project-id': 'demo',
   'pipeline-id': 'p-demo',
+};
+const reads = isOperationName(operation) ? REGISTRY[operation].inputNames : [];
+const inputs = {
+  operation,
+  'base-url': emulator.url,
+  'bk-token': bkToken,
+  'poll-interval': '1s',
+  timeout: '1m',
+  ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
   ...overrides,
 };
 const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\x1b[0m`);
@@ -79,13 +87,18 @@ const show = (chunk: string): void => {
     else if (cmd[1] === 'debug' && debug) console.log(`\x1b[35m##[debug]${data}\x1b[0m`);
   }
 };
-const result = await runStep(actionDir, { inputs, echo: show });
-rule('outputs');
-for (const [name, value] of Object.entries(result.outputs))
-  console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
-rule('job summary (GITHUB_STEP_SUMMARY)');
-console.log(result.summary);
-rule(`exit code ${result.code} after ${(result.durationMs / 1000).toFixed(1)} s`);
-await cleanupSteps();
-await emulator.close();
-process.exitCode = result.code ?? 1;
+try {
+  const result = await runStep(actionDir, { inputs, echo: show });
+  rule('outputs');
+  for (const [name, value] of Object.entries(result.outputs))
+    console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
+  rule('job summary (GITHUB_STEP_SUMMARY)');
+  console.log(result.summary);
+  rule(`exit code ${result.code} after ${formatElapsed(result.durationMs)}`);
+  process.exitCode = result.code ?? 1;
+} finally {
+  // Nothing left behind: the installed copy of the action (dist/, about 1 MB) and the step's files.
+  await cleanupSteps();
+  await rm(actionDir, { recursive: true, force: true });
+  await emulator.close();
+}

@@ -21,16 +21,28 @@ export function parseDuration(text: string): number | undefined {
   return Number.isSafeInteger(total) ? total : undefined;
 }
 
-/** `1h2m3s`, `1m12s`, `4.5s`, `250ms`: short, exact enough for a log line. */
+/**
+ * Every duration a person reads: exact, in the units that fit. `1h2m3s`, `1m30s`, `1m30.5s`,
+ * `4.25s`, `250ms`; `0ms` for nothing. A setting shows as it works (a 90 s timeout is `1m30s`,
+ * never "2m"); a measured time is rounded first (`formatElapsed`).
+ */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  if (ms < 10_000) return `${(Math.round(ms / 100) / 10).toString()}s`;
-  let s = Math.round(ms / 1000);
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s -= m * 60;
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s || (!h && !m) ? `${s}s` : ''}`;
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return `${whole}ms`;
+  const h = Math.floor(whole / 3_600_000);
+  const m = Math.floor((whole % 3_600_000) / 60_000);
+  const s = (whole % 60_000) / 1000;
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+}
+
+/**
+ * A measured time (how long a wait took, how long ago a token expired), to the precision that
+ * means something: milliseconds under 1 s, tenths under 10 s, whole seconds from there.
+ */
+export function formatElapsed(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return formatDuration(whole);
+  return formatDuration(whole < 10_000 ? Math.round(whole / 100) * 100 : Math.round(whole / 1000) * 1000);
 }
 
 /** `1 poll`, `3 polls`. */

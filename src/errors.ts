@@ -1,5 +1,6 @@
 // Every failure the action knows, in one place: one base class with an optional HTTP status,
 // so that run() can say what happened and set http-status without asking anyone on the side.
+import { formatDuration } from './duration.ts';
 import type { Outcome } from './outcome.ts';
 
 /** The base of every failure the action raises on purpose; `status` is the HTTP status when there was an answer. */
@@ -49,6 +50,18 @@ export class HttpError extends ServerSaidError {
   }
 }
 
+/**
+ * The answer came from another front door than the one the step was told to use (`gateway`):
+ * it says nothing about the resource asked for, so no one may read its 404 as "not found".
+ */
+export class MisdirectedError extends RequestError {
+  override name = 'MisdirectedError';
+  declare readonly status: number;
+  constructor(init: { method: string; url: string; status: number; serverMessage: string }) {
+    super(`${init.method} ${init.url} answered HTTP ${init.status}: ${init.serverMessage}`, init);
+  }
+}
+
 /** HTTP 2xx, but bk-ci's wrapper (`status`, or `code` on project calls) says the call failed. */
 export class WrapperStatusError extends ServerSaidError {
   override name = 'WrapperStatusError';
@@ -77,7 +90,7 @@ export class RequestTimeoutError extends RequestError {
   override name = 'RequestTimeoutError';
   readonly timeoutMs: number;
   constructor(init: { method: string; url: string; timeoutMs: number; cause?: unknown }) {
-    super(`${init.method} ${init.url} got no complete answer within request-timeout (${init.timeoutMs / 1000}s)`, init);
+    super(`${init.method} ${init.url} got no complete answer within request-timeout (${formatDuration(init.timeoutMs)})`, init);
     this.timeoutMs = init.timeoutMs;
   }
 }

@@ -1,11 +1,11 @@
 import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { formatDuration } from './duration.ts';
+import { formatElapsed } from './duration.ts';
 import { errorMessage, InputError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
 import type { Log } from './log.ts';
-import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
+import { ignoredWarning, isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
 import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
 import { workflowContext } from './runner/context.ts';
@@ -98,6 +98,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
   try {
     step = await prepareStep(getInput);
+    if (step.ignored.length > 0) log.warning(ignoredWarning(step.operation, step.ignored));
     const proxy = proxyProblem(env);
     if (proxy !== undefined) throw new InputError([proxy]);
     const { settings, job } = step;
@@ -135,7 +136,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
-    if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
+    if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatElapsed(clock.now() - start)}`;
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
     if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
     try {

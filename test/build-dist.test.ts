@@ -93,6 +93,27 @@ describe('a cancel while the start is in flight', () => {
     expect(r.errors[0]).toMatch(/"GitHub octo\/app run 77 attempt 1 job ship \[[0-9a-f-]+\]"/);
   });
 
+  it('a cancel before the start was sent (the token still coming): nothing started, conclusion cancelled', async () => {
+    emu.faults.add({ pattern: /token\/get$/, fault: { kind: 'hang' } });
+    let signalledAt = 0;
+    const r = await runStep(actionDir, {
+      inputs: { operation: 'start-build', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'pipeline-id': 'p-long' },
+      onSpawn: (kill) => {
+        const timer = setInterval(() => {
+          if (emu.requests({ path: '/token/get' }).length > 0) {
+            clearInterval(timer);
+            signalledAt = Date.now();
+            kill('SIGINT');
+          }
+        }, 10);
+      },
+    });
+    expect(Date.now() - signalledAt).toBeLessThan(7000);
+    failedWith(r, /^bk-ci start-build failed: cancelled before the start was sent: no build was started$/);
+    expect(r.outputs).toMatchObject({ conclusion: 'cancelled', 'build-id': '' });
+    expect(emu.requests({ path: '/build_start' })).toHaveLength(0);
+  });
+
   it('stop-on-cancel: false leaves the found build running, and says so', async () => {
     const { r, exitMs } = await cancelDuringStart({ kind: 'delay', ms: 800 }, false, { 'stop-on-cancel': 'false' });
     expect(exitMs).toBeLessThan(7000);

@@ -91,6 +91,15 @@ describe('variables', () => {
     expect(r.outputs['build-status']).toBe('SUCCEED');
   });
 
+  it("the build's own ids asked as variables are not masked: build-id and build-num stay outputs", async () => {
+    pipeline(seed);
+    const r = await start({ variables: 'BK_CI_BUILD_ID, BK_CI_PIPELINE_ID' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs['build-id']).toMatch(/^b-\w+$/);
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ BK_CI_BUILD_ID: r.outputs['build-id'], BK_CI_PIPELINE_ID: 'p-app' });
+    expect(r.stdout).not.toContain(`::add-mask::${r.outputs['build-id']}`);
+  });
+
   it('no variables asked: none read', async () => {
     pipeline(seed);
     await start();

@@ -260,6 +260,12 @@ describe.each(['bkci', 'gateway'] as const)('manual_review (%s)', (how) => {
       json: { status: 2101279, message: '插件【ID:】不存在或者不是可审核状态' },
     });
     expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'LATER' })).toMatchObject({ status: 400 });
+    t += 1000;
+    expect(await call('POST', `build_stop?buildId=${id}`, 'alice')).toMatchObject({ status: 200 });
+    expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'PROCESS' })).toMatchObject({
+      status: 400,
+      json: { status: 2101279 },
+    });
     expect(emu.builds.builds.get(id)?.decisions).toEqual([]);
   });
 });
@@ -272,6 +278,50 @@ describe('a status answer about another build (bkci)', () => {
     const id = startBuild();
     const r = await call('GET', `build_status?buildId=${id}`, 'alice');
     expect(r.json).toMatchObject({ status: 0, data: { id: 'b-someone-else', buildNum: 1 } });
+  });
+
+  it('answerAsBuild naming a build that exists answers with all of that build', async () => {
+    seed({ phases: [{ status: 'RUNNING', ms: 1000 }] });
+    const first = startBuild();
+    t += 1000;
+    seed({ phases: [{ status: 'RUNNING', ms: 1000 }], answerAsBuild: first });
+    const second = startBuild();
+    const r = await call('GET', `build_status?buildId=${second}`, 'alice');
+    expect(r.json).toMatchObject({ status: 0, data: { id: first, buildNum: 1, status: 'SUCCEED', variables: { BK_CI_BUILD_ID: first } } });
+  });
+
+  it('a patch fault sets fields in the answer data, through the control API: another id, a status nobody knows', async () => {
+    seed({});
+    const id = startBuild();
+    const armed = await raw(emu.url, 'POST', '/__emulator/faults', {
+      body: JSON.stringify({ pattern: 'build_status$', times: 2, fault: { kind: 'patch', data: { id: 'b-other', status: 'WARPING' } } }),
+    });
+    expect(armed.status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call('GET', `build_status?buildId=${id}`, 'alice')).json).toMatchObject({
+        data: { id: 'b-other', status: 'WARPING', buildNum: 1 },
+      });
+    expect((await call('GET', `build_status?buildId=${id}`, 'alice')).json).toMatchObject({ data: { id, status: 'QUEUE' } });
+    emu.faults.add({ pattern: /build_status$/, fault: { kind: 'patch', data: { id: 'b-x' } } });
+    expect((await call('GET', 'build_status?buildId=b-nope', 'alice')).json).toEqual({
+      status: 400,
+      message: '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related',
+    });
+  });
+
+  it('a review pipeline seeded through the control API walks like one seeded in code', async () => {
+    const seeded = await raw(emu.url, 'POST', '/__emulator/pipelines', {
+      body: JSON.stringify({ projectId: 'demo', pipelineId: 'p-app', ...STAGE_REVIEW }),
+    });
+    expect(seeded.status).toBe(200);
+    const id = startBuild();
+    t += 1000;
+    expect(await call('POST', stage(id), 'carol', { reviewParams: [] })).toMatchObject({ status: 200 });
+    const decided = await raw(emu.url, 'POST', '/__emulator/reviews', {
+      body: JSON.stringify({ buildId: id, action: 'approve', user: 'dave' }),
+    });
+    expect(decided.json()).toEqual({ decided: 'stage review group 2: PROCESS' });
+    expect((await detail(id)).status).toBe('RUNNING');
   });
 
   it('build_start takes no body as {}', async () => {

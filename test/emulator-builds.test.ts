@@ -114,6 +114,17 @@ describe('build_histories', () => {
     expect((await histories(`&queueTimeStartTime=${T0 - 1000}`)).json.data?.records?.map((r) => r.id)).toEqual([id]);
   });
 
+  it('historyLagMs: a build shows in the history only that long after its start; build_status knows it at once', async () => {
+    pipeline({ historyLagMs: 3000 });
+    const id = await startBuild({ BK_CI_BUILD_MSG: 'lagging' });
+    expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
+    expect((await status(id)).id).toBe(id);
+    t += 2999;
+    expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
+    t += 1;
+    expect((await histories('&buildMsg=lagging')).json.data?.records?.map((r) => r.id)).toEqual([id]);
+  });
+
   it('materialCommitId filters the material a checkout recorded (LIKE), not the start values', async () => {
     pipeline({ material: [{ commitFrom: 'BK_CI_MATERIAL_ID' }] });
     const a = await startBuild({ BK_CI_MATERIAL_ID: '0123456789abcdef' });
@@ -166,7 +177,29 @@ describe('lost answers after the work is done (after: true)', () => {
     );
     expect(answer).not.toBe('HTTP 200');
     expect(startsOf()).toBe(1);
+    expect((await control('GET', 'builds')).json).toEqual([
+      expect.objectContaining({ pipelineId: 'p-app', num: 1, userId: 'alice', buildMsg: 'lost-1', status: 'QUEUE', endTime: null }),
+    ]);
     expect((await histories('&buildMsg=lost-1')).json.data?.count).toBe(1);
+  });
+
+  it('behind the BlueKing API Gateway: a 504 page from the gateway after bk-ci started the build', async () => {
+    await emu.close();
+    emu = await startEmulator({ flavour: 'bkci', now: () => t, gateway: {} });
+    const tok = emu.addUser('alice').token.accessToken;
+    pipeline();
+    emu.faults.add({
+      path: '/v4/apigw-user/projects/demo/build_start',
+      after: true,
+      fault: { kind: 'status', status: 504, contentType: 'html' },
+    });
+    const res = await raw(emu.url, 'POST', '/v4/apigw-user/projects/demo/build_start?pipelineId=p-app', {
+      headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: tok }), 'content-type': 'application/json' },
+      body: JSON.stringify({ BK_CI_BUILD_MSG: 'through the gateway' }),
+    });
+    expect(res.status).toBe(504);
+    expect(res.body).toContain('<title>504');
+    expect([...emu.builds.builds.values()].map((b) => [b.buildMsg, b.userId])).toEqual([['through the gateway', 'alice']]);
   });
 
   it('without after, a reset means no build (the fault comes first)', async () => {
@@ -176,13 +209,11 @@ describe('lost answers after the work is done (after: true)', () => {
     expect(startsOf()).toBe(0);
   });
 
-  it('hang and delay from the TypeScript API: the build exists before any answer comes', async () => {
+  it('hang and delay from the TypeScript API: the build exists though no answer came', async () => {
     pipeline();
-    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'delay', ms: 300 } });
-    const slow = call('POST', 'build_start?pipelineId=p-app', {});
-    await new Promise((r) => setTimeout(r, 100));
+    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'delay', ms: 50 } });
+    expect((await call('POST', 'build_start?pipelineId=p-app', {})).status).toBe(200);
     expect(startsOf()).toBe(1);
-    expect((await slow).status).toBe(200);
     emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'hang' } });
     const controller = new AbortController();
     const hung = fetch(`${emu.url}${V4}build_start?pipelineId=p-app&access_token=${token}`, {
@@ -190,8 +221,12 @@ describe('lost answers after the work is done (after: true)', () => {
       headers: { 'x-devops-uid': 'alice', 'content-type': 'application/json' },
       body: '{}',
       signal: controller.signal,
-    }).catch((e: unknown) => String(e));
-    await new Promise((r) => setTimeout(r, 100));
+    }).then(
+      (r) => `HTTP ${r.status}`,
+      (e: unknown) => String(e),
+    );
+    // The request is handled as soon as it is logged: wait for that, not for a time.
+    while (emu.requests({ method: 'POST' }).length < 2) await new Promise((r) => setTimeout(r, 5));
     expect(startsOf()).toBe(2);
     controller.abort();
     expect(await hung).toMatch(/abort/i);

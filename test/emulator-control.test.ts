@@ -1,6 +1,8 @@
 // The emulator as a product: its control API refuses what it cannot take, faults match exactly
 // or by an explicit pattern, and `npm run emulator` behaves as a command-line tool should.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
 import { raw } from './support/raw-http.ts';
@@ -212,6 +214,67 @@ describe('npm run emulator', () => {
     },
     20_000,
   );
+
+  it('a busy port is one line naming the port and what to do, not a stack trace', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const e = start(['--port', String(port)]);
+      e.url.catch(() => undefined);
+      expect(await e.exited).toBe(1);
+      expect(e.output().trim()).toBe(
+        `port ${port} on 127.0.0.1 is already in use (another emulator, or another server, listens there): stop it, or choose another port with --port N (--port 0 picks a free one)`,
+      );
+    } finally {
+      holder.close();
+    }
+  }, 20_000);
+
+  it("refuses what bk-ci refuses, in bk-ci's own status and message: a duplicate project, an unknown event, an unknown project", async () => {
+    const e = start(['--port', '0']);
+    const url = await e.url;
+    try {
+      const post = async (name: string, body: unknown) => {
+        const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', body: JSON.stringify(body) });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      expect(await post('projects', { englishName: 'demo', projectName: 'Another' })).toEqual({
+        status: 400,
+        body: { status: 2119007, message: '英文名已经存在', detail: 'project demo exists' },
+      });
+      expect(await post('projects', { englishName: 'other', projectName: 'Demo project' })).toMatchObject({
+        status: 400,
+        body: { status: 2119002, message: '项目名或英文名重复' },
+      });
+      expect(await post('deliver', { projectId: 'demo', event: 'BUILD_STRAT' })).toMatchObject({
+        status: 400,
+        body: {
+          status: 400,
+          message: '查询参数请求错误',
+          detail: expect.stringMatching(/^BUILD_STRAT is not one of bk-ci's callback events: /),
+        },
+      });
+      expect(await post('callbacks/disable', { projectId: 'nope', url: 'https://hooks.example.com/x' })).toEqual({
+        status: 404,
+        body: { status: 404, message: 'ProjectId [nope] not find, please check it.' },
+      });
+      expect(await post('deliver', { projectId: 'nope', event: 'BUILD_END' })).toMatchObject({ status: 404 });
+      // The OpenAPI itself: a batch with one unknown name fails whole, before anything is saved.
+      const { access, user } = { access: /access-token: (\S+)/.exec(e.output())?.[1] ?? '', user: 'admin' };
+      const batch = await fetch(
+        `${url}/ms/openapi/api/apigw/v3/projects/demo/callbacks/batch?url=https%3A%2F%2Fhooks.example.com%2Fx&region=DEVNET&event=BUILD_END,BUILD_STRAT&access_token=${access}`,
+        { method: 'POST', headers: { 'x-devops-uid': user, 'content-type': 'application/json' }, body: '{}' },
+      );
+      expect({ status: batch.status, body: await batch.json() }).toEqual({
+        status: 400,
+        body: { status: 400, message: '查询参数请求错误' },
+      });
+    } finally {
+      e.child.kill('SIGTERM');
+      await e.exited;
+    }
+  }, 20_000);
 
   it('a mistyped flag prints the usage, not a stack trace, and exits 2', async () => {
     const e = start(['--prot', '8080']);

@@ -204,7 +204,11 @@ describe('after_line_logs', () => {
     expect(await read({})).toMatchObject({ status: 0, logs: [{ lineNo: 1 }] });
     expect((await api.control('logs/fail', {})).status).toBe(200);
     expect(await read({})).toMatchObject({ status: 999, finished: true });
+    // A closed (cold) index: status 3, finished as it is.
+    expect((await api.control('logs/fail', { buildId, status: 3 })).status).toBe(200);
+    expect(await read({})).toMatchObject({ status: 3, logs: [], finished: false });
     expect((await api.control('logs/fail', { times: 0 })).status).toBe(400);
+    expect((await api.control('logs/fail', { status: 2 })).status).toBe(400);
     expect((await api.control('logs/fail', { buildId: 'x' })).status).toBe(400);
   });
 
@@ -249,6 +253,9 @@ describe('after_line_logs', () => {
         ],
       },
     });
+    at(4999);
+    // Run 1 is not over before run 2 writes.
+    expect((await read({})).finished).toBe(false);
     at(6000);
     const first = await read({});
     expect(first.logs.map((l) => [l.lineNo, l.executeCount])).toEqual([
@@ -358,10 +365,12 @@ describe('after_line_logs', () => {
     const res = await v4(emu, 'demo', 'alice').control('pipelines', {
       projectId: 'demo',
       pipelineId: 'p-x',
-      logs: { steps: STEPS, lines: [{ at: 0, step: 'e-nope', text: 'x' }] },
+      logs: { steps: STEPS, lines: [{ at: 0, step: 'e-nope', text: 'x' }], generate: [{ count: 1, toMs: 1, step: 'e-gone' }] },
     });
     expect(res.status).toBe(400);
-    expect((res.json() as { message: string }).message).toMatch(/logs\.lines\.0: step "e-nope" is not one of steps\[\]\.tag/);
+    expect((res.json() as { message: string }).message).toBe(
+      'logs.lines.0: step "e-nope" is not one of steps[].tag; logs.generate.0: step "e-gone" is not one of steps[].tag',
+    );
   });
 });
 
@@ -418,7 +427,11 @@ describe('after_line_logs, a property', () => {
     const line = fc.record({
       at: fc.integer({ min: 0, max: 5000 }),
       step: fc.constantFrom('e-compile', 'e-test'),
-      text: fc.string(),
+      // Any text, lone surrogates, runner commands and bk-ci markers included, comes back as written.
+      text: fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.constantFrom('::add-mask::x', '##[error]boom', '\u001b[31mred\u001b[0m', 'half \ud83d of an emoji'),
+      ),
       delayMs: fc.integer({ min: 0, max: 2000 }),
       lagMs: fc.integer({ min: 0, max: 2000 }),
       executeCount: fc.constantFrom(1, 2),

@@ -55,6 +55,20 @@ describe('build_variables', () => {
     expect(values.json()).toEqual({ status: 0, data: { APP_VERSION: '2.0', MODE: 'from-step' } });
   });
 
+  it('a stopped build sets nothing after the stop', async () => {
+    const built = await seededBuild(SEED);
+    emu = built.emu;
+    built.at(1000);
+    await built.api.post('build_stop', { buildId: built.buildId }, '{}');
+    built.at(9000);
+    const res = await built.api.post(
+      'build_variables',
+      { buildId: built.buildId },
+      '["jobs.build.steps.pack.outputs.VERSION","DEPLOY_TOKEN"]',
+    );
+    expect((res.json() as { data: object }).data).toEqual({ 'jobs.build.steps.pack.outputs.VERSION': '', DEPLOY_TOKEN: 's3cr3t-value' });
+  });
+
   it('answers as a java.util.HashMap iterates, not in the order asked', async () => {
     const built = await seededBuild({ variables: { A: '1', B: '2', AA: '3' } });
     emu = built.emu;

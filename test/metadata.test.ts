@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../emulator/runner.ts';
-import { INPUT_NAMES, OUTPUT_NAMES } from '../src/operations/registry.ts';
+import { INPUT_NAMES, OUTPUT_NAMES, REGISTRY } from '../src/operations/registry.ts';
 
 interface ActionYml {
   runs: { using: string; main: string };
@@ -127,6 +127,11 @@ describe('action.yml', () => {
       if (f !== join('runner', 'workflow-commands.ts'))
         expect(text, `${f} reads process.env.INPUT_* directly`).not.toMatch(/process\.env\.INPUT_|process\.env\[['`]INPUT_/);
     }
+  });
+
+  it("gives each operation's input the default the code has: a value at it is not warned about as given", () => {
+    for (const [operation, op] of Object.entries(REGISTRY))
+      for (const name of op.inputNames) expect(action.inputs[name]?.default, `${operation} reads ${name}`).toBe(op.inputDefaults[name]);
   });
 
   it('marks required only what is required, with no default', () => {

@@ -22,6 +22,8 @@ interface RequestSpec {
   detached?: { timeoutMs: number };
   /** The attempt under way outlives a cancel of the job (see CallRequest.survivesCancel). */
   survivesCancel?: boolean;
+  /** One attempt within this time, no retry (see CallRequest.once). */
+  once?: { timeoutMs: number };
 }
 
 export interface CallSpec<T> extends RequestSpec {
@@ -141,6 +143,7 @@ export class BkciApi {
       ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
       ...(spec.survivesCancel ? { survivesCancel: true } : {}),
+      ...(spec.once === undefined ? {} : { once: spec.once }),
       ...(read.sink === undefined ? {} : { sink: read.sink }),
     });
     const data = read.read(res, method, shown, (t) => this.#http.scrub(t));

@@ -62,7 +62,9 @@ export function connect(o: ConnectOptions): Connection {
     maxBodyBytes: o.maxBodyBytes ?? MAX_BODY_BYTES,
     userAgent: USER_AGENT,
     scrub: (text) => o.secrets.redact(text),
-    readError,
+    // One reader of every error body, told which front door the step expects, so that an
+    // answer from the other one says so.
+    readError: (res, scrub) => readError(res, scrub, o.gateway),
   });
   if (o.gateway === 'bk-apigateway') {
     const { header, type } = gatewayAuthorization(o);

@@ -3,7 +3,7 @@
 // more when bk-ci says it expired. And what bk-ci's token errors mean.
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
-import { formatDuration, MAX_DATE_MS, utcTime } from '../duration.ts';
+import { formatElapsed, MAX_DATE_MS, utcTime } from '../duration.ts';
 import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../errors.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { WireResponse } from '../http/transport.ts';
@@ -26,6 +26,8 @@ export interface IssuedToken {
   /** Exactly as the server wrote it, for outputs and messages. */
   expirationText: string;
   accessToken: string;
+  /** The token endpoint's HTTP status, for the http-status output. */
+  httpStatus?: number;
 }
 
 /**
@@ -173,7 +175,7 @@ export function describeTokenProblem(
     case 'expired': {
       const when = problem.at === undefined ? '' : ` at ${utcTime(problem.at, problem.written)}`;
       if (tokens.kind === 'given') {
-        const ago = problem.at === undefined || problem.at > now ? '' : `, ${formatDuration(now - problem.at)} ago`;
+        const ago = problem.at === undefined || problem.at > now ? '' : `, ${formatElapsed(now - problem.at)} ago`;
         return new AuthError(
           `the access-token expired${when}${ago}${said}. bk-ci tokens live a few hours; get a new one from the token endpoint and update the secret, or give bk-token instead so that the action gets and renews tokens itself.`,
           problem,
@@ -250,5 +252,5 @@ export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
   const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
   const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);
   if (info === undefined) throw new ResponseFormatError({ method: 'GET', url, status: res.status, detail: 'the token result has no data' });
-  return info;
+  return { ...info, httpStatus: res.status };
 }

@@ -7,6 +7,7 @@ import type { BodySink, WireResponse } from '../http/transport.ts';
 import { parseExact } from '../json.ts';
 import { type JsonItemSink, MemberItems } from '../json-stream.ts';
 import { collapse, cut, stripBom } from '../text.ts';
+import type { Gateway } from './routes.ts';
 
 /**
  * Both of bk-ci's wrappers: the common `Result` ({status, message, data}) and the project
@@ -25,6 +26,9 @@ const errorBody = z.object({
   /** Set by the BlueKing API Gateway on its own refusals. */
   code_name: z.string().optional(),
   message: z.string().nullish(),
+  /** bk-ci's nginx error page: `{status, data: "", result, message}` (error.json.handler.conf). */
+  result: z.boolean().optional(),
+  data: z.unknown().optional(),
 });
 
 /** What to check for each of the BlueKing API Gateway's own refusals (bk-apigateway's errorx.lua). */
@@ -41,17 +45,31 @@ const GATEWAY_HINTS: Record<number, string> = {
   1642904: "the gateway's concurrency limit: retried after Retry-After",
 };
 
-/** A refusal by the BlueKing API Gateway itself, said with its code name and what to check. */
-function gatewayRefusal(code: number, codeName: string, message: string): string {
+/**
+ * A refusal by the BlueKing API Gateway itself, said with its code name and what to check. When
+ * the step was told it talks to bk-ci's own gateway, the answer itself says otherwise: that is
+ * the cause, whatever the code (the gateway refuses bk-ci's paths with API_NOT_FOUND).
+ */
+function gatewayRefusal(code: number, codeName: string, message: string, gateway: Gateway): string {
+  const said = `${codeName} (${code})${message ? `, "${message}"` : ''}`;
+  if (gateway === 'bk-ci')
+    return `base-url answers as the BlueKing API Gateway (${said}), but gateway is bk-ci (the default), which is bk-ci's own front door: set gateway: bk-apigateway, with base-url the gateway's stage root (e.g. https://bkapi.example.com/api/devops/prod)`;
   const hint = GATEWAY_HINTS[code];
-  return `the BlueKing API Gateway refused the call: ${codeName} (${code})${message ? `, "${message}"` : ''}${hint === undefined ? '' : `; ${hint}`}`;
+  return `the BlueKing API Gateway refused the call: ${said}${hint === undefined ? '' : `; ${hint}`}`;
 }
+
+/**
+ * bk-ci's own gateway answering a step that was told it talks to the BlueKing API Gateway: its
+ * nginx knows no `/v4/apigw-…` path, and says so in bk-ci's wrapper (`status`, no `code_name`).
+ */
+const wrongDoorForGateway = (message: string): string =>
+  `base-url answers as bk-ci's own gateway${message ? ` ("${message}")` : ''}, not as the BlueKing API Gateway that gateway: bk-apigateway expects: if base-url is bk-ci's address, leave gateway out (bk-ci, the default); if it is the gateway's, give its stage root (e.g. https://bkapi.example.com/api/devops/prod)`;
 
 /**
  * What a bk-ci error body says: its JSON wrapper's message and code, plain text (its token
  * filter), or an HTML page collapsed to text. Secrets go before the text is cut.
  */
-export function readError(res: WireResponse, scrub: (text: string) => string): ErrorBody {
+export function readError(res: WireResponse, scrub: (text: string) => string, gateway: Gateway = 'bk-ci'): ErrorBody {
   const text = stripBom(res.body).trim();
   // The gateway's refusals say who they are in headers too, whatever the body.
   const headerCode = Number(res.headers['x-bkapi-error-code'] ?? Number.NaN);
@@ -60,9 +78,15 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
       const parsed = errorBody.safeParse(JSON.parse(text));
       if (parsed.success && parsed.data.code_name !== undefined && parsed.data.code !== undefined)
         return {
-          message: cut(scrub(gatewayRefusal(parsed.data.code, parsed.data.code_name, parsed.data.message ?? '')), 600),
+          message: cut(scrub(gatewayRefusal(parsed.data.code, parsed.data.code_name, parsed.data.message ?? '', gateway)), 600),
           serverStatus: parsed.data.code,
+          misdirected: gateway === 'bk-ci',
         };
+      // Only bk-ci's nginx writes this page; bk-ci's services behind the gateway answer a missing
+      // resource without `result` (a Jersey 404), which is an answer about the resource.
+      const nginxPage = parsed.success && parsed.data.status !== undefined && parsed.data.result !== undefined && parsed.data.data === '';
+      if (nginxPage && gateway === 'bk-apigateway' && res.status === 404)
+        return { message: cut(scrub(wrongDoorForGateway(parsed.data.message ?? '')), 600), serverStatus: 404, misdirected: true };
       if (parsed.success) {
         const serverStatus = parsed.data.code ?? parsed.data.status;
         return { message: cut(scrub(unfilled(parsed.data.message ?? '')), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
@@ -73,8 +97,12 @@ export function readError(res: WireResponse, scrub: (text: string) => string): E
   }
   if (Number.isInteger(headerCode))
     return {
-      message: cut(scrub(gatewayRefusal(headerCode, 'gateway error', res.headers['x-bkapi-error-message'] ?? collapse(text))), 600),
+      message: cut(
+        scrub(gatewayRefusal(headerCode, 'gateway error', res.headers['x-bkapi-error-message'] ?? collapse(text), gateway)),
+        600,
+      ),
       serverStatus: headerCode,
+      misdirected: gateway === 'bk-ci',
     };
   return { message: cut(scrub(collapse(text)), 300) };
 }

@@ -1,9 +1,9 @@
 // How a build is shown: the outputs every ending sets, and the summary's facts and tables.
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
-import { formatDuration, seconds } from '../duration.ts';
+import { formatElapsed, seconds } from '../duration.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
-import { describePending, type PendingReview } from './reviews.ts';
+import { ABORTED, describePending, type PendingReview } from './reviews.ts';
 import { SIGHT_OUTPUTS } from './sight.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
@@ -60,12 +60,26 @@ function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: 
       if (!g?.status) return 'waiting';
       const by = g.operator ? ` by ${g.operator}` : '';
       const why = g.suggest ? `: ${g.suggest}` : '';
-      return /ABORT/.test(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
+      return ABORTED.has(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
     }
     const e = (s.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === p.elementId);
     if (e !== undefined) return e.status === 'REVIEW_ABORT' ? 'rejected' : e.status === 'REVIEWING' ? 'waiting' : 'approved';
   }
   return 'decided';
+}
+
+/** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
+export function describeUnread(
+  headline: string,
+  v: Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'>,
+): Outcome<BuildOutput> {
+  return describeBuild(headline, {
+    ...v,
+    progress: { polls: 0, last: undefined, status: undefined, changes: [] },
+    detail: undefined,
+    pending: undefined,
+    pauses: [],
+  });
 }
 
 export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {
@@ -87,7 +101,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
     ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
     ['Conclusion', v.conclusion],
-    ['Elapsed', formatDuration(v.elapsedMs)],
+    ['Elapsed', formatElapsed(v.elapsedMs)],
     ['Polls', String(v.progress.polls)],
   ];
   if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
@@ -102,7 +116,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatDuration(st.elapsed) : '']),
+      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
     ),
     ...table(
       'Reviews',

@@ -30,7 +30,8 @@ export interface Rejection {
 }
 
 const MANUAL_REVIEW = 'manualReviewUserTask';
-const ABORTED = new Set(['ABORT', 'REVIEW_ABORT']);
+/** How bk-ci marks a refused review group (ManualReviewAction.ABORT), and a refused check. */
+export const ABORTED = new Set(['ABORT', 'REVIEW_ABORT']);
 const stagesOf = (d: BuildDetail): Stage[] => d.model?.stages ?? [];
 const elementsOf = (s: Stage): Element[] => (s.containers ?? []).flatMap((c) => c.elements ?? []);
 const nameOf = (s: Stage, i: number): string => s.name || s.id || `stage ${i + 1}`;

@@ -125,7 +125,7 @@ export class BuildSight {
    * its variables and its artifacts. `ended` is undefined when the build goes on (a timeout,
    * `wait: false`, a cancel): then only the log is said.
    */
-  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[]): Promise<Seen> {
+  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[], num?: number): Promise<Seen> {
     const blocks: Block[] = [];
     const read = this.follow?.finish();
     if (read !== undefined) blocks.push(...this.#logBlocks(read));
@@ -133,7 +133,7 @@ export class BuildSight {
     let problem: string | undefined;
     if (ended !== undefined && this.#o.variables.length > 0) {
       try {
-        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, this.#b, this.#o.variables);
+        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, { ...this.#b, num }, this.#o.variables);
         this.#outputs.variables = JSON.stringify(values);
         blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
       } catch (e) {

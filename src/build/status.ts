@@ -1,6 +1,8 @@
 // Which statuses end a build, and how: bk-ci's BuildStatus (common-pipeline/.../enums/BuildStatus.kt),
-// taken from its source, not its docs. isFinish() = isFailure() || isSuccess() || isCancel() ||
-// UNEXEC; STAGE_SUCCESS ends a build only with an endTime (BuildInfo.isFinish). Everything else waits.
+// taken from its source, not its docs: isFinish() = isFailure() || isSuccess() || isCancel(), and
+// in newer releases UNEXEC, which ends a build here only with an endTime (a build that never ran);
+// STAGE_SUCCESS ends one only with an endTime after its startTime (BuildInfo.isFinish).
+// Everything else waits.
 import type { BuildStatus } from '../bkci/builds.ts';
 
 /** What the action makes of a build's end, as the `conclusion` output says it. */
@@ -19,7 +21,7 @@ export const FAILURE = new Set([
   'HEARTBEAT_TIMEOUT',
   'QUOTA_FAILED',
 ]);
-/** The statuses that never end a build on their own (STAGE_SUCCESS and UNEXEC without an endTime among them). */
+/** The rest of the enum: CANCELED, the two that end a build only with an endTime, and those that never do. */
 const OTHERS = [
   'CANCELED',
   'RUNNING',
@@ -48,8 +50,11 @@ export const isKnownStatus = (status: string): boolean => KNOWN.has(status);
  * `waiting` (not ended). A STAGE_SUCCESS with an endTime is `success` here; whether its stage
  * review was rejected is for build_detail to say (src/build/reviews.ts).
  */
-export function endOf(s: Pick<BuildStatus, 'status' | 'endTime'>): 'success' | 'failure' | 'cancelled' | 'waiting' {
-  const ended = typeof s.endTime === 'number' && s.endTime > 0;
+export function endOf(
+  s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
+): 'success' | 'failure' | 'cancelled' | 'waiting' {
+  // bk-ci clears the end time of a build it retries; a stale one from before a retry is not after its start.
+  const ended = typeof s.endTime === 'number' && s.endTime > 0 && (!s.startTime || s.endTime >= s.startTime);
   if (SUCCESS.has(s.status)) return 'success';
   if (FAILURE.has(s.status)) return 'failure';
   if (s.status === 'CANCELED') return 'cancelled';
@@ -59,7 +64,8 @@ export function endOf(s: Pick<BuildStatus, 'status' | 'endTime'>): 'success' | '
 }
 
 /** A stage waits for its entry review: STAGE_SUCCESS without an endTime. */
-export const stagePaused = (s: Pick<BuildStatus, 'status' | 'endTime'>): boolean => s.status === 'STAGE_SUCCESS' && endOf(s) === 'waiting';
+export const stagePaused = (s: Pick<BuildStatus, 'status' | 'endTime' | 'startTime'>): boolean =>
+  s.status === 'STAGE_SUCCESS' && endOf(s) === 'waiting';
 
 /** The stage a review pause waits at: the one bk-ci marks PAUSE, else the first one not done. */
 export function pausedStage(s: BuildStatus): string | undefined {

@@ -31,6 +31,8 @@ export interface VariablesOf {
   projectId: string;
   pipelineId?: string | undefined;
   id: string;
+  /** The build's number, once known. */
+  num?: number | undefined;
 }
 
 /**
@@ -52,10 +54,12 @@ export async function readVariables(
   });
   const got = reply.data ?? {};
   const out: Record<string, string> = {};
+  // The build's own ids are in the outputs already (build-id, build-num): BK_CI_BUILD_ID is no secret.
+  const known = new Set([b.projectId, b.pipelineId, b.id, b.num === undefined ? undefined : String(b.num)]);
   for (const name of names) {
     const value = got[name] ?? '';
     out[name] = secrets.redact(value);
-    secrets.add(value);
+    if (!known.has(value)) secrets.add(value);
   }
   return out;
 }

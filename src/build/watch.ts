@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration } from '../duration.ts';
+import { countOf, formatDuration, formatElapsed } from '../duration.ts';
 import {
   ActionError,
   CancelledError,
@@ -87,7 +87,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let pending: PendingReview | undefined;
   const pauses: PendingReview[] = [];
   let executeCount = b.executeCount;
-  let stopped: string | undefined;
+  let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
   const name = (): string => {
@@ -111,7 +111,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         pending,
         pauses,
         conclusion,
-        stopped,
+        stopped: stopped?.said,
         elapsedMs: elapsed(),
         start: ctx.start,
       }),
@@ -239,29 +239,34 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     }
     if (b.stopOnCancel) stopped = await stopBuild(api, b.projectId, b.pipelineId, b.id, log.info);
     throw new OperationError(
-      `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped ?? 'the build goes on in bk-ci'}`,
-      outcome(`${name()}: cancelled`, stopped !== undefined && /was stopped|had already ended/.test(stopped) ? 'cancelled' : 'running'),
+      `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
+      outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
     );
   }
   const last = progress.last;
   const over = last === undefined || end === 'timeout' ? 'waiting' : endOf(last);
-  seen = await sight.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failedSteps(detail, last));
+  seen = await sight.end(
+    over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed',
+    failedSteps(detail, last),
+    last?.buildNum ?? b.num,
+  );
   if (end === 'timeout' || last === undefined)
     throw new OperationError(
-      `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
+      `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
       outcome(`${name()}: timed out`, 'timed-out'),
     );
   const e = endOf(last);
   if (e === 'waiting' && end === 'failed') {
-    const what = pending === undefined ? `review of stage '${waitingOn(last)}'` : `review of ${describePending(pending)}`;
+    const what =
+      pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(pending)}: ${who(pending)}`;
     throw new OperationError(
-      `${name()} waits for ${pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : what}${pending ? `: ${who(pending)}` : ''}. on-review: fail ends the step here; the build goes on waiting in bk-ci`,
+      `${name()} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`,
       outcome(`${name()}: waiting for review`, 'waiting-review'),
     );
   }
   const refused = e === 'waiting' || detail === undefined ? undefined : rejection(detail);
   if (e === 'success' && refused === undefined) {
-    const headline = `${name()}: ${waitingOn(last)} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`;
+    const headline = `${name()}: ${waitingOn(last)} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`;
     if (seen.problem !== undefined)
       throw new OperationError(seen.problem, { ...outcome(headline, 'success'), done: `${name()} ended ${last.status}` });
     return outcome(headline, 'success');
@@ -273,7 +278,12 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       outcome(`${name()}: rejected`, 'rejected'),
     );
   }
-  const why = e === 'cancelled' && detail?.cancelUserId ? `cancelled by ${detail.cancelUserId}` : firstError(last);
+  const why =
+    e === 'cancelled' && detail?.cancelUserId
+      ? `cancelled by ${detail.cancelUserId}`
+      : last.status === 'UNEXEC'
+        ? `the build never ran (bk-ci ended it before it left the queue)${firstError(last) ? `; ${firstError(last)}` : ''}`
+        : firstError(last);
   throw new OperationError(
     `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
@@ -294,6 +304,12 @@ function unknownBuild(e: unknown, b: Watched): UnknownBuildError | undefined {
   );
 }
 
+/** What a stop came to: `ended` when the build is stopped or had already ended. */
+export interface Stop {
+  ended: boolean;
+  said: string;
+}
+
 /** POSTs build_stop once, even though the job was cancelled; says what came of it. */
 export async function stopBuild(
   api: BkciApi,
@@ -302,8 +318,8 @@ export async function stopBuild(
   id: string,
   info: (m: string) => void,
   timeoutMs = STOP_TIMEOUT_MS,
-): Promise<string> {
-  let said: string;
+): Promise<Stop> {
+  let stop: Stop;
   try {
     await api.call({
       endpoint: BUILD_STOP,
@@ -312,13 +328,13 @@ export async function stopBuild(
       data: z.unknown(),
       detached: { timeoutMs },
     });
-    said = `the build ${id} was stopped in bk-ci (stop-on-cancel)`;
+    stop = { ended: true, said: `the build ${id} was stopped in bk-ci (stop-on-cancel)` };
   } catch (e) {
-    said =
+    stop =
       e instanceof ServerSaidError && e.serverStatus === 2101182
-        ? `the build ${id} had already ended`
-        : `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci`;
+        ? { ended: true, said: `the build ${id} had already ended` }
+        : { ended: false, said: `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci` };
   }
-  info(said);
-  return said;
+  info(stop.said);
+  return stop;
 }

@@ -7,6 +7,7 @@ import {
   CancelledError,
   DeadlineError,
   HttpError,
+  MisdirectedError,
   NetworkError,
   type RequestError,
   RequestTimeoutError,
@@ -37,6 +38,8 @@ export interface CallerOptions {
 export interface ErrorBody {
   message: string;
   serverStatus?: number;
+  /** The body shows the request reached another service than the one meant (a wrong base-url or gateway). */
+  misdirected?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -61,6 +64,8 @@ export interface CallRequest {
    * starts after the cancel.
    */
   survivesCancel?: boolean;
+  /** One attempt within this time, no retry: a look whose answer is wanted soon or not at all. */
+  once?: { timeoutMs: number };
   /** Takes a successful answer's body as it arrives (a fresh one per attempt); the response's body is then empty. */
   sink?: (() => BodySink) | undefined;
 }
@@ -111,8 +116,9 @@ export class HttpCaller {
       try {
         const res = await this.#attempt(req, shown);
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus } = this.#o.readError(res, this.#o.scrub);
+        const { message, serverStatus, misdirected } = this.#o.readError(res, this.#o.scrub);
         const retryAfter = res.headers['retry-after'];
+        if (misdirected) throw new MisdirectedError({ method: req.method, url: shown, status: res.status, serverMessage: message });
         error = new HttpError({
           method: req.method,
           url: shown,
@@ -129,7 +135,8 @@ export class HttpCaller {
         else throw e;
         error = e;
       }
-      if (attempt >= retry.retries || req.detached !== undefined || !isRetryable(req.method, failure)) throw error;
+      if (attempt >= retry.retries || req.detached !== undefined || req.once !== undefined || !isRetryable(req.method, failure))
+        throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
       const reason =
@@ -148,7 +155,7 @@ export class HttpCaller {
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
     if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
     const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
-    const requestTimeoutMs = req.detached?.timeoutMs ?? this.#o.requestTimeoutMs;
+    const requestTimeoutMs = Math.min(req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs, this.#o.requestTimeoutMs);
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);

@@ -1,7 +1,7 @@
 // Input fields as zod schemas: the rules every operation shares for a kind of value, each with a
 // message that names the input and says what is valid.
 import { z } from 'zod';
-import { parseDuration } from '../duration.ts';
+import { formatDuration, parseDuration } from '../duration.ts';
 import { bigintsToExact, parseExact } from '../json.ts';
 import { hasSpaceOrControl, isControl } from '../text.ts';
 
@@ -21,7 +21,7 @@ export const duration = (name: string, minMs: number, maxMs: number) =>
       return z.NEVER;
     }
     if (ms < minMs || ms > maxMs) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be between ${minMs / 1000}s and ${maxMs / 3_600_000}h, not ${v}` });
+      ctx.addIssue({ code: 'custom', message: `${name} must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, not ${v}` });
       return z.NEVER;
     }
     return ms;
@@ -111,16 +111,24 @@ function distance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The closest known name, if it is close enough to be what was meant. */
+/** A name as people mistype it: case, and `-`, `_` or a space between words, do not count. */
+const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
+
+/**
+ * The closest known name, if it is close enough to be what was meant: `build-end` → `BUILD_END`,
+ * `descripton` → `description`. For every "did you mean" the action says.
+ */
 export function suggest(value: string, known: readonly string[]): string | undefined {
-  const upper = value.toUpperCase().replace(/[\s-]/g, '_');
+  const loose = looseName(value);
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    const d = distance(upper, k);
-    if (d < bestDistance) [best, bestDistance] = [k, d];
+    const name = looseName(k);
+    const d = distance(loose, name);
+    // Up to a third of the longer name may differ: `logoAddr` is `logoAddress`, cut short.
+    if (d < bestDistance && d <= Math.max(2, Math.floor(Math.max(loose.length, name.length) / 3))) [best, bestDistance] = [k, d];
   }
-  return bestDistance <= Math.max(2, Math.floor(upper.length / 3)) ? best : undefined;
+  return best;
 }
 
 /** Names separated by commas and/or new lines, trimmed, empty ones and repeats dropped. */
@@ -196,9 +204,12 @@ export async function parseAsWritten(text: string): Promise<unknown> {
       // a YAML flow mapping also starts with '{'
     }
   }
-  const { parseDocument } = await import('yaml');
+  const { parseAllDocuments, visit } = await import('yaml');
   // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
-  const doc = parseDocument(t, { schema: 'failsafe', logLevel: 'silent' });
+  const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });
+  const [doc, ...more] = Array.isArray(docs) ? docs : [];
+  if (doc === undefined) return null;
+  if (more.length > 0) throw new Error('holds more than one YAML document ("---" starts another): give one mapping');
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem !== undefined) {
     const line = problem.linePos?.[0]?.line;
@@ -206,6 +217,18 @@ export async function parseAsWritten(text: string): Promise<unknown> {
       `${/Unresolved tag/.test(problem.message) ? 'a YAML tag (such as !!int) cannot apply to a value sent as text: remove it' : (problem.message.split('\n')[0] ?? '')}${line === undefined ? '' : ` (line ${line})`}`,
     );
   }
+  // An anchor (&x) or alias (*x) would send another value than the text written there: quote it.
+  let marked: string | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      marked ??= `*${node.source}`;
+    },
+    Node(_, node) {
+      if (node.anchor !== undefined) marked ??= `&${node.anchor}`;
+    },
+  });
+  if (marked !== undefined)
+    throw new Error(`"${marked}" is a YAML anchor or alias, not text: quote the value ("${marked}") to send it as written`);
   return doc.toJS();
 }
 
@@ -230,14 +253,16 @@ export const textMapping = (name: string, o: { lists: boolean; what: string }) =
       ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
       return z.NEVER;
     }
-    const out: Record<string, string[]> = {};
+    const out: [string, string[]][] = [];
     for (const [key, v] of Object.entries(value)) {
       const items: unknown[] = o.lists && Array.isArray(v) ? v : [v];
       const texts = items.flatMap((item) => (typeof item === 'string' ? [item] : item === null ? [o.lists ? undefined : ''] : [item]));
-      if (texts.every((t) => typeof t === 'string' || t === undefined)) out[key] = texts.filter((t): t is string => typeof t === 'string');
+      if (texts.every((t) => typeof t === 'string' || t === undefined))
+        out.push([key, texts.filter((t): t is string => typeof t === 'string')]);
       else ctx.addIssue({ code: 'custom', message: `${name}.${key} must be ${o.what}` });
     }
-    return out;
+    // fromEntries defines each key, `__proto__` too, instead of assigning it.
+    return Object.fromEntries(out);
   });
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

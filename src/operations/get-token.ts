@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { expiresAt, IssuedTokens, TOKEN_ENDPOINT } from '../bkci/tokens.ts';
-import { formatDuration, utcTime } from '../duration.ts';
+import { formatElapsed, utcTime } from '../duration.ts';
 import { ActionError } from '../errors.ts';
 import { exactInteger } from '../json.ts';
 import { defineOperation } from './operation.ts';
@@ -25,6 +25,7 @@ export default defineOperation({
       data: { userId: info?.userId ?? creds.userId, expirationTime: exactInteger(text) ?? expirationTime },
       outputs: { 'access-token': creds.token, 'expiration-time': text },
       user: creds.userId,
+      status: info?.httpStatus,
       blocks: [
         {
           kind: 'facts',
@@ -34,7 +35,7 @@ export default defineOperation({
               'Expires',
               expiresAt(expirationTime, now) === undefined
                 ? `${text} (not a time still to come)`
-                : `${utcTime(expirationTime)} (in ${formatDuration(expirationTime - now)})`,
+                : `${utcTime(expirationTime)} (in ${formatElapsed(expirationTime - now)})`,
             ],
             ['Token', 'in the masked output access-token'],
           ],

@@ -1,6 +1,6 @@
 // What an operation is: one module that declares its inputs (with their rules), the endpoints it
 // calls on each gateway, its outputs, how it describes itself, whether it waits, and how it runs.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { TokenSource } from '../bkci/tokens.ts';
@@ -76,6 +76,8 @@ export interface Job {
 /** An operation, its inputs' types closed over: what the registry holds. */
 export interface Operation {
   readonly inputNames: readonly string[];
+  /** Its inputs' defaults as text, as action.yml gives them to the runner (which fills them in). */
+  readonly inputDefaults: Readonly<Record<string, string>>;
   readonly secrets: readonly string[];
   readonly endpoints: readonly Endpoint[];
   readonly outputs: readonly string[];
@@ -87,6 +89,7 @@ export interface Operation {
 export function defineOperation<S extends InputsSchema, O extends string = never>(spec: OperationSpec<S, O>): Operation {
   return {
     inputNames: Object.keys(spec.inputs.shape),
+    inputDefaults: defaultsOf(spec.inputs),
     secrets: spec.secrets ?? [],
     endpoints: spec.endpoints,
     outputs: spec.outputs,
@@ -113,4 +116,12 @@ export function defineOperation<S extends InputsSchema, O extends string = never
       };
     },
   };
+}
+
+/** The default of each input that has one, as the text action.yml would give for it. */
+function defaultsOf(inputs: InputsSchema): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, field] of Object.entries<z.ZodType>(inputs.shape))
+    if (field instanceof z.ZodDefault) out[name] = String(field.def.defaultValue);
+  return out;
 }

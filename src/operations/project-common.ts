@@ -3,11 +3,25 @@ import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, type Project, projectFields } from '../bkci/projects.ts';
 import { errorMessage, OperationError, statusOf } from '../errors.ts';
-import { mapping } from '../inputs/fields.ts';
+import { mapping, suggest } from '../inputs/fields.ts';
 import type { Block, Outcome } from '../outcome.ts';
+
+const KNOWN_FIELDS = Object.keys(projectFields.shape);
+
+/**
+ * A field bk-ci does not know is dropped by its JSON reader without a word, so a typo would be
+ * a change that silently never happens: each is named, with the field that was probably meant.
+ */
+function unknownField(name: string): string {
+  const hint = suggest(name, KNOWN_FIELDS);
+  return `project.${name} is not a field of a bk-ci project, and bk-ci would ignore it: ${hint === undefined ? `the fields are ${KNOWN_FIELDS.join(', ')}` : `did you mean ${hint}?`}`;
+}
 
 /** `project`: project fields as a JSON object or a YAML mapping; each problem names its field. */
 export const projectInput = mapping('project').transform((value, ctx) => {
+  const unknown = Object.keys(value).filter((k) => !KNOWN_FIELDS.includes(k));
+  for (const name of unknown) ctx.addIssue({ code: 'custom', message: unknownField(name) });
+  if (unknown.length > 0) return z.NEVER;
   const fields = projectFields.safeParse(value);
   if (fields.success) return fields.data;
   for (const issue of fields.error.issues) ctx.addIssue({ code: 'custom', message: `project.${issue.path.join('.')}: ${issue.message}` });

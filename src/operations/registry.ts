@@ -65,6 +65,34 @@ export interface Step {
   operation: OperationName;
   settings: Settings;
   job: Job;
+  /** Inputs that were given but that this operation does not read: warned about, never sent. */
+  ignored: string[];
+}
+
+/** Which operations read each input of their own (the shared settings aside). */
+const READERS: ReadonlyMap<string, OperationName[]> = new Map(
+  INPUT_NAMES.map((input) => [input, OPERATION_NAMES.filter((name) => REGISTRY[name].inputNames.includes(input))]),
+);
+/** action.yml's default of each operation's input: the runner sets it whether the workflow gave it or not. */
+const RUNNER_DEFAULTS: Readonly<Record<string, string>> = Object.assign({}, ...MODULES.map((m) => m.inputDefaults));
+
+/**
+ * Inputs the workflow gave that the operation does not read (`resign-id` for get-project): a
+ * value at its action.yml default cannot be told from one the runner filled in, so it is not counted.
+ */
+function ignoredInputs(op: Operation, raw: Record<string, string | undefined>): string[] {
+  return Object.entries(raw)
+    .filter(([name, value]) => {
+      const readers = READERS.get(name) ?? [];
+      return readers.length > 0 && !op.inputNames.includes(name) && value !== RUNNER_DEFAULTS[name];
+    })
+    .map(([name]) => name);
+}
+
+/** The one warning about ignored inputs: each named, with the operations that read it. */
+export function ignoredWarning(operation: string, ignored: readonly string[]): string {
+  const each = ignored.map((name) => `${name} (read by ${(READERS.get(name) ?? []).join(', ')})`);
+  return `operation ${operation} does not read ${ignored.length === 1 ? 'this input' : 'these inputs'}, so ${ignored.length === 1 ? 'it was' : 'they were'} ignored: ${each.join('; ')}. Remove ${ignored.length === 1 ? 'it' : 'them'}, or check the operation.`;
 }
 
 /** A gateway runs an operation only if it publishes every endpoint the operation may call. */
@@ -101,7 +129,7 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
     );
   if (settings.success && 'job' in prepared) problems.push(...prepared.job.check(settings.data));
   if (problems.length > 0 || !settings.success || !('job' in prepared)) throw new InputError(problems);
-  return { operation, settings: settings.data, job: prepared.job };
+  return { operation, settings: settings.data, job: prepared.job, ignored: ignoredInputs(op, raw) };
 }
 
 function credentialProblems(name: string, op: Operation, s: Settings): string[] {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, seconds } from '../duration.ts';
+import { countOf, formatDuration, formatElapsed, seconds } from '../duration.ts';
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../errors.ts';
 import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
@@ -143,7 +143,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     const cancelled = e instanceof CancelledError;
     status = statusOf(e) ?? status;
     const message = cancelled
-      ? `cancelled after ${formatDuration(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
+      ? `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
       : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
     throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: e });
   }
@@ -155,7 +155,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
     );
   if (end === 'timeout')
     throw new OperationError(
-      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${signStatus} on the server`} after ${formatDuration(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
+      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${signStatus} on the server`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
         `The step stopped waiting; the task goes on.${troubleNote(progress, clock.now())} bk-ci also answers RUNNING for an id it does not know, so check that resign-id is right.`,
       outcome(`re-sign task ${p.resignId}: timed out`),
     );
@@ -168,7 +168,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       url = reply.data;
     } catch (e) {
       if (e instanceof CancelledError)
-        throw new OperationError(`cancelled after ${formatDuration(elapsed())}, while reading the download URL`, outcome('cancelled'), {
+        throw new OperationError(`cancelled after ${formatElapsed(elapsed())}, while reading the download URL`, outcome('cancelled'), {
           cause: e,
         });
       log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
@@ -181,7 +181,7 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       );
     else downloadUrl = url;
   }
-  return outcome(`re-sign task ${p.resignId}: ${signStatus} after ${formatDuration(elapsed())}, ${countOf(progress.polls, 'poll')}`);
+  return outcome(`re-sign task ${p.resignId}: ${signStatus} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`);
 }
 
 function buildOutcome(
@@ -203,7 +203,7 @@ function buildOutcome(
     ['Task', p.resignId],
     ['Status', progress.status ?? 'unknown'],
     ['Message', message],
-    ['Elapsed', formatDuration(elapsedMs)],
+    ['Elapsed', formatElapsed(elapsedMs)],
     ['Polls', String(progress.polls)],
   ];
   if (downloadUrl !== undefined) rows.push(['Download URL', downloadUrl]);

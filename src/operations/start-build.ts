@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
 import { buildUrl, consoleRoot, consoleUrlInput, historyUrl, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
-import { BUILD_OUTPUTS, type BuildOutput, describeBuild } from '../build/outcome.ts';
+import { BUILD_OUTPUTS, describeUnread } from '../build/outcome.ts';
 import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
-import { type Started, startOnce, startValues } from '../build/start.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
 import { stopBuild, watchBuild } from '../build/watch.ts';
 import { formatDuration } from '../duration.ts';
 import { ActionError, InputError, OperationError, statusOf } from '../errors.ts';
 import { bool, segment, textMapping } from '../inputs/fields.ts';
-import type { Outcome } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 
 /** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
@@ -46,23 +45,7 @@ export default defineOperation({
     const { body, own } = startValues(params, ctx.workflow);
     const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
     const history = historyUrl(consoleUrl, projectId, pipelineId);
-    const view = (id: string, headline: string, conclusion: 'cancelled' | 'running' | 'failure', s?: Started, stopped?: string) =>
-      describeBuild(headline, {
-        projectId,
-        pipelineId,
-        id,
-        num: s?.num,
-        executeCount: s?.executeCount,
-        url: id ? buildUrl(consoleUrl, projectId, pipelineId, id) : '',
-        progress: { polls: 0, last: undefined, status: undefined, changes: [] },
-        detail: undefined,
-        pending: undefined,
-        pauses: [],
-        conclusion,
-        stopped,
-        elapsedMs: ctx.clock.now() - ctx.start,
-        start: ctx.start,
-      });
+    const known = { projectId, pipelineId, start: ctx.start };
     let started: Started;
     try {
       started = await startOnce(
@@ -71,12 +54,26 @@ export default defineOperation({
       );
     } catch (e) {
       if (!(e instanceof ActionError) || e instanceof InputError) throw e;
-      const mayHave = /^the build may have started/.test(e.message);
-      const o: Outcome<BuildOutput> = view('', mayHave ? 'the build may have started' : 'the build did not start', 'failure');
-      o.blocks.push({
-        kind: 'facts',
-        rows: [['Build message', body[BUILD_MSG] ?? ''], ...(history ? ([['History', history]] as [string, string][]) : [])],
-      });
+      const cancelled = e instanceof CancelledBeforeStartError;
+      const o = describeUnread(
+        e instanceof MayHaveStartedError
+          ? 'the build may have started'
+          : cancelled
+            ? 'cancelled before the start'
+            : 'the build did not start',
+        {
+          ...known,
+          id: '',
+          num: undefined,
+          executeCount: undefined,
+          url: '',
+          conclusion: cancelled ? 'cancelled' : 'failure',
+          stopped: undefined,
+          elapsedMs: ctx.clock.now() - ctx.start,
+        },
+      );
+      const where: [string, string][] = history ? [['History', history]] : [];
+      o.blocks.push({ kind: 'facts', rows: [['Build message', body[BUILD_MSG] ?? ''], ...where] });
       throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
     }
     const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
@@ -84,18 +81,21 @@ export default defineOperation({
       `${started.how === 'answer' ? 'started' : 'found'} build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}${url ? `: ${url}` : ''}`,
     );
     if (started.cancelled) {
-      const stopped = t['stop-on-cancel']
+      const stop = t['stop-on-cancel']
         ? await stopBuild(ctx.api, projectId, pipelineId, started.id, ctx.log.info)
-        : `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)`;
+        : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)` };
       throw new OperationError(
-        `cancelled while the start was in flight; ${stopped}`,
-        view(
-          started.id,
-          `build (${started.id}): cancelled`,
-          /was stopped|had already ended/.test(stopped) ? 'cancelled' : 'running',
-          started,
-          stopped,
-        ),
+        `cancelled while the start was in flight; ${stop.said}`,
+        describeUnread(`build (${started.id}): cancelled`, {
+          ...known,
+          id: started.id,
+          num: started.num,
+          executeCount: started.executeCount,
+          url,
+          conclusion: stop.ended ? 'cancelled' : 'running',
+          stopped: stop.said,
+          elapsedMs: ctx.clock.now() - ctx.start,
+        }),
       );
     }
     return watchBuild(

@@ -1,11 +1,12 @@
 import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, utcTime } from '../duration.ts';
+import { countOf, formatElapsed, utcTime } from '../duration.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { Block } from '../outcome.ts';
 
 /** What the wait has seen so far; the caller builds its outputs and messages from it. */
 export interface Progress<T> {
+  /** Reads made, answered or not (a read's retries are one read). */
   polls: number;
   last: T | undefined;
   status: string | undefined;
@@ -84,7 +85,7 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
   const { clock, log } = o;
   const deadline = o.start + o.timeoutMs;
   const heartbeatMs = o.heartbeatMs ?? 30_000;
-  const elapsed = (): string => formatDuration(clock.now() - o.start);
+  const elapsed = (): string => formatElapsed(clock.now() - o.start);
   let lastLine = clock.now();
   for (;;) {
     const pollAt = clock.now();
@@ -93,6 +94,8 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       value = await watch.read();
     } catch (e) {
       if (e instanceof DeadlineError) return 'timeout';
+      // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
+      if (!(e instanceof CancelledError)) progress.polls++;
       if (!o.wait || !isTransient(e)) throw e;
       const error = e instanceof Error ? e.message : String(e);
       if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
@@ -102,7 +105,7 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       progress.polls++;
       progress.last = value;
       if (progress.trouble !== undefined) {
-        log.info(`${elapsed()}: bk-ci answers again, after ${formatDuration(pollAt - progress.trouble.since)} of failed polls`);
+        log.info(`${elapsed()}: bk-ci answers again, after ${formatElapsed(pollAt - progress.trouble.since)} of failed polls`);
         delete progress.trouble;
       }
       const status = watch.status(value);
@@ -124,7 +127,7 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
     if (pollAt >= deadline) return 'timeout';
     if (clock.now() - lastLine >= heartbeatMs) {
       const t = progress.trouble;
-      const failing = t === undefined ? '' : `; ${t.reason} for ${formatDuration(clock.now() - t.since)}`;
+      const failing = t === undefined ? '' : `; ${t.reason} for ${formatElapsed(clock.now() - t.since)}`;
       log.info(`still ${waitingOn(watch, progress)} after ${elapsed()}, ${countOf(progress.polls, 'poll')}${failing}`);
       lastLine = clock.now();
     }
@@ -157,7 +160,7 @@ function waitingOn<T>(watch: Watch<T>, progress: Progress<T>): string {
 /** What the trouble at the deadline was, for the timeout message; empty when there was none. */
 export function troubleNote<T>(progress: Progress<T>, now: number): string {
   const t = progress.trouble;
-  return t === undefined ? '' : ` The polls of the last ${formatDuration(now - t.since)} failed; the last one: ${t.error}.`;
+  return t === undefined ? '' : ` The polls of the last ${formatElapsed(now - t.since)} failed; the last one: ${t.error}.`;
 }
 
 /** The summary's table of status changes, when there were any. */
@@ -169,7 +172,7 @@ export function changesTable<T>(progress: Progress<T>, start: number): Block[] {
           kind: 'table',
           title: 'Status changes',
           headers: ['After', 'Time', 'Status'],
-          rows: progress.changes.map((c) => [formatDuration(c.at - start), utcTime(c.at), c.status]),
+          rows: progress.changes.map((c) => [formatElapsed(c.at - start), utcTime(c.at), c.status]),
         },
       ];
 }

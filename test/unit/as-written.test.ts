@@ -63,6 +63,19 @@ describe('values exactly as written', () => {
     expect(await sent(query, '{"A": null, "B": [null, 1.0]}')).toEqual({ A: [], B: ['1.0'] });
   });
 
+  it('a key named __proto__ is a parameter like any other, not a prototype', async () => {
+    for (const text of ['{"__proto__": "1.10"}', '__proto__: 1.10']) {
+      const r = await sent(params, text);
+      expect(Object.keys(r)).toEqual(['__proto__']);
+      expect(Object.getOwnPropertyDescriptor(r, '__proto__')?.value).toEqual(['1.10']);
+    }
+  });
+
+  it('toJSON(github.ref_name), as the README writes it, sends any ref as written', async () => {
+    for (const ref of ['@acme/lib@1.2.0', '&release', '!v1', '%v', "'v1'", 'v1: x', '1.10'])
+      expect(await sent(params, `APP_VERSION: ${JSON.stringify(ref)}`)).toEqual({ APP_VERSION: [ref] });
+  });
+
   it('a block scalar keeps its lines; a YAML list repeats a query parameter with each item as written', async () => {
     expect(await sent(params, 'NOTES: |\n  line 1\n  line 2.0\n')).toEqual({ NOTES: ['line 1\nline 2.0\n'] });
     expect(await sent(query, 'status: [SUCCEED, 1.10]')).toEqual({ status: ['SUCCEED', '1.10'] });
@@ -78,6 +91,10 @@ describe('values exactly as written', () => {
     ['A: {b: 1}', /build-params\.A must be a text/],
     ['A: [1, 2]', /build-params\.A must be a text/],
     ['- 1', /must be a JSON object or a YAML mapping/],
+    ['A: 1.10\n---\nB: 2', /holds more than one YAML document \("---" starts another\): give one mapping/],
+    ['A: &release', /"&release" is a YAML anchor or alias, not text: quote the value/],
+    ['A: &x 1\nB: *x', /"&x" is a YAML anchor or alias/],
+    ['A: @acme/lib@1.2.0', /reserved/],
   ])('%j is refused before any request', async (text, message) => {
     const r = await params.safeParseAsync(text);
     expect(r.success).toBe(false);

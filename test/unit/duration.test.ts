@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../src/duration.ts';
+import { formatDuration, formatElapsed, parseDuration } from '../../src/duration.ts';
 
 describe('parseDuration', () => {
   it.each([
@@ -21,14 +21,33 @@ describe('parseDuration', () => {
   );
 });
 
-describe('formatDuration', () => {
+describe('formatDuration: exact, in the units that fit', () => {
   it.each([
     [0, '0ms'],
     [250, '250ms'],
+    [1250, '1.25s'],
     [4500, '4.5s'],
     [10_000, '10s'],
+    [10_500, '10.5s'],
     [72_000, '1m12s'],
+    [90_000, '1m30s'],
+    [90_500, '1m30.5s'],
+    [600_000, '10m'],
     [3_600_000, '1h'],
+    [3_600_500, '1h0.5s'],
     [3_723_000, '1h2m3s'],
+    [72 * 3_600_000, '72h'],
   ])('%i ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('formatElapsed: a measured time, rounded to what means something', () => {
+  it.each([
+    [0, '0ms'],
+    [42.4, '42ms'],
+    [1249, '1.2s'],
+    [9_949, '9.9s'],
+    [10_400, '10s'],
+    [90_499, '1m30s'],
+    [3_723_400, '1h2m3s'],
+  ])('%d ms is %s', (ms, text) => expect(formatElapsed(ms)).toBe(text));
 });

@@ -22,5 +22,9 @@ describe('suggest', () => {
     ['devnet', REGIONS, 'DEVNET'],
     ['IDX', REGIONS, 'IDC'],
     ['MARS', REGIONS, undefined],
+    ['descripton', ['description', 'deptId', 'deptName'], 'description'],
+    ['logoAddr', ['logoAddress', 'kind'], 'logoAddress'],
+    ['bg-id', ['bgId', 'bgName'], 'bgId'],
+    ['colour', ['kind', 'secrecy', 'hidden'], undefined],
   ] as const)('%s → %s', (value, known, expected) => expect(suggest(value, known)).toBe(expected));
 });
