@@ -1,0 +1,115 @@
+// The log follower against a scripted after_line_logs: the run it reads (executeCount, a retry
+// starts a new cursor), the cursor kept on a failed search, reading on after the end until quiet.
+import { describe, expect, it } from 'vitest';
+import type { BkciApi } from '../../src/bkci/client.ts';
+import { LogFollower } from '../../src/build/log-follow.ts';
+import { memoryLog } from '../support/client.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+interface Asked {
+  start: string;
+  executeCount: string;
+}
+type Answer = { status: number; hasMore?: boolean; logs: { lineNo: number; message: string; executeCount: number }[] };
+
+/** A follower whose every read is answered by `answer` (given what was asked), and what it printed. */
+function follower(answer: (q: Asked, n: number) => Answer, executeCount: () => number) {
+  const asked: Asked[] = [];
+  const api = {
+    call: (spec: { query: Record<string, string> }) => {
+      const q = { start: spec.query.start ?? '', executeCount: spec.query.executeCount ?? '' };
+      asked.push(q);
+      return Promise.resolve({ data: answer(q, asked.length - 1), status: 200, user: 'alice' });
+    },
+  } as unknown as BkciApi;
+  const log = memoryLog();
+  const clock = new FakeClock();
+  const f = new LogFollower<unknown>({
+    api,
+    log,
+    projectId: 'demo',
+    buildId: 'b-1',
+    executeCount,
+    mode: 'live',
+    file: undefined,
+    label: () => 'step',
+    signal: new AbortController().signal,
+    clock,
+  });
+  const printed = () => log.lines.filter((l) => l.message.startsWith('step | ')).map((l) => l.message.slice(7));
+  return { f, asked, printed, clock, log };
+}
+
+const line = (lineNo: number, executeCount = 1) => ({ lineNo, message: `line ${lineNo}`, executeCount });
+
+describe('the log follower', () => {
+  it("a retry (a new executeCount) reads the new run from line 1 again, its lines numbered on from the first run's", async () => {
+    let run = 1;
+    const { f, asked, printed, clock } = follower(
+      (q) => {
+        const lines = q.executeCount === '1' ? [line(1), line(2)] : [line(3, 2), line(4, 2)];
+        return { status: 0, logs: lines.filter((l) => l.lineNo >= Number(q.start)) };
+      },
+      () => run,
+    );
+    await f.afterRead();
+    run = 2;
+    for (let i = 0; i < 4; i++) {
+      clock.t += 5000;
+      await f.afterRead();
+    }
+    f.finish();
+    expect(printed()).toEqual(['line 1', 'line 2', 'line 3', 'line 4']);
+    expect(asked[0]).toEqual({ start: '1', executeCount: '1' });
+    expect(asked[1]).toEqual({ start: '1', executeCount: '2' });
+  });
+
+  it('a failed search (999) leaves the cursor where it was; a line of another run in an answer is not printed', async () => {
+    const { f, asked, printed } = follower(
+      (q, n) =>
+        n === 1
+          ? { status: 999, logs: [] }
+          : { status: 0, logs: [line(1), line(2), line(9, 2)].filter((l) => l.lineNo >= Number(q.start)) },
+      () => 1,
+    );
+    await f.afterRead();
+    await f.afterRead();
+    await f.afterRead();
+    expect(asked.map((q) => q.start)).toEqual(['1', '3', '3']);
+    expect(printed()).toEqual(['line 1', 'line 2']);
+  });
+
+  it('after the end it reads on until two reads bring nothing new, bounded', async () => {
+    let n = 0;
+    const { f, asked } = follower(
+      () => ({ status: 0, logs: n++ < 3 ? [line(n)] : [] }),
+      () => 1,
+    );
+    let reads = 0;
+    while (f.pending('done') && reads < 20) {
+      await f.settle();
+      reads++;
+    }
+    expect(reads).toBe(5);
+    expect(asked).toHaveLength(5);
+    const { f: endless } = follower(
+      (q) => ({ status: 0, logs: [line(Number(q.start))] }),
+      () => 1,
+    );
+    let more = 0;
+    while (endless.pending('done') && more < 100) {
+      await endless.settle();
+      more++;
+    }
+    expect(more).toBe(10);
+  });
+
+  it('status 2 once the build ended: no log to wait for', async () => {
+    const { f } = follower(
+      () => ({ status: 2, logs: [] }),
+      () => 1,
+    );
+    await f.afterRead();
+    expect(f.pending('done')).toBe(false);
+  });
+});
