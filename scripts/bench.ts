@@ -5,6 +5,7 @@
 //   2. the size of dist/
 //   3. waiting: polls sent and detection delay (step end - task end)
 //   4. peak RSS of list-projects over 20,000 projects
+//   5. a build's log followed live: 10,000 lines, log reads per poll, CPU, peak RSS
 // Options: --rounds N (cold-start pairs, default 21), --quick (skip the 20 s waits).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -255,6 +256,59 @@ const rows: [string, string, string][] = [];
   if (r.code !== 0) throw new Error(`list-projects failed:\n${r.stdout}`);
   const kb = Number(/maxRSS (\d+)/.exec(r.stdout)?.[1]);
   rows.push(['peak RSS: list-projects, 20,000 projects', `${(kb / 1024).toFixed(0)} MiB`, `target ≤ 120 MiB; ${fmt(r.ms)} in all`]);
+  await emu.close();
+}
+
+// 5. A build's log followed live: 10,000 lines over a 10 s build, two jobs side by side.
+{
+  const emu = await startEmulator({ flavour: 'bkci' });
+  const { bkToken } = emu.addUser('alice');
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  const steps = [
+    { tag: 'e-a', jobId: 'a', stepId: 'build', containerHashId: 'c-a' },
+    { tag: 'e-b', jobId: 'b', stepId: 'test', containerHashId: 'c-b' },
+  ];
+  emu.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-log',
+    phases: [{ status: 'RUNNING', ms: 10_000 }],
+    logs: {
+      steps,
+      generate: [
+        { count: 5000, fromMs: 0, toMs: 9800, step: 'e-a', text: 'build line {i} with some text after it' },
+        { count: 5000, fromMs: 0, toMs: 9800, step: 'e-b', text: 'test line {i}', delayMs: 200 },
+      ],
+    },
+  });
+  const reporter = join(work, 'usage.mjs');
+  await writeFile(
+    reporter,
+    "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write('usage ' + u.maxRSS + ' ' + (u.userCPUTime + u.systemCPUTime) + '\\n'); });\n",
+  );
+  const env = await stepEnv({
+    operation: 'start-build',
+    'base-url': emu.url,
+    'bk-token': bkToken,
+    'project-id': 'demo',
+    'pipeline-id': 'p-log',
+    'poll-interval': '1s',
+  });
+  const r = await run(['--import', reporter, join(actionDir, 'dist', 'index.js')], env);
+  if (r.code !== 0) throw new Error(`start-build failed:\n${r.stdout}`);
+  const [, kb = '0', cpuUs = '0'] = /usage (\d+) (\d+)/.exec(r.stdout) ?? [];
+  const logReads = emu.requests({ path: '/logs/after_line_logs' }).length;
+  const polls = emu.requests({ path: '/build_status' }).length;
+  const out = Object.fromEntries(
+    [...(await readFile(env.GITHUB_OUTPUT ?? '', 'utf8')).matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]),
+  );
+  const lines = (await readFile(out['log-file'] ?? '', 'utf8')).split('\n').filter((l) => l !== '');
+  const a = lines.filter((l) => l.startsWith('[a › build]')).map((l) => Number(/line (\d+)/.exec(l)?.[1]));
+  const inOrder = a.every((n, i) => n === i + 1);
+  rows.push([
+    'live log: 10,000 lines over a 10 s build',
+    `${logReads} log reads, ${polls} polls`,
+    `${lines.length} lines in log-file (each once: ${new Set(lines).size === lines.length}, a step's in order: ${inOrder}); CPU ${(Number(cpuUs) / 1000).toFixed(0)} ms, peak RSS ${(Number(kb) / 1024).toFixed(0)} MiB, ${fmt(r.ms)} in all`,
+  ]);
   await emu.close();
 }
 
