@@ -10,6 +10,7 @@ import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
+import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 import { cut } from './text.ts';
@@ -29,6 +30,11 @@ export interface RunOptions {
   getInput?: (name: string) => string;
   /** The environment the proxy variables are read from. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the step is this process (the default), so that an error nobody caught ends it; a
+   * test running run() in its own process says false, and only the streams are guarded.
+   */
+  ownsProcess?: boolean;
 }
 
 /** The step: inputs once, one operation, outputs and summary, and the only setFailed. */
@@ -43,7 +49,10 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const getInput = options.getInput ?? core.getInput;
   const env = options.env ?? process.env;
   const start = clock.now();
+  // Before anything else can write: every line either stream carries passes the one writer.
+  guardProcessOutput(options.ownsProcess ?? true);
   const secrets = new Secrets((v) => core.setSecret(v));
+  scrubStreams((text) => secrets.redact(text));
   // Masked before anything at all is printed, input errors included.
   for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
   // Secrets out before a long line is cut, so no part of one survives; the writer then keeps

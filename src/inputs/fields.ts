@@ -155,8 +155,13 @@ export async function parseJsonOrYaml(text: string): Promise<unknown> {
       // a YAML flow mapping also starts with '{'
     }
   }
-  const { parse } = await import('yaml');
-  return bigintsToExact(parse(t, { schema: 'core', intAsBigInt: true }));
+  const { parseDocument } = await import('yaml');
+  // Silent: the library would report on stderr, quoting the input. What it would warn about (an
+  // unknown tag, which it drops with its value) means the text is not read as it was written.
+  const doc = parseDocument(t, { schema: 'core', intAsBigInt: true, logLevel: 'silent' });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem !== undefined) throw new Error(problem.message);
+  return bigintsToExact(doc.toJS());
 }
 
 /** A JSON object or YAML mapping, as a plain record. */
