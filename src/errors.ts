@@ -107,6 +107,24 @@ export class CancelledError extends ActionError {
   }
 }
 
+/**
+ * A failure on the runner's side: a file the action writes (the data file in RUNNER_TEMP,
+ * GITHUB_OUTPUT, the job summary). No retry can mend it, and it is never taken for a network
+ * error; run() says what the server had done before it.
+ */
+export class LocalError extends ActionError {
+  override name = 'LocalError';
+}
+
+/** `act`, any failure of it said as a local one: what could not be written, and why. */
+export function local<T>(what: string, act: () => T): T {
+  try {
+    return act();
+  } catch (e) {
+    throw e instanceof LocalError ? e : new LocalError(`could not write ${what} on the runner: ${errorMessage(e)}`, { cause: e });
+  }
+}
+
 /** One or more inputs are wrong; nothing was sent. */
 export class InputError extends ActionError {
   override name = 'InputError';

@@ -2,7 +2,7 @@ import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { formatDuration } from './duration.ts';
-import { errorMessage, InputError, OperationError, statusOf } from './errors.ts';
+import { errorMessage, InputError, LocalError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
 import type { Log } from './log.ts';
 import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
@@ -81,6 +81,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   let step: Step | undefined;
   let connection: Connection | undefined;
   let outcome: Outcome | undefined;
+  /** Set once the operation has ended well: what fails after it is the runner's side, never the server's. */
+  let finished = false;
   // Opened when written: a list answer's items go to it as they arrive.
   const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
   try {
@@ -114,6 +116,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
       workflow: workflowContext(env),
       dataFile,
     });
+    finished = true;
     log.info(outcome.headline);
     setOutputs(outcome, connection.tokens, secrets, dataFile);
     await writeSummary(operation, baseUrl, step, true, outcome, secrets);
@@ -122,7 +125,9 @@ export async function run(options: RunOptions = {}): Promise<void> {
     let message = errorMessage(e);
     if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
-    if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
+    // Work done on the server is said first, whatever failed after it.
+    const done = outcome?.done ?? (finished && e instanceof LocalError ? outcome?.headline : undefined);
+    if (done !== undefined) message = `${done}, but ${message}`;
     try {
       if (connection !== undefined) setOutputs(outcome, connection.tokens, secrets, dataFile, e);
       await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);

@@ -7,6 +7,7 @@ import {
   CancelledError,
   DeadlineError,
   HttpError,
+  LocalError,
   NetworkError,
   type RequestError,
   RequestTimeoutError,
@@ -157,6 +158,8 @@ export class HttpCaller {
         ...(req.sink === undefined ? {} : { sink: req.sink }),
       });
     } catch (e) {
+      // The answer was being written to a file that failed: the runner's side, not the wire's.
+      if (e instanceof LocalError) throw e;
       if (signal.aborted) throw new CancelledError();
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)

@@ -67,6 +67,8 @@ export interface Job {
 /** An operation, its inputs' types closed over: what the registry holds. */
 export interface Operation {
   readonly inputNames: readonly string[];
+  /** Those of its inputs that have a default: the runner sets them on every step, whatever the operation. */
+  readonly defaulted: readonly string[];
   readonly secrets: readonly string[];
   readonly endpoints: readonly Endpoint[];
   readonly outputs: readonly string[];
@@ -78,6 +80,9 @@ export interface Operation {
 export function defineOperation<S extends InputsSchema, O extends string = never>(spec: OperationSpec<S, O>): Operation {
   return {
     inputNames: Object.keys(spec.inputs.shape),
+    defaulted: Object.entries(spec.inputs.shape as Record<string, z.ZodType>)
+      .filter(([, schema]) => schema.def.type === 'default')
+      .map(([name]) => name),
     secrets: spec.secrets ?? [],
     endpoints: spec.endpoints,
     outputs: spec.outputs,

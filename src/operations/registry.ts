@@ -56,6 +56,20 @@ export const OUTPUT_NAMES = unique([...COMMON_OUTPUTS, ...MODULES.flatMap((m) =>
 /** Inputs that hold secrets, whichever operation reads them: masked before anything is printed. */
 export const SECRET_INPUT_NAMES = unique([...SECRET_INPUTS, ...MODULES.flatMap((m) => m.secrets)]);
 
+/** Inputs with a default, which the runner sets on every step: their presence says nothing. */
+const DEFAULTED = new Set(MODULES.flatMap((m) => m.defaulted));
+const SHARED = new Set(['operation', ...Object.keys(settingsSchema.in.shape)]);
+
+/** An input given that the operation would ignore: it cannot mean what was written. */
+function unread(name: OperationName, op: Operation, raw: Record<string, string | undefined>): string[] {
+  return Object.keys(raw)
+    .filter((input) => !SHARED.has(input) && !DEFAULTED.has(input) && !op.inputNames.includes(input))
+    .map((input) => {
+      const readers = OPERATION_NAMES.filter((n) => REGISTRY[n].inputNames.includes(input));
+      return `${input} is given, but operation ${name} does not read it and would ignore it: remove it, or use it with ${readers.join(', ')}`;
+    });
+}
+
 export const isOperationName = (name: string): name is OperationName => (OPERATION_NAMES as readonly string[]).includes(name);
 
 export interface Step {
@@ -91,6 +105,7 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
     );
   const prepared = await op.prepare(raw, operation);
   if ('problems' in prepared) problems.push(...prepared.problems);
+  problems.push(...unread(operation, op, raw));
   if (settings.success) problems.push(...credentialProblems(operation, op, settings.data));
   if (settings.success && !publishes(op, settings.data.gateway))
     problems.push(

@@ -5,6 +5,7 @@
 // command (add-mask's value aside, which is ours). A command's message keeps its line breaks
 // (core escapes them; the runner shows them inside the annotation); a plain line is folded.
 import * as core from '@actions/core';
+import { local } from '../errors.ts';
 import { defuse, neutralise } from '../text.ts';
 import { asOwn } from './streams.ts';
 
@@ -29,12 +30,19 @@ export const setFailed = (message: string): void => asOwn(() => core.setFailed(d
  * text: defused like every other line then.
  */
 export const setOutput = (name: string, value: string): void =>
-  asOwn(() => core.setOutput(name, process.env.GITHUB_OUTPUT ? value : defuse(value)));
+  local('GITHUB_OUTPUT', () => asOwn(() => core.setOutput(name, process.env.GITHUB_OUTPUT ? value : defuse(value))));
 
 /** Appends Markdown to the job summary; false when the runner gave no summary file. */
 export async function appendSummary(markdown: string): Promise<boolean> {
   if (!process.env.GITHUB_STEP_SUMMARY) return false;
-  await core.summary.addRaw(markdown).write();
-  core.summary.emptyBuffer();
+  try {
+    await core.summary.addRaw(markdown).write();
+  } catch (e) {
+    local('the job summary (GITHUB_STEP_SUMMARY)', () => {
+      throw e;
+    });
+  } finally {
+    core.summary.emptyBuffer();
+  }
   return true;
 }

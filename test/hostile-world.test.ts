@@ -1,0 +1,91 @@
+// Issue 22, a hostile world: each class it names reached through the built action or run() in
+// process against the emulator, with the door the issue names.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runStep, useInstalledAction } from '../emulator/runner.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
+import { failedWith } from './support/expect-step.ts';
+import { cleanupRuns, runInProcess } from './support/in-process.ts';
+
+const installed = useInstalledAction({ beforeAll, afterAll });
+afterAll(cleanupRuns);
+
+let emu: Emulator;
+let alice: ReturnType<Emulator['addUser']>;
+beforeEach(async () => {
+  emu = await startEmulator({ flavour: 'bkci' });
+  alice = emu.addUser('alice');
+});
+afterEach(() => emu.close());
+
+const NOWHERE = join(tmpdir(), 'bkci-no', 'such', 'dir');
+
+describe('a local failure is told as local', () => {
+  it('the door: a data file that cannot be written while a list arrives is not a broken connection: the list is asked for once', async () => {
+    for (let i = 0; i < 1200; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice' });
+    const r = await runStep(installed(), {
+      inputs: { operation: 'list-projects', 'base-url': emu.url, 'bk-token': alice.bkToken },
+      env: { RUNNER_TEMP: NOWHERE },
+    });
+    failedWith(r, /^bk-ci list-projects failed: could not write the data file .* on the runner: ENOENT/);
+    expect(r.stdout).not.toMatch(/retry \d of/);
+    expect(emu.requests({ method: 'GET', path: `${OPENAPI_PREFIX}projects` })).toHaveLength(1);
+  });
+
+  it('callbacks registered, then GITHUB_OUTPUT cannot be written: the failure says the callbacks were registered', async () => {
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    const r = await runInProcess({
+      inputs: {
+        operation: 'create-callbacks',
+        'base-url': emu.url,
+        'bk-token': alice.bkToken,
+        'project-id': 'demo',
+        'callback-url': 'https://hooks.example.com/bkci',
+        events: 'BUILD_END',
+        region: 'DEVNET',
+      },
+      processEnv: { GITHUB_OUTPUT: join(NOWHERE, 'output') },
+    });
+    failedWith(r, /^bk-ci create-callbacks failed: registered 1 of 1 callbacks for demo, but could not write GITHUB_OUTPUT on the runner/);
+    expect(emu.callbacks).toHaveLength(1);
+    expect(emu.requests({ method: 'POST' }).filter((q) => q.path.includes('callbacks'))).toHaveLength(1);
+  });
+});
+
+describe('an input that cannot mean what was written is refused before any request', () => {
+  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': emu.url, 'bk-token': alice.bkToken, ...inputs } });
+
+  it.each([
+    [
+      'the door: request with a body and the default method GET',
+      { operation: 'request', path: 'v4/projects/demo', body: '{"projectName":"x"}' },
+      /body is given but method is GET \(the default\)/,
+    ],
+    [
+      'request with the token in query',
+      { operation: 'request', path: 'v4/projects', query: 'access_token: other' },
+      /query.access_token cannot be given/,
+    ],
+    [
+      'an input the operation does not read',
+      { operation: 'get-project', 'project-id': 'demo', body: 'a: 1' },
+      /body is given, but operation get-project does not read it and would ignore it: remove it, or use it with request/,
+    ],
+    [
+      'events given to list-projects',
+      { operation: 'list-projects', events: 'BUILD_END' },
+      /events is given, but operation list-projects does not read it/,
+    ],
+    [
+      'a YAML tag the parser would drop with its value',
+      { operation: 'request', method: 'POST', path: 'v4/x', body: 'a: !<x> 1' },
+      /body is neither JSON nor YAML: Unresolved tag/,
+    ],
+  ])('%s', async (_, inputs, message) => {
+    const r = await step(inputs);
+    failedWith(r, message);
+    expect(r.errors[0]).toMatch(/No request was sent\.$/);
+    expect(emu.requests()).toEqual([]);
+  });
+});
