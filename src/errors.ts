@@ -125,6 +125,11 @@ export function local<T>(what: string, act: () => T): T {
   }
 }
 
+/** A list that cannot be read whole: the server ignores paging, or the list is beyond the action's bound. */
+export class PagingError extends ActionError {
+  override name = 'PagingError';
+}
+
 /** One or more inputs are wrong; nothing was sent. */
 export class InputError extends ActionError {
   override name = 'InputError';

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
 import { failedWith } from './support/expect-step.ts';
+import { SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
@@ -87,5 +88,51 @@ describe('an input that cannot mean what was written is refused before any reque
     failedWith(r, message);
     expect(r.errors[0]).toMatch(/No request was sent\.$/);
     expect(emu.requests()).toEqual([]);
+  });
+});
+
+describe('every loop that asks a server for more makes progress or stops', () => {
+  it('the door: a callbacks list that ignores page and sends no count is asked twice, paced, and nothing is deleted', async () => {
+    const quirky = await startEmulator({ flavour: 'bkci', callbackPaging: 'ignores-page' });
+    try {
+      const bob = quirky.addUser('bob');
+      quirky.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'bob' });
+      for (let i = 0; i < 150; i++)
+        quirky.callbacks.push({
+          id: i + 1,
+          projectId: 'demo',
+          url: `https://hooks.example.com/${i % 3}`,
+          event: 'BUILD_END',
+          region: 'DEVNET',
+          secretToken: null,
+          creator: 'bob',
+          enable: i % 2 === 0,
+          createdAt: i,
+        });
+      const clock = new SkippingClock();
+      const r = await runInProcess({
+        inputs: {
+          operation: 'create-callbacks',
+          'base-url': quirky.url,
+          'bk-token': bob.bkToken,
+          'project-id': 'demo',
+          'callback-url': 'https://hooks.example.com/1',
+          region: 'DEVNET',
+          events: 'BUILD_END',
+        },
+        clock,
+      });
+      failedWith(
+        r,
+        /the callbacks of project demo: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page" .* stopped after 2 requests; nothing was deleted or registered/,
+      );
+      const lists = quirky.requests({ method: 'GET' }).filter((q) => q.path.endsWith('/callbacks'));
+      expect(lists).toHaveLength(2);
+      expect(clock.skipped).toBeGreaterThanOrEqual(200);
+      expect(quirky.requests({ method: 'DELETE' })).toEqual([]);
+      expect(quirky.callbacks).toHaveLength(150);
+    } finally {
+      quirky.close();
+    }
   });
 });

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
 import type { Endpoint } from '../bkci/routes.ts';
-import { ActionError, errorMessage, OperationError, ServerSaidError } from '../errors.ts';
+import type { Clock } from '../clock.ts';
+import { ActionError, errorMessage, OperationError, PagingError, ServerSaidError } from '../errors.ts';
 import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
 import type { Block, Outcome } from '../outcome.ts';
+import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
 const CALLBACKS_BATCH: Endpoint = {
@@ -72,24 +74,37 @@ function rightMissing(e: unknown, what: string, right: 'member' | 'manager', pro
   });
 }
 
-/** Every callback of the project, all pages. */
-async function listAll(api: BkciApi, projectId: string): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (let page = 1; ; page++) {
-    const reply = await api
-      .call({
-        endpoint: CALLBACKS_LIST,
-        params: { projectId },
-        query: { page: String(page), pageSize: String(PAGE_SIZE) },
-        data: callbackPage,
-      })
-      .catch((e: unknown) => {
-        throw rightMissing(e, 'listing the callbacks', 'member', projectId);
-      });
-    const records = reply.data?.records ?? [];
-    rows.push(...records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })));
-    if (records.length < PAGE_SIZE || rows.length >= (reply.data?.count ?? Number.POSITIVE_INFINITY)) return rows;
-  }
+/** More callbacks than any project registers; past it the list is refused, not held. */
+const MAX_CALLBACKS = 20_000;
+
+/** Every callback of the project, each once, all pages, paced. */
+function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<Row[]> {
+  return readAllPages({
+    read: async (page) => {
+      const reply = await api
+        .call({
+          endpoint: CALLBACKS_LIST,
+          params: { projectId },
+          query: { page: String(page), pageSize: String(PAGE_SIZE) },
+          data: callbackPage,
+        })
+        .catch((e: unknown) => {
+          throw rightMissing(e, 'listing the callbacks', 'member', projectId);
+        });
+      const records = reply.data?.records ?? [];
+      return {
+        items: records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })),
+        total: reply.data?.count,
+      };
+    },
+    key: (row) => row.id,
+    pageSize: PAGE_SIZE,
+    maxItems: MAX_CALLBACKS,
+    paceMs: PAGE_PACE_MS,
+    clock,
+    signal,
+    what: `the callbacks of project ${projectId}`,
+  });
 }
 
 /**
@@ -120,10 +135,13 @@ export default defineOperation({
     ['replace-events', String(t['replace-events'])],
   ],
   waits: () => false,
-  async run(t, { api, log }) {
+  async run(t, { api, log, clock, signal }) {
     const projectId = t['project-id'];
     const url = t['callback-url'];
-    const rows = (await listAll(api, projectId)).filter((r) => r.url === url);
+    const all = await listAll(api, projectId, clock, signal).catch((e: unknown) => {
+      throw e instanceof PagingError ? new PagingError(`${e.message}; nothing was deleted or registered`, { cause: e }) : e;
+    });
+    const rows = all.filter((r) => r.url === url);
     const disabled = rows.filter((r) => !r.enable && t.events.includes(r.event));
     const stale = t['replace-events'] ? rows.filter((r) => !t.events.includes(r.event)) : [];
     const reenabled: string[] = [];
