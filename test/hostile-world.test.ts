@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep, useInstalledAction } from '../emulator/runner.ts';
-import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../emulator/server.ts';
+import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
 import { failedWith } from './support/expect-step.ts';
 import { SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
@@ -134,5 +134,57 @@ describe('every loop that asks a server for more makes progress or stops', () =>
     } finally {
       quirky.close();
     }
+  });
+});
+
+describe('an answer is checked against the question', () => {
+  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': emu.url, 'bk-token': alice.bkToken, ...inputs } });
+  const answer = (pattern: RegExp, body: string, method = 'GET') =>
+    emu.faults.add({ method: method as 'GET', pattern, times: Infinity, fault: { kind: 'status', status: 200, body } });
+
+  it('the door: a body that gives a key twice is refused, once, not read one way here and another there', async () => {
+    answer(/\/projects\/demo$/, '{"code":0,"data":{"englishName":"demo","projectName":"Demo","projectName":"Evil"}}');
+    const r = await step({ operation: 'get-project', 'project-id': 'demo' });
+    failedWith(r, /gives the key "projectName" twice in one object; JSON readers differ on which one counts/);
+    expect(emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
+  });
+
+  it('a list item that gives a key twice is refused too', async () => {
+    answer(
+      /\/projects$/,
+      '{"code":0,"data":[{"englishName":"a","projectName":"A"},{"englishName":"b","englishName":"c","projectName":"B"}]}',
+    );
+    const r = await step({ operation: 'list-projects' });
+    failedWith(r, /gives the key "englishName" twice/);
+  });
+
+  it('an answer about another project is not merged and written back over this one', async () => {
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    answer(/\/projects\/demo$/, JSON.stringify({ code: 0, data: { englishName: 'other', projectName: 'Other', description: 'theirs' } }));
+    const r = await step({ operation: 'update-project', 'project-id': 'demo', project: 'projectName: Demo 2' });
+    failedWith(r, /bk-ci answered about project "other" when asked for project "demo": the answer is not used/);
+    expect(emu.requests({ method: 'PUT' })).toEqual([]);
+  });
+
+  it('a user id from the token endpoint that a header cannot carry is refused at once, not retried as a network error', async () => {
+    emu.faults.add({
+      path: TOKEN_PATH,
+      times: Infinity,
+      fault: {
+        kind: 'status',
+        status: 200,
+        body: JSON.stringify({ status: 0, data: { userId: 'alice\r\nX-Evil: 1', accessToken: 'tok-1234', expirationTime: 4102444800000 } }),
+      },
+    });
+    const r = await step({ operation: 'get-project', 'project-id': 'demo' });
+    failedWith(r, /userId holds a character an HTTP header cannot carry/);
+    expect(emu.requests({ path: TOKEN_PATH })).toHaveLength(1);
+    expect(emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toEqual([]);
+  });
+
+  it('an input body that gives a key twice is refused before any request', async () => {
+    const r = await step({ operation: 'request', method: 'POST', path: 'v4/x', body: '{"a":1,"a":2}' });
+    failedWith(r, /body .*gives the key "a" twice in one object/);
+    expect(emu.requests()).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import type { WireResponse } from '../http/transport.ts';
 import type { RawJson } from '../json.ts';
 import type { Log } from '../log.ts';
 import type { Secrets } from '../redact.ts';
+import { isControl } from '../text.ts';
 import { type Endpoint, resolvePath } from './routes.ts';
 import { checked, parseJson, unwrap } from './wire.ts';
 
@@ -205,7 +206,10 @@ export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/a
 /** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
 const tokenInfo = z
   .object({
-    userId: z.string(),
+    // Sent back as X-DEVOPS-UID: a value a header cannot carry is the server's fault, said at once.
+    userId: z.string().refine((v) => ![...v].some((c) => isControl(c.charCodeAt(0)) || c.charCodeAt(0) > 0xff), {
+      error: 'userId holds a character an HTTP header cannot carry (a control character or one beyond Latin-1)',
+    }),
     expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
     accessToken: z.string().min(1),
   })

@@ -74,6 +74,8 @@ const BEFORE_SEND = new Set([
 /** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
 const CERTIFICATE =
   /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+/** A request Node refused to build (a header value it cannot carry): never sent, and no retry mends it. */
+const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_URL']);
 const CERTIFICATE_HINT =
   'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
@@ -119,7 +121,11 @@ export class HttpCaller {
         failure = { kind: 'status', status: res.status, retryAfter };
       } catch (e) {
         if (e instanceof NetworkError)
-          failure = { kind: 'network', beforeSend: e.beforeSend, permanent: e.code !== undefined && CERTIFICATE.test(e.code) };
+          failure = {
+            kind: 'network',
+            beforeSend: e.beforeSend,
+            permanent: e.code !== undefined && (CERTIFICATE.test(e.code) || UNSENDABLE.has(e.code)),
+          };
         else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
         else throw e;
         error = e;
@@ -173,7 +179,7 @@ export class HttpCaller {
       throw new NetworkError({
         method: req.method,
         url: shown,
-        beforeSend: code !== undefined && BEFORE_SEND.has(code),
+        beforeSend: code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code)),
         detail,
         cause: e,
         ...(code === undefined ? {} : { code }),

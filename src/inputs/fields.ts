@@ -2,7 +2,7 @@
 // message that names the input and says what is valid.
 import { z } from 'zod';
 import { parseDuration } from '../duration.ts';
-import { bigintsToExact, parseExact } from '../json.ts';
+import { bigintsToExact, duplicateKey, parseExact } from '../json.ts';
 import { hasSpaceOrControl, isControl } from '../text.ts';
 
 export const bool = (name: string) =>
@@ -149,10 +149,17 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
 export async function parseJsonOrYaml(text: string): Promise<unknown> {
   const t = text.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
+    let json: { value: unknown } | undefined;
     try {
-      return parseExact(t);
+      json = { value: parseExact(t) };
     } catch {
       // a YAML flow mapping also starts with '{'
+    }
+    if (json !== undefined) {
+      // JSON.parse keeps the last, bk-ci's reader may keep the first: what was meant is not clear.
+      const twice = duplicateKey(t);
+      if (twice !== undefined) throw new Error(`it gives the key ${JSON.stringify(twice)} twice in one object`);
+      return json.value;
     }
   }
   const { parseDocument } = await import('yaml');
