@@ -102,8 +102,11 @@ export class DeadlineError extends RequestError {
 /** The job was cancelled (SIGINT/SIGTERM) while a request or a wait was under way. */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
-  constructor() {
+  /** A write that was on its way when the job was cancelled ("PUT …/projects/demo"): bk-ci may have applied it. */
+  readonly inFlight: string | undefined;
+  constructor(inFlight?: string) {
     super('cancelled');
+    this.inFlight = inFlight;
   }
 }
 

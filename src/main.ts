@@ -2,7 +2,7 @@ import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { formatDuration } from './duration.ts';
-import { errorMessage, InputError, LocalError, OperationError, statusOf } from './errors.ts';
+import { CancelledError, errorMessage, InputError, LocalError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
 import type { Log } from './log.ts';
 import { isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
@@ -123,7 +123,11 @@ export async function run(options: RunOptions = {}): Promise<void> {
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
-    if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatDuration(clock.now() - start)}`;
+    if (cancel.signal.aborted && !(e instanceof OperationError)) {
+      message = `cancelled after ${formatDuration(clock.now() - start)}`;
+      if (e instanceof CancelledError && e.inFlight !== undefined)
+        message += ` while ${e.inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
+    }
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
     // Work done on the server is said first, whatever failed after it.
     const done = outcome?.done ?? (finished && e instanceof LocalError ? outcome?.headline : undefined);

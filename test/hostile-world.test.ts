@@ -188,3 +188,80 @@ describe('an answer is checked against the question', () => {
     expect(emu.requests()).toEqual([]);
   });
 });
+
+describe('half-done work is told truly', () => {
+  const register = () =>
+    runInProcess({
+      inputs: {
+        operation: 'create-callbacks',
+        'base-url': emu.url,
+        'bk-token': alice.bkToken,
+        'project-id': 'demo',
+        'callback-url': 'https://hooks.example.com/bkci',
+        region: 'DEVNET',
+        events: 'BUILD_END,BUILD_START',
+      },
+    });
+  const disabled = (id: number, event: string) => ({
+    id,
+    projectId: 'demo',
+    url: 'https://hooks.example.com/bkci',
+    event,
+    region: 'DEVNET',
+    secretToken: null,
+    creator: 'alice',
+    enable: false,
+    createdAt: id,
+  });
+
+  it('the door: callbacks deleted before a batch that failed are said, and reenabled-events lists only what was created again', async () => {
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
+    emu.faults.add({
+      method: 'POST',
+      pattern: /callbacks\/batch/,
+      fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' },
+    });
+    const r = await register();
+    failedWith(
+      r,
+      /^bk-ci create-callbacks failed: deleted the callbacks of https:\/\/hooks.example.com\/bkci for BUILD_(END|START), BUILD_(END|START), but .*HTTP 500: db busy\. Deleted before it: .*the disabled callbacks for .* were deleted to be created again and are not registered now: run the step again\.$/,
+    );
+    expect(r.outputs['reenabled-events']).toBe('[]');
+    expect(r.summary).toMatch(/deleted, not re-created/);
+    expect(emu.callbacks).toEqual([]);
+    // A re-run converges: nothing left to delete, both registered.
+    const again = await register();
+    expect(again.code).toBe(0);
+    expect(emu.callbacks.map((c) => [c.event, c.enable]).sort()).toEqual([
+      ['BUILD_END', true],
+      ['BUILD_START', true],
+    ]);
+  });
+
+  it('a project write cancelled while it was on its way says it may have been applied', async () => {
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    emu.faults.add({ method: 'PUT', pattern: /\/projects\/demo$/, fault: { kind: 'hang' } });
+    const r = await runStep(installed(), {
+      inputs: {
+        operation: 'update-project',
+        'base-url': emu.url,
+        'bk-token': alice.bkToken,
+        'project-id': 'demo',
+        project: 'description: new',
+      },
+      onSpawn: (kill) => {
+        const timer = setInterval(() => {
+          if (emu.requests({ method: 'PUT' }).length > 0) {
+            clearInterval(timer);
+            kill('SIGINT');
+          }
+        }, 10);
+      },
+    });
+    failedWith(
+      r,
+      /^bk-ci update-project failed: cancelled after .* while PUT http:\/\/.*\/projects\/demo was on its way: bk-ci may have applied it; check before running the step again$/,
+    );
+  });
+});

@@ -166,7 +166,8 @@ export class HttpCaller {
     } catch (e) {
       // The answer was being written to a file that failed: the runner's side, not the wire's.
       if (e instanceof LocalError) throw e;
-      if (signal.aborted) throw new CancelledError();
+      // A write cut off on its way may have reached bk-ci all the same: said, never assumed undone.
+      if (signal.aborted) throw new CancelledError(req.method === 'GET' ? undefined : `${req.method} ${stripQuery(shown)}`);
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
