@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
 import { failedWith } from './support/expect-step.ts';
-import { SkippingClock } from './support/fake-clock.ts';
+import { FakeClock, SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
@@ -263,5 +263,71 @@ describe('half-done work is told truly', () => {
       r,
       /^bk-ci update-project failed: cancelled after .* while PUT http:\/\/.*\/projects\/demo was on its way: bk-ci may have applied it; check before running the step again$/,
     );
+  });
+});
+
+describe('time relative to what the server grants', () => {
+  let clock: FakeClock;
+  let timed: Emulator;
+  beforeEach(async () => {
+    clock = new FakeClock();
+    clock.t = Date.UTC(2026, 5, 1);
+    // Tokens of 30 seconds, as some installations issue.
+    timed = await startEmulator({ flavour: 'bkci', now: () => clock.now(), tokenLifetimeMs: 30_000 });
+  });
+  afterEach(() => timed.close());
+  const sign = (bkToken: string, inputs: Record<string, string>) =>
+    runInProcess({
+      inputs: { operation: 'sign-detail', 'base-url': timed.url, 'bk-token': bkToken, 'poll-interval': '5s', retries: '0', ...inputs },
+      clock,
+    });
+  const detail = (): number[] =>
+    timed
+      .requests({ method: 'GET' })
+      .filter((q) => q.path.includes('/detail'))
+      .map((q) => q.time);
+
+  it('the door: a 30-second token is renewed when a fifth of its life is left, not before every poll', async () => {
+    const bob = timed.addUser('bob');
+    timed.seedSign({ resignId: 's-1', runningMs: 120_000 });
+    const r = await sign(bob.bkToken, { 'resign-id': 's-1' });
+    expect(r.code, r.stdout).toBe(0);
+    const polls = detail().length;
+    const tokens = timed.requests({ path: TOKEN_PATH }).length;
+    expect(polls).toBeGreaterThanOrEqual(24);
+    // One token lasts 24 s of 5 s polls: five or so in two minutes, not one a poll.
+    expect(tokens).toBeGreaterThanOrEqual(2);
+    expect(tokens).toBeLessThanOrEqual(Math.ceil(120 / 24) + 1);
+  });
+
+  it('no poll comes sooner than the Retry-After of a failed one', async () => {
+    const bob = timed.addUser('bob');
+    timed.seedSign({ resignId: 's-2', runningMs: 60_000 });
+    timed.faults.add({
+      pattern: /\/detail/,
+      times: 2,
+      fault: { kind: 'status', status: 503, contentType: 'text', body: 'busy', headers: { 'retry-after': '20' } },
+    });
+    const r = await sign(bob.bkToken, { 'resign-id': 's-2' });
+    expect(r.code, r.stdout).toBe(0);
+    const [first = 0, second = 0, third = 0] = detail();
+    expect(second - first).toBeGreaterThanOrEqual(20_000);
+    expect(third - second).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it('a retry the server asks to delay longer than the action waits is not sent sooner: not at all', async () => {
+    const bob = timed.addUser('bob');
+    timed.faults.add({
+      pattern: /\/projects\/demo$/,
+      times: Infinity,
+      fault: { kind: 'status', status: 429, contentType: 'text', body: 'slow down', headers: { 'retry-after': '120' } },
+    });
+    const r = await runInProcess({
+      inputs: { operation: 'get-project', 'base-url': timed.url, 'bk-token': bob.bkToken, 'project-id': 'demo', retries: '3' },
+      clock,
+    });
+    failedWith(r, /HTTP 429: slow down/);
+    expect(r.stdout).toMatch(/not retried: the server asks to wait 2m \(Retry-After\), longer than the action waits for a retry \(1m\)/);
+    expect(timed.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
   });
 });

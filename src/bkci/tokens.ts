@@ -76,7 +76,7 @@ export interface IssuedTokensOptions {
   log: Log;
   /** Overrides the token's own user for X-DEVOPS-UID. */
   userId?: string;
-  /** A token with less than this left is renewed before use. Default 60 s. */
+  /** A token with less than this left (and less than a fifth of its lifetime) is renewed before use. Default 60 s. */
   renewMarginMs?: number;
 }
 
@@ -86,6 +86,8 @@ export class IssuedTokens implements TokenSource {
   readonly #o: IssuedTokensOptions;
   #info: IssuedToken | undefined;
   #expiresAt: number | undefined;
+  /** How long the last token was issued for, as it arrived. */
+  #lifetime = Number.POSITIVE_INFINITY;
   #pending: Promise<IssuedToken> | undefined;
   renewals = 0;
 
@@ -104,7 +106,8 @@ export class IssuedTokens implements TokenSource {
 
   async current(): Promise<Credentials> {
     const info = this.#info;
-    const margin = this.#o.renewMarginMs ?? 60_000;
+    // A fifth of the token's life at most: a 30-second token is not renewed before every request.
+    const margin = Math.min(this.#o.renewMarginMs ?? 60_000, this.#lifetime / 5);
     const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#o.clock.now() >= margin);
     const fresh = usable ? info : await this.#renew();
     return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
@@ -130,7 +133,9 @@ export class IssuedTokens implements TokenSource {
     // Masked before anything else can print it.
     this.#o.secrets.add(info.accessToken);
     this.#info = info;
-    this.#expiresAt = expiresAt(info.expirationTime, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    this.#expiresAt = expiresAt(info.expirationTime, now);
+    this.#lifetime = this.#expiresAt === undefined ? Number.POSITIVE_INFINITY : this.#expiresAt - now;
     if (this.#expiresAt === undefined)
       this.#o.log.warning(
         `the token endpoint says the token expires at ${utcTime(info.expirationTime, info.expirationText)}, which is not a time still to come; the action will renew it only when bk-ci says it expired`,

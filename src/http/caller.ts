@@ -132,6 +132,12 @@ export class HttpCaller {
       }
       if (attempt >= retry.retries || req.detached !== undefined || !isRetryable(req.method, failure)) throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
+      if (delay > retry.maxRetryAfterMs) {
+        log.info(
+          `${req.method} ${stripQuery(shown)}: HTTP ${error.status}; not retried: the server asks to wait ${formatDuration(delay)} (Retry-After), longer than the action waits for a retry (${formatDuration(retry.maxRetryAfterMs)})`,
+        );
+        throw error;
+      }
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
       const reason =
         error instanceof HttpError
