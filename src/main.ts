@@ -18,6 +18,10 @@ import { cut } from './text.ts';
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
 const CANCEL_EXIT_MS = 1800;
 
+/** The error annotation, and each output but data (which has data-file behind it): server text in them is bounded. */
+const ANNOTATION_LIMIT = 8000;
+const OUTPUT_LIMIT = 64 * 1024;
+
 /** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
 const NODE_MAJOR = 24;
 
@@ -138,7 +142,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
-    core.setFailed(secrets.redact(`bk-ci ${operation} failed: ${message}`));
+    // Secrets out first, then cut: no part of one survives the cut.
+    core.setFailed(cut(secrets.redact(`bk-ci ${operation} failed: ${message}`), ANNOTATION_LIMIT));
   } finally {
     dataFile.abandon();
     process.off('SIGINT', onSignal);
@@ -159,7 +164,7 @@ function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: 
   if (outcome === undefined) return;
   for (const name of OUTPUT_NAMES) {
     const value: string | undefined = outcome.outputs[name];
-    if (value !== undefined) core.setOutput(name, name === 'access-token' ? value : secrets.redact(value));
+    if (value !== undefined) core.setOutput(name, name === 'access-token' ? value : cut(secrets.redact(value), OUTPUT_LIMIT));
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

@@ -331,3 +331,20 @@ describe('time relative to what the server grants', () => {
     expect(timed.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
   });
 });
+
+describe('everything shown is bounded, with a note', () => {
+  it('the door: a re-sign message of 300,000 characters is cut in the output, the annotation and the summary, each saying so', async () => {
+    const long = `queue full ${'x'.repeat(300_000)} end`;
+    emu.seedSign({ resignId: 's-long', runningMs: 0, result: 'FAIL', failMessage: long });
+    const r = await runInProcess({
+      inputs: { operation: 'sign-detail', 'base-url': emu.url, 'bk-token': alice.bkToken, 'resign-id': 's-long', wait: 'false' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.outputs['sign-message']?.length).toBeLessThan(70 * 1024);
+    expect(r.outputs['sign-message']).toMatch(/^queue full x+… \(\d+ more characters\)$/);
+    expect(r.errors[0]?.length).toBeLessThan(9000);
+    expect(r.errors[0]).toMatch(/… \(\d+ more characters\)$/);
+    expect(r.summary.length).toBeLessThan(20_000);
+    expect(r.summary).toMatch(/more characters/);
+  });
+});
