@@ -62,7 +62,7 @@ const EXPRESSIONS: Record<string, (w: World) => string> = {
 const CANNOT_RUN: [string, (e: Example) => boolean][] = [
   ['its inputs are left out of the example (with: …)', (e) => typeof e.step.with !== 'object' || e.step.with === null],
   [
-    'it reads one build of the reader\'s bk-ci by its id (a b-… in query), which no emulator holds',
+    "it reads one build of the reader's bk-ci by its id (a b-… in query), which no emulator holds",
     (e) => /"buildId": "b-/.test(String((e.step.with as Record<string, unknown>).query ?? '')),
   ],
 ];

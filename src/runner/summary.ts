@@ -2,6 +2,8 @@ import type { Block } from '../outcome.ts';
 import { escapeMarkdown } from '../text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
+/** Rows shown of one table. */
+export const SUMMARY_ROWS = 1000;
 
 export interface SummaryInput {
   operation: string;
@@ -19,11 +21,14 @@ export interface SummaryInput {
 export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
   const cell = (text: string): string => escapeMarkdown(scrub(text)) || ' ';
+  // Each cell is cut (escapeMarkdown), each table too: a server's list of any length shows its
+  // first rows and says how many more there were.
   const table = (headers: string[], rows: string[][]): string =>
     [
       `| ${headers.map(cell).join(' | ')} |`,
       `|${headers.map(() => '---').join('|')}|`,
-      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+      ...rows.slice(0, SUMMARY_ROWS).map((row) => `| ${row.map(cell).join(' | ')} |`),
+      ...(rows.length > SUMMARY_ROWS ? [`\n… ${rows.length - SUMMARY_ROWS} more rows not shown (the whole result is in data-file)`] : []),
     ].join('\n');
 
   const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
