@@ -83,6 +83,17 @@ if (seed) {
   emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
   emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
   emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo' });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-review',
+    name: 'Release with review',
+    phases: [
+      { status: 'QUEUE', ms: 500 },
+      { status: 'RUNNING', ms: 2000, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'Release approvers', reviewers: [user] }] } },
+      { status: 'RUNNING', ms: 2000 },
+    ],
+  });
 }
 console.log(`listening on ${emulator.url}`);
 console.log(
@@ -93,7 +104,7 @@ console.log(`access-token: ${token.accessToken}`);
 console.log(`user-id: ${user}`);
 if (seed)
   console.log(
-    'seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED)',
+    `seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED), pipeline "p-review" (its stage Release waits for review by ${user})`,
   );
 console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
 

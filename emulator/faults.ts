@@ -23,6 +23,11 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stall') }),
   /** The normal answer, late. */
   z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
+  /**
+   * The normal answer with these fields set in its `data` object (a status answer about another
+   * build: `{"id": "b-other"}`; a status nobody knows; a field gone: `null`).
+   */
+  z.object({ kind: z.literal('patch'), data: z.record(z.string(), z.unknown()) }),
 ]);
 export type Fault = z.infer<typeof faultSchema>;
 
@@ -36,6 +41,11 @@ export interface FaultRule {
   times?: number;
   /** How many matching requests it lets through before it applies. Default 0. */
   skip?: number;
+  /**
+   * The request is handled first (a start starts a build), then the fault replaces the answer:
+   * a lost answer after the work is done.
+   */
+  after?: boolean;
   fault: Fault;
 }
 
@@ -57,6 +67,7 @@ export const faultRuleBody = z
       .optional(),
     times: z.number().int().min(1).nullable().optional(),
     skip: z.number().int().min(0).optional(),
+    after: z.boolean().optional(),
     fault: faultSchema,
   })
   .strict()
@@ -69,6 +80,7 @@ export const faultRuleBody = z
       ...(r.path === undefined ? {} : { path: r.path }),
       ...(r.pattern === undefined ? {} : { pattern: new RegExp(r.pattern) }),
       ...(r.skip === undefined ? {} : { skip: r.skip }),
+      ...(r.after === undefined ? {} : { after: r.after }),
     }),
   );
 
@@ -89,7 +101,7 @@ export class FaultPlan {
   }
 
   /** The armed rules, for `GET /__emulator/faults`. */
-  list(): { method?: string; path?: string; pattern?: string; left: number | null; skip: number; fault: Fault }[] {
+  list(): { method?: string; path?: string; pattern?: string; left: number | null; skip: number; after?: boolean; fault: Fault }[] {
     return this.#rules
       .filter((r) => r.left > 0)
       .map((r) => ({
@@ -98,12 +110,18 @@ export class FaultPlan {
         ...(r.pattern === undefined ? {} : { pattern: r.pattern.source }),
         left: Number.isFinite(r.left) ? r.left : null,
         skip: r.toSkip,
+        ...(r.after ? { after: true } : {}),
         fault: r.fault,
       }));
   }
 
   /** The first armed rule that matches, consumed once. */
   take(method: string, path: string): Fault | undefined {
+    return this.takeRule(method, path)?.fault;
+  }
+
+  /** The same, with whether the fault comes after the request is handled. */
+  takeRule(method: string, path: string): { fault: Fault; after: boolean } | undefined {
     const rule = this.#rules.find(
       (r) =>
         r.left > 0 &&
@@ -117,6 +135,6 @@ export class FaultPlan {
       return undefined;
     }
     rule.left -= 1;
-    return rule.fault;
+    return { fault: rule.fault, after: rule.after === true };
   }
 }

@@ -1,4 +1,7 @@
+import { buildDetail } from './build-detail.ts';
 import type { BuildWorld } from './builds.ts';
+import { buildHistories } from './histories.ts';
+import { manualReview, manualStartStage } from './review-decisions.ts';
 import type { Callback, Long, SignTask, StoredProject } from './state.ts';
 import { day, newProject, projectVO } from './state.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -69,8 +72,17 @@ const ROUTES: [string, string, Route][] = [
   ['DELETE', 'v4/projects/:id/callbacks/callback', (w, c, p) => deleteCallback(w, c, p, c.query.get('id') ?? '')],
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
-  ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'))],
+  ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'), c.userId)],
+  ['GET', 'v4/projects/:p/build_histories', (w, c, p) => buildHistories(w.builds, p, c.query)],
+  ['GET', 'v4/projects/:p/build_detail', (w, c, p) => buildDetail(w.builds, p, c.query)],
+  ['POST', 'v4/projects/:p/manual_start_build_stage', (w, c, p) => manualStartStage(w.builds, p, c.query, c.userId, c.body)],
+  ['POST', 'v4/projects/:p/manual_review', (w, c, p) => manualReview(w.builds, p, c.query, c.userId, c.body)],
 ];
+
+/** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`) or takes none: no body is no error. */
+const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage', 'build_stop']);
+export const bodyOptional = (segments: string[]): boolean =>
+  segments[0] === 'v4' && segments[1] === 'projects' && segments.length === 4 && OPTIONAL_BODY.has(segments[3] ?? '');
 
 export function route(w: World, c: Call): Reply {
   // bk-ci's interface declares `downloadUrl/` with a trailing slash; the docs omit it.

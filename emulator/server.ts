@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { ApiGateway, gatewaySchema } from './apigateway.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
-import { CALLBACK_EVENTS, route, type World } from './routes.ts';
+import { decideByControl, reviewBody } from './review-decisions.ts';
+import { bodyOptional, CALLBACK_EVENTS, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
 import { type Flavour, html, json, type Reply, Wire } from './wire.ts';
@@ -147,6 +148,19 @@ function parseLongs(text: string): unknown {
       ? BigInt(context?.source ?? '0')
       : value,
   );
+}
+
+/** The answer with `fields` set in its wrapper's `data` object; any other answer as it is. */
+function patchData(reply: Reply, fields: Record<string, unknown>): Reply {
+  try {
+    const body = JSON.parse(reply.body) as unknown;
+    if (typeof body !== 'object' || body === null || !('data' in body)) return reply;
+    const data = (body as { data: unknown }).data;
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return reply;
+    return { ...reply, body: JSON.stringify({ ...body, data: { ...data, ...fields } }) };
+  } catch {
+    return reply;
+  }
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -311,6 +325,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       world.builds.seed(b);
       return { ok: true };
     }),
+    'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -321,6 +336,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'GET log': control_(z.object({}), () => log),
+    'GET builds': control_(z.object({}), () =>
+      [...world.builds.builds.values()].map((b) => ({
+        id: b.id,
+        projectId: b.projectId,
+        pipelineId: b.pipelineId,
+        num: b.num,
+        userId: b.userId,
+        buildMsg: b.buildMsg,
+        params: b.params,
+        ...world.builds.state(b),
+      })),
+    ),
     'POST deliver': control_(
       deliverBody,
       (b) => deliver(b.projectId, b.event, b.data ?? {}),
@@ -332,7 +359,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (apigw !== undefined) {
       const front = apigw.front(method, path, req.headers);
       if ('reply' in front) return front.reply;
-      const parsed = parseBody(method, body);
+      const parsed = parseBody(method, body, front.segments);
       if ('status' in parsed) return parsed;
       return route(world, { method, segments: front.segments, query, userId: front.userId, body: parsed.value });
     }
@@ -349,21 +376,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     const uid = req.headers['x-devops-uid'];
     if (typeof uid !== 'string' || uid === '') return wire.error(400, 400, '参数校验失败:request param userId cannot be empty');
-    const parsed = parseBody(method, body);
-    if ('status' in parsed) return parsed;
     let segments: string[];
     try {
       segments = path.slice(OPENAPI_ROOT.length).split('/').map(decodeURIComponent);
     } catch {
       return wire.error(400, 400, '查询参数请求错误');
     }
+    const parsed = parseBody(method, body, segments);
+    if ('status' in parsed) return parsed;
     return route(world, { method, segments, query, userId: uid, body: parsed.value });
   }
 
   /** A POST or PUT body as Jackson reads it; an empty or broken one is bk-ci's 400. */
-  function parseBody(method: string, body: string): { value: unknown } | Reply {
+  function parseBody(method: string, body: string, segments: string[]): { value: unknown } | Reply {
     if (method !== 'POST' && method !== 'PUT') return { value: undefined };
-    if (body === '') return wire.error(400, 400, 'JSON参数错误');
+    if (body === '') return bodyOptional(segments) ? { value: undefined } : wire.error(400, 400, 'JSON参数错误');
     try {
       return { value: parseLongs(body) };
     } catch {
@@ -432,6 +459,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       case 'delay':
         setTimeout(() => send(res, answer()), fault.ms);
         return;
+      case 'patch':
+        send(res, patchData(answer(), fault.data));
+        return;
     }
   }
 
@@ -460,9 +490,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           return wire.error(500, 500, `服务器错误。 ${String(e)}`);
         }
       };
-      const fault = faults.take(method, path);
-      if (fault === undefined) send(res, answer());
-      else applyFault(fault, req, res, answer);
+      const taken = faults.takeRule(method, path);
+      if (taken === undefined) send(res, answer());
+      else if (taken.after) {
+        // The work is done (a start starts its build); only the answer is lost, late or cut.
+        const handled = answer();
+        applyFault(taken.fault, req, res, () => handled);
+      } else applyFault(taken.fault, req, res, answer);
     });
   };
   const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createServer(listener);

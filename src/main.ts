@@ -16,6 +16,8 @@ import { cut } from './text.ts';
 
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
 const CANCEL_EXIT_MS = 1800;
+/** The most an operation may hold the exit after a cancel (holdExit), inside the runner's 7.5 s. */
+const MAX_HOLD_MS = 6900;
 
 /** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
 const NODE_MAJOR = 24;
@@ -55,11 +57,29 @@ export async function run(options: RunOptions = {}): Promise<void> {
     warning: (m) => core.warning(clean(m)),
   };
   const cancel = new AbortController();
+  // A backstop: the step exits this long after the first signal, whatever is still under way.
+  let exitAfterMs = CANCEL_EXIT_MS;
+  let signalledAt: number | undefined;
+  let exitTimer: NodeJS.Timeout | undefined;
+  const armExit = (): void => {
+    if (signalledAt === undefined) return;
+    clearTimeout(exitTimer);
+    exitTimer = setTimeout(() => process.exit(1), Math.max(0, signalledAt + exitAfterMs - Date.now())).unref();
+  };
+  const holdExit = (ms: number): (() => void) => {
+    exitAfterMs = Math.max(exitAfterMs, Math.min(ms, MAX_HOLD_MS));
+    armExit();
+    // Released before any signal: a later cancel gets the short backstop again.
+    return () => {
+      if (signalledAt === undefined) exitAfterMs = CANCEL_EXIT_MS;
+    };
+  };
   const onSignal = (signal: NodeJS.Signals): void => {
     if (cancel.signal.aborted) return;
     log.info(`received ${signal}: stopping`);
+    signalledAt = Date.now();
     cancel.abort();
-    setTimeout(() => process.exit(1), CANCEL_EXIT_MS).unref();
+    armExit();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -105,6 +125,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
       start,
       workflow: workflowContext(env),
       dataFile,
+      holdExit,
     });
     log.info(outcome.headline);
     setOutputs(outcome, connection.tokens, secrets, dataFile);

@@ -16,7 +16,12 @@ const GITHUB = {
   GITHUB_REF: 'refs/tags/v1.2.3',
   GITHUB_REF_NAME: 'v1.2.3',
   GITHUB_SERVER_URL: 'https://github.example.com',
+  GITHUB_RUN_ID: '9876543210',
+  GITHUB_RUN_ATTEMPT: '2',
+  GITHUB_JOB: 'release',
 };
+/** The message every start carries unless build-params sets one: the run, and a mark unique to the step. */
+const OWN_MESSAGE = /^GitHub octo\/app run 9876543210 attempt 2 job release \[[0-9a-f-]{13}\]$/;
 
 afterAll(cleanupRuns);
 
@@ -70,6 +75,9 @@ describe('start-build', () => {
       elapsed: '5',
       'http-status': '200',
       'user-id': 'alice',
+      conclusion: 'success',
+      'execute-count': '1',
+      reviewers: '[]',
     });
     expect(r.stdout).toMatch(/^0ms: QUEUE: queued \(position 2\)$/m);
     expect(r.stdout).toMatch(/^2s: RUNNING$/m);
@@ -82,6 +90,7 @@ describe('start-build', () => {
       BK_CI_MATERIAL_ID: GITHUB.GITHUB_SHA,
       BK_CI_MATERIAL_NAME: 'octo/app@v1.2.3',
       BK_CI_MATERIAL_URL: `https://github.example.com/octo/app/commit/${GITHUB.GITHUB_SHA}`,
+      BK_CI_BUILD_MSG: expect.stringMatching(OWN_MESSAGE),
     });
     expect(emu.requests({ method: 'POST' })[0]?.query).toMatch(/&pipelineId=p-app$/);
   });
@@ -90,7 +99,11 @@ describe('start-build', () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 1000 }] });
     const r = await start({ 'build-params': '{"SIGNING_KEY": "s3cr3t-value"}' });
     const data = JSON.parse(r.outputs.data ?? '{}') as Record<string, unknown>;
-    expect(data).toMatchObject({ status: 'SUCCEED', buildNum: 1, buildParameters: [{ key: 'SIGNING_KEY', valueType: 'STRING' }] });
+    expect(data).toMatchObject({
+      status: 'SUCCEED',
+      buildNum: 1,
+      buildParameters: expect.arrayContaining([{ key: 'SIGNING_KEY', valueType: 'STRING' }]),
+    });
     expect(data).not.toHaveProperty('variables');
     expect(`${r.outputs.data}${r.summary}${r.stdout}`).not.toContain('s3cr3t-value');
     expect(r.summary).toContain(`| Link | <${emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}> |`);
@@ -106,7 +119,9 @@ describe('start-build', () => {
       BK_CI_MATERIAL_NAME: 'octo/app@v1.2.3',
     });
     await start({});
-    expect(JSON.parse(emu.requests({ method: 'POST' })[1]?.body ?? '')).toEqual({});
+    expect(JSON.parse(emu.requests({ method: 'POST' })[1]?.body ?? '')).toEqual({
+      BK_CI_BUILD_MSG: expect.stringMatching(/^started by the bk-ci GitHub action \[[0-9a-f-]{13}\]$/),
+    });
   });
 
   it.each([
@@ -252,7 +267,13 @@ describe('build-status', () => {
     const started = await start({ wait: 'false' });
     const id = started.outputs['build-id'] ?? '';
     const once = await step({ operation: 'build-status', 'build-id': id, wait: 'false', 'pipeline-id': '' });
-    expect(once.outputs).toMatchObject({ 'build-id': id, 'build-status': 'RUNNING', 'build-num': '1', 'build-url': '' });
+    // Without pipeline-id the link comes from the build's model (build_detail names the pipeline).
+    expect(once.outputs).toMatchObject({
+      'build-id': id,
+      'build-status': 'RUNNING',
+      'build-num': '1',
+      'build-url': `${emu.url}/console/pipeline/demo/p-app/detail/${id}`,
+    });
     const waited = await step({ operation: 'build-status', 'build-id': id, timeout: '5s' });
     failedWith(waited, /still RUNNING after 5s/);
     const done = await step({ operation: 'build-status', 'build-id': id, timeout: '2m' });

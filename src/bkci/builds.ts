@@ -1,23 +1,33 @@
-// bk-ci's pipeline builds (v4): where start, status and stop live, what a build's status says,
-// and which statuses end a build. Facts: bkci-builds-callbacks-gateway.md §1.
+// bk-ci's pipeline builds (v4): where start, status, stop, detail and history live, and the
+// shapes of their answers. What the statuses mean is the build room's (src/build/status.ts).
+// Facts: bkci-builds-callbacks-gateway.md §1, bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
 import { onBoth } from './routes.ts';
 
 export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
 export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
 export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
+export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
+export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
+
+/** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
+export const BUILD_MSG = 'BK_CI_BUILD_MSG';
+export const BUILD_MSG_MAX = 255;
+
+const count = z.number().int().nullish();
 
 /** BuildId: what build_start answers. */
-export const buildId = z.object({ id: z.string().min(1), num: z.number().int().nullish(), pipelineId: z.string().nullish() });
+export const buildId = z.object({ id: z.string().min(1), num: count, executeCount: count, pipelineId: z.string().nullish() });
 
 /** BuildHistoryWithVars: the fields the action reads are checked; the rest passes through to `data`. */
 export const buildStatus = z.looseObject({
   id: z.string(),
-  buildNum: z.number().int().nullish(),
+  buildNum: count,
   status: z.string(),
   startTime: z.number().nullish(),
   endTime: z.number().nullish(),
-  currentQueuePosition: z.number().int().nullish(),
+  currentQueuePosition: count,
+  buildMsg: z.string().nullish(),
   stageStatus: z
     .array(
       z.looseObject({
@@ -36,82 +46,100 @@ export const buildStatus = z.looseObject({
 });
 export type BuildStatus = z.infer<typeof buildStatus>;
 
-/** Statuses that end a build badly (BuildStatus.isFailure), and CANCELED. */
-export const FAILED_STATUSES = [
-  'FAILED',
-  'TERMINATE',
-  'QUEUE_TIMEOUT',
-  'EXEC_TIMEOUT',
-  'HEARTBEAT_TIMEOUT',
-  'QUALITY_CHECK_FAIL',
-  'REVIEW_ABORT',
-  'QUOTA_FAILED',
-  'CANCELED',
-];
+/** A row of build_histories: only what finds a build again is read. */
+export const historyPage = z.looseObject({
+  count: z.number().nullish(),
+  page: z.number().nullish(),
+  pageSize: z.number().nullish(),
+  totalPages: z.number().nullish(),
+  records: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        buildNum: count,
+        status: z.string().nullish(),
+        buildMsg: z.string().nullish(),
+        executeCount: count,
+      }),
+    )
+    .nullish(),
+});
+export type HistoryPage = z.infer<typeof historyPage>;
 
-/** Every BuildStatus bk-ci has (CPIPE/enums/BuildStatus.kt): the others mean "not yet", silently. */
-const KNOWN = new Set([
-  ...FAILED_STATUSES,
-  'SUCCEED',
-  'RUNNING',
-  'REVIEWING',
-  'REVIEW_PROCESSED',
-  'PREPARE_ENV',
-  'UNEXEC',
-  'SKIP',
-  'QUEUE',
-  'LOOP_WAITING',
-  'CALL_WAITING',
-  'TRY_FINALLY',
-  'QUEUE_CACHE',
-  'RETRY',
-  'PAUSE',
-  'STAGE_SUCCESS',
-  'DEPENDENT_WAITING',
-  'QUALITY_CHECK_PASS',
-  'QUALITY_CHECK_WAIT',
-  'TRIGGER_REVIEWING',
-  'UNKNOWN',
-]);
+const text = z.string().nullish();
+const users = z.array(z.string()).nullish();
 
-export type BuildEnd = 'succeeded' | 'failed' | 'waiting';
+/** StagePauseCheck: a stage's entry review (准入审核). */
+const checkIn = z.looseObject({
+  manualTrigger: z.boolean().nullish(),
+  status: text,
+  reviewGroups: z
+    .array(
+      z.looseObject({
+        id: text,
+        name: text,
+        reviewers: users,
+        groups: z.array(z.unknown()).nullish(),
+        status: text,
+        operator: text,
+        reviewTime: z.number().nullish(),
+        suggest: text,
+      }),
+    )
+    .nullish(),
+  timeout: z.number().nullish(),
+});
 
-/**
- * Whether the build has ended. STAGE_SUCCESS is the trap: without endTime a stage waits for
- * manual review and the build goes on; with it, the build ended well at a stage.
- */
-export function buildEnd(s: BuildStatus): BuildEnd {
-  if (s.status === 'SUCCEED') return 'succeeded';
-  if (s.status === 'STAGE_SUCCESS') return s.endTime ? 'succeeded' : 'waiting';
-  return FAILED_STATUSES.includes(s.status) ? 'failed' : 'waiting';
-}
+/** A step of the model: a manual-review step is `@type: manualReviewUserTask` with its reviewers. */
+const element = z.looseObject({
+  '@type': text,
+  id: text,
+  stepId: text,
+  name: text,
+  status: text,
+  reviewUsers: users,
+  actualReviewUsers: users,
+  errorCode: z.number().nullish(),
+  errorMsg: text,
+});
 
-export const isKnownStatus = (status: string): boolean => KNOWN.has(status);
-
-/** The stage a review pause waits at: the one under review, else the first one not done. */
-export function reviewStage(s: BuildStatus): string | undefined {
-  const stages = s.stageStatus ?? [];
-  const waiting = stages.find((st) => st.status === 'REVIEWING') ?? stages.find((st) => !['SUCCEED', 'SKIP'].includes(st.status ?? ''));
-  return waiting?.name ?? undefined;
-}
-
-/** What the build waits on, in words: "queued (position 3)", "waiting for review of stage 'Release'". */
-export function waitingOn(s: BuildStatus): string {
-  if (s.status === 'QUEUE' || s.status === 'QUEUE_CACHE')
-    return s.currentQueuePosition ? `queued (position ${s.currentQueuePosition})` : 'queued';
-  if (s.status === 'STAGE_SUCCESS' && !s.endTime) {
-    const stage = reviewStage(s);
-    return stage === undefined ? 'waiting for a stage review' : `waiting for review of stage '${stage}'`;
-  }
-  return s.status;
-}
-
-/** The first error bk-ci recorded, in one line: "Deploy (2199001): host unreachable". */
-export function firstError(s: BuildStatus): string | undefined {
-  const e = s.errorInfoList?.[0];
-  if (e === undefined) return undefined;
-  return `${e.taskName ?? 'a task'}${e.errorCode ? ` (${e.errorCode})` : ''}: ${e.errorMsg ?? 'no message'}`;
-}
+/** ModelRecord: the build's model with each stage's, job's and step's status. */
+export const buildDetail = z.looseObject({
+  id: z.string(),
+  pipelineId: text,
+  status: text,
+  executeCount: count,
+  buildNum: count,
+  endTime: z.number().nullish(),
+  cancelUserId: text,
+  model: z
+    .looseObject({
+      stages: z
+        .array(
+          z.looseObject({
+            id: text,
+            name: text,
+            status: text,
+            checkIn: checkIn.nullish(),
+            containers: z
+              .array(
+                z.looseObject({
+                  id: text,
+                  name: text,
+                  status: text,
+                  jobId: text,
+                  containerHashId: text,
+                  elements: z.array(element).nullish(),
+                }),
+              )
+              .nullish(),
+          }),
+        )
+        .nullish(),
+    })
+    .nullish(),
+});
+export type BuildDetail = z.infer<typeof buildDetail>;
 
 /** Start errors bk-ci gives by code, in words that say what to do. */
 export function startProblem(

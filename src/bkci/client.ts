@@ -20,6 +20,10 @@ interface RequestSpec {
   body?: unknown;
   /** Sent once even after the job was cancelled, within this time (stopping a build). */
   detached?: { timeoutMs: number };
+  /** The attempt under way outlives a cancel of the job (see CallRequest.survivesCancel). */
+  survivesCancel?: boolean;
+  /** One attempt within this time, no retry (see CallRequest.once). */
+  once?: { timeoutMs: number };
 }
 
 export interface CallSpec<T> extends RequestSpec {
@@ -138,6 +142,8 @@ export class BkciApi {
       ...(body === undefined ? {} : { body }),
       ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
+      ...(spec.survivesCancel ? { survivesCancel: true } : {}),
+      ...(spec.once === undefined ? {} : { once: spec.once }),
       ...(read.sink === undefined ? {} : { sink: read.sink }),
     });
     const data = read.read(res, method, shown, (t) => this.#http.scrub(t));

@@ -58,6 +58,14 @@ export interface CallRequest {
    * step still owes (stopping the build it started), inside the runner's grace period.
    */
   detached?: { timeoutMs: number };
+  /**
+   * The attempt under way is not cut off when the job is cancelled, only by request-timeout: its
+   * answer may be the one thing that says what the request did (a build's id). No new attempt
+   * starts after the cancel.
+   */
+  survivesCancel?: boolean;
+  /** One attempt within this time, no retry: a look whose answer is wanted soon or not at all. */
+  once?: { timeoutMs: number };
   /** Takes a successful answer's body as it arrives (a fresh one per attempt); the response's body is then empty. */
   sink?: (() => BodySink) | undefined;
 }
@@ -127,7 +135,8 @@ export class HttpCaller {
         else throw e;
         error = e;
       }
-      if (attempt >= retry.retries || req.detached !== undefined || !isRetryable(req.method, failure)) throw error;
+      if (attempt >= retry.retries || req.detached !== undefined || req.once !== undefined || !isRetryable(req.method, failure))
+        throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
       const reason =
@@ -144,9 +153,9 @@ export class HttpCaller {
   }
 
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
-    const signal = req.detached === undefined ? this.#o.signal : new AbortController().signal;
-    const requestTimeoutMs = req.detached?.timeoutMs ?? this.#o.requestTimeoutMs;
-    if (signal.aborted) throw new CancelledError();
+    if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
+    const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
+    const requestTimeoutMs = Math.min(req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs, this.#o.requestTimeoutMs);
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);
@@ -159,6 +168,8 @@ export class HttpCaller {
         signal: AbortSignal.any([signal, timeout]),
         maxBodyBytes: this.#o.maxBodyBytes,
         ...(req.sink === undefined ? {} : { sink: req.sink }),
+        // What a cancelled step still owes must not queue behind a request that hangs.
+        ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
     } catch (e) {
       if (signal.aborted) throw new CancelledError();

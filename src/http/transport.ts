@@ -11,6 +11,11 @@ export interface WireRequest {
   maxBodyBytes: number;
   /** Takes a successful (2xx) answer's body as it arrives, instead of it being kept: a fresh one per attempt. */
   sink?: (() => BodySink) | undefined;
+  /**
+   * On a connection of its own, not behind a request still under way on the shared one (after a
+   * cancel, the start's POST may hang there while the build is looked for and stopped).
+   */
+  ownConnection?: boolean;
 }
 
 /** Where a body goes a chunk at a time. It must not throw: what it finds wrong, it says later. */
@@ -62,11 +67,12 @@ export type Fetch<D> = (url: string, init: FetchInit<D>) => Promise<FetchRespons
  * undici package's with a dispatcher of our own. Redirects are not followed: the APIs it serves do
  * not redirect, and a redirect usually means a login page or a wrong base-url.
  */
-export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D): Transport {
+export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D, spare?: () => D): Transport {
   return async (req) => {
     const init: FetchInit<D> = { method: req.method, headers: req.headers, signal: req.signal, redirect: 'manual' };
     if (req.body !== undefined) init.body = req.body;
-    if (dispatcher !== undefined) init.dispatcher = dispatcher;
+    const d = req.ownConnection && spare !== undefined ? spare() : dispatcher;
+    if (d !== undefined) init.dispatcher = d;
     const res = await fetchImpl(req.url, init);
     let body = '';
     try {
@@ -151,7 +157,8 @@ export function nodeTransport(o: { keepAliveMs: number }): { transport: Transpor
       if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
       const r = send(
         url,
-        { method: req.method, headers, agent: secure ? agents['https:'] : agents['http:'], signal: req.signal },
+        // agent: false is a connection of its own, closed after the answer.
+        { method: req.method, headers, agent: req.ownConnection ? false : secure ? agents['https:'] : agents['http:'], signal: req.signal },
         (res) => {
           const status = res.statusCode ?? 0;
           const resHeaders: Record<string, string> = {};
@@ -246,5 +253,15 @@ export function proxyProblem(env: NodeJS.ProcessEnv): string | undefined {
 export async function proxyTransport(): Promise<{ transport: Transport; close: () => Promise<void> }> {
   const { EnvHttpProxyAgent, fetch } = await import('undici');
   const agent = new EnvHttpProxyAgent({ connections: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
-  return { transport: fetchTransport(fetch, agent), close: () => agent.destroy() };
+  let own: InstanceType<typeof EnvHttpProxyAgent> | undefined;
+  const spare = (): InstanceType<typeof EnvHttpProxyAgent> => {
+    own ??= new EnvHttpProxyAgent({ connections: 1 });
+    return own;
+  };
+  return {
+    transport: fetchTransport(fetch, agent, spare),
+    close: async () => {
+      await Promise.all([agent.destroy(), own?.destroy()]);
+    },
+  };
 }

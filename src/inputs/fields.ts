@@ -187,5 +187,83 @@ export const mapping = (name: string) =>
     return value;
   });
 
+/**
+ * JSON or YAML text whose every scalar stays text, exactly as written: YAML's failsafe schema (a
+ * plain `1.10`, `007`, `7e12345`, `0x1F`, `.inf`, `yes` or `null` is that text; a quoted one loses
+ * only its quotes; an empty value is ""), JSON's numbers as their digits and its booleans as
+ * words, its null as null. A YAML tag cannot apply to text, so one is refused, not resolved.
+ */
+export async function parseAsWritten(text: string): Promise<unknown> {
+  const t = text.trim();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return JSON.parse(t, (_key, value: unknown, context?: { source?: string }) =>
+        typeof value === 'number' ? (context?.source ?? String(value)) : typeof value === 'boolean' ? String(value) : value,
+      );
+    } catch {
+      // a YAML flow mapping also starts with '{'
+    }
+  }
+  const { parseAllDocuments, visit } = await import('yaml');
+  // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
+  const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });
+  const [doc, ...more] = Array.isArray(docs) ? docs : [];
+  if (doc === undefined) return null;
+  if (more.length > 0) throw new Error('holds more than one YAML document ("---" starts another): give one mapping');
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem !== undefined) {
+    const line = problem.linePos?.[0]?.line;
+    throw new Error(
+      `${/Unresolved tag/.test(problem.message) ? 'a YAML tag (such as !!int) cannot apply to a value sent as text: remove it' : (problem.message.split('\n')[0] ?? '')}${line === undefined ? '' : ` (line ${line})`}`,
+    );
+  }
+  // An anchor (&x) or alias (*x) would send another value than the text written there: quote it.
+  let marked: string | undefined;
+  visit(doc, {
+    Alias(_, node) {
+      marked ??= `*${node.source}`;
+    },
+    Node(_, node) {
+      if (node.anchor !== undefined) marked ??= `&${node.anchor}`;
+    },
+  });
+  if (marked !== undefined)
+    throw new Error(`"${marked}" is a YAML anchor or alias, not text: quote the value ("${marked}") to send it as written`);
+  return doc.toJS();
+}
+
+/**
+ * A mapping of names to text, as written (see parseAsWritten): what bk-ci takes as strings. Each
+ * name maps to its values: one, or with `lists` the items of a list (a JSON null: none). Anything
+ * else (a nested mapping, a list where none is taken) is refused, naming the key and `what` it must be.
+ */
+export const textMapping = (name: string, o: { lists: boolean; what: string }) =>
+  z.string().transform(async (text, ctx): Promise<Record<string, string[]>> => {
+    let value: unknown;
+    try {
+      value = await parseAsWritten(text);
+    } catch (e) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      });
+      return z.NEVER;
+    }
+    if (!isRecord(value)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
+      return z.NEVER;
+    }
+    const out: [string, string[]][] = [];
+    for (const [key, v] of Object.entries(value)) {
+      const items: unknown[] = o.lists && Array.isArray(v) ? v : [v];
+      const texts = items.flatMap((item) => (typeof item === 'string' ? [item] : item === null ? [o.lists ? undefined : ''] : [item]));
+      if (texts.every((t) => typeof t === 'string' || t === undefined))
+        out.push([key, texts.filter((t): t is string => typeof t === 'string')]);
+      else ctx.addIssue({ code: 'custom', message: `${name}.${key} must be ${o.what}` });
+    }
+    // fromEntries defines each key, `__proto__` too, instead of assigning it.
+    return Object.fromEntries(out);
+  });
+
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !JSON.isRawJSON(v);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { BUILD_STATUS } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
+import { buildIdInput, buildUrl, consoleRoot, consoleUrlInput, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
+import { BUILD_OUTPUTS } from '../build/outcome.ts';
+import { watchBuild } from '../build/watch.ts';
 import { segment } from '../inputs/fields.ts';
-import { BUILD_OUTPUTS, buildIdInput, consoleUrlInput, pipelineIdInput, waitInput, watchBuild } from './build-watch.ts';
 import { defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
@@ -12,8 +14,9 @@ export default defineOperation({
     'pipeline-id': pipelineIdInput.optional(),
     wait: waitInput,
     'console-url': consoleUrlInput,
+    'on-review': onReviewInput,
   }),
-  endpoints: [BUILD_STATUS],
+  endpoints: [BUILD_STATUS, BUILD_DETAIL],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t) => [
@@ -23,16 +26,20 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
-  run: (t, ctx) =>
-    watchBuild(
+  run(t, ctx) {
+    const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+    return watchBuild(
       {
         projectId: t['project-id'],
         pipelineId: t['pipeline-id'],
         id: t['build-id'],
         wait: t.wait,
-        consoleUrl: t['console-url'] ?? ctx.settings.baseUrl,
+        consoleUrl,
+        url: buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']),
         stopOnCancel: false,
+        onReview: t['on-review'],
       },
       ctx,
-    ),
+    );
+  },
 });

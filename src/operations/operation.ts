@@ -26,6 +26,12 @@ export interface Context {
   workflow?: WorkflowContext | undefined;
   /** Where the `data` output goes: a list can be written to it as it arrives, and returned as `data`. */
   dataFile: DataFile;
+  /**
+   * The step needs up to this long after a cancel signal to finish what it owes (stopping a build
+   * whose start was in flight); by default it exits soon after the signal. Capped below the
+   * runner's 7.5 s grace period. The function it returns ends the hold (once nothing is owed).
+   */
+  holdExit(ms: number): () => void;
 }
 
 /** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Query } from '../bkci/client.ts';
 import { type Endpoint, onBoth } from '../bkci/routes.ts';
-import { mapping, parseJsonOrYaml } from '../inputs/fields.ts';
+import { parseJsonOrYaml, textMapping } from '../inputs/fields.ts';
 import { isControl } from '../text.ts';
 import { defineOperation } from './operation.ts';
 
@@ -28,22 +27,8 @@ const path = z.string().transform((text, ctx) => {
   return segments;
 });
 
-/** `query`: a mapping of names to a scalar, or to a list that repeats the parameter. */
-const query = mapping('query').transform((value, ctx): Query => {
-  const out: Record<string, string | string[]> = {};
-  const scalar = (name: string, v: unknown): string | undefined => {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-    if (JSON.isRawJSON(v)) return v.rawJSON;
-    ctx.addIssue({ code: 'custom', message: `query.${name} must be a text, a number, a boolean or a list of those` });
-    return undefined;
-  };
-  for (const [name, v] of Object.entries(value)) {
-    if (v === null || v === undefined) continue;
-    const values = Array.isArray(v) ? v.map((item) => scalar(name, item)) : [scalar(name, v)];
-    out[name] = values.filter((s): s is string => s !== undefined);
-  }
-  return out;
-});
+/** `query`: a mapping of names to text as written, or to a list of texts that repeats the parameter. */
+const query = textMapping('query', { lists: true, what: 'a text, a number, a boolean or a list of those' });
 
 /** `body`: any JSON value, written as JSON or YAML; whole numbers beyond 2^53 are kept to the digit. */
 const body = z.string().transform(async (text, ctx) => {

@@ -1,41 +1,21 @@
 import { z } from 'zod';
-import { BUILD_START, BUILD_STATUS, BUILD_STOP, buildId, startProblem } from '../bkci/builds.ts';
-import type { Reply } from '../bkci/client.ts';
+import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
+import { buildUrl, consoleRoot, consoleUrlInput, historyUrl, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
+import { BUILD_OUTPUTS, describeUnread } from '../build/outcome.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
+import { stopBuild, watchBuild } from '../build/watch.ts';
 import { formatDuration } from '../duration.ts';
-import { ActionError, ServerSaidError } from '../errors.ts';
-import { bool, mapping, segment } from '../inputs/fields.ts';
-import type { WorkflowContext } from '../runner/context.ts';
-import { BUILD_OUTPUTS, buildUrl, consoleUrlInput, pipelineIdInput, waitInput, watchBuild } from './build-watch.ts';
+import { ActionError, InputError, OperationError, statusOf } from '../errors.ts';
+import { bool, segment, textMapping } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';
 
-/** `build-params`: a mapping whose values bk-ci takes as strings (Map<String, String>). */
-const buildParams = mapping('build-params').transform((value, ctx) => {
-  const out: Record<string, string> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') out[key] = String(v);
-    else if (JSON.isRawJSON(v)) out[key] = v.rawJSON;
-    else if (v === null) out[key] = '';
-    else
-      ctx.addIssue({
-        code: 'custom',
-        message: `build-params.${key} must be a text, a number or a boolean: bk-ci takes every start parameter as text`,
-      });
-  }
-  return out;
+/** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
+const buildParams = textMapping('build-params', {
+  lists: false,
+  what: 'a text, a number or a boolean: bk-ci takes every start parameter as text',
 });
 
-/** The commit this workflow runs for, as bk-ci's custom trigger material, unless build-params sets it. */
-function material(w: WorkflowContext | undefined, params: Record<string, string>): Record<string, string> {
-  if (w === undefined) return {};
-  const given = (k: string): boolean => k in params;
-  return {
-    ...(given('BK_CI_MATERIAL_ID') ? {} : { BK_CI_MATERIAL_ID: w.sha }),
-    ...(given('BK_CI_MATERIAL_NAME') ? {} : { BK_CI_MATERIAL_NAME: `${w.repository}@${w.ref}` }),
-    ...(given('BK_CI_MATERIAL_URL') ? {} : { BK_CI_MATERIAL_URL: `${w.serverUrl}/${w.repository}/commit/${w.sha}` }),
-  };
-}
-
-/** Starts a pipeline and, with wait, follows its build to the end; stops it if the job is cancelled. */
+/** Starts a pipeline once and, with wait, follows its build to the end; stops it if the job is cancelled. */
 export default defineOperation({
   inputs: z.object({
     'project-id': segment('project-id'),
@@ -44,8 +24,9 @@ export default defineOperation({
     wait: waitInput,
     'stop-on-cancel': bool('stop-on-cancel').default(true),
     'console-url': consoleUrlInput,
+    'on-review': onReviewInput,
   }),
-  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP],
+  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t, settings) => [
@@ -58,33 +39,77 @@ export default defineOperation({
   async run(t, ctx) {
     const projectId = t['project-id'];
     const pipelineId = t['pipeline-id'];
-    const params = t['build-params'] ?? {};
-    const body = { ...params, ...material(ctx.workflow, params) };
-    let reply: Reply<z.infer<typeof buildId>>;
+    const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
+    const { body, own } = startValues(params, ctx.workflow);
+    const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+    const history = historyUrl(consoleUrl, projectId, pipelineId);
+    const known = { projectId, pipelineId, start: ctx.start };
+    let started: Started;
     try {
-      // A POST: sent once (retried only when bk-ci refused it or it was never sent).
-      reply = await ctx.api.call({ endpoint: BUILD_START, params: { projectId }, query: { pipelineId }, body, data: buildId });
+      started = await startOnce(
+        { projectId, pipelineId, body, ownMessage: own, user: () => ctx.tokens.user ?? 'the user', historyUrl: history },
+        ctx,
+      );
     } catch (e) {
-      if (!(e instanceof ServerSaidError)) throw e;
-      const said = startProblem(e.serverStatus, e.status, { projectId, pipelineId, user: ctx.tokens.user ?? 'the user' }, e.serverMessage);
-      if (said === undefined) throw e;
-      throw new ActionError(`the build did not start: ${said} (bk-ci said: ${e.serverMessage})`, { status: e.status, cause: e });
+      if (!(e instanceof ActionError) || e instanceof InputError) throw e;
+      const cancelled = e instanceof CancelledBeforeStartError;
+      const o = describeUnread(
+        e instanceof MayHaveStartedError
+          ? 'the build may have started'
+          : cancelled
+            ? 'cancelled before the start'
+            : 'the build did not start',
+        {
+          ...known,
+          id: '',
+          num: undefined,
+          executeCount: undefined,
+          url: '',
+          conclusion: cancelled ? 'cancelled' : 'failure',
+          stopped: undefined,
+          elapsedMs: ctx.clock.now() - ctx.start,
+        },
+      );
+      const where: [string, string][] = history ? [['History', history]] : [];
+      o.blocks.push({ kind: 'facts', rows: [['Build message', body[BUILD_MSG] ?? ''], ...where] });
+      throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
     }
-    const started = reply.data;
-    if (started === undefined) throw new ActionError('bk-ci answered the start without a build id', { status: reply.status });
-    const consoleUrl = t['console-url'] ?? ctx.settings.baseUrl;
+    const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
     ctx.log.info(
-      `started build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}: ${buildUrl(consoleUrl, projectId, pipelineId, started.id)}`,
+      `${started.how === 'answer' ? 'started' : 'found'} build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}${url ? `: ${url}` : ''}`,
     );
-    const watched = {
-      projectId,
-      pipelineId,
-      id: started.id,
-      num: started.num ?? undefined,
-      wait: t.wait,
-      consoleUrl,
-      stopOnCancel: t['stop-on-cancel'],
-    };
-    return watchBuild(watched, ctx);
+    if (started.cancelled) {
+      const stop = t['stop-on-cancel']
+        ? await stopBuild(ctx.api, projectId, pipelineId, started.id, ctx.log.info)
+        : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)` };
+      throw new OperationError(
+        `cancelled while the start was in flight; ${stop.said}`,
+        describeUnread(`build (${started.id}): cancelled`, {
+          ...known,
+          id: started.id,
+          num: started.num,
+          executeCount: started.executeCount,
+          url,
+          conclusion: stop.ended ? 'cancelled' : 'running',
+          stopped: stop.said,
+          elapsedMs: ctx.clock.now() - ctx.start,
+        }),
+      );
+    }
+    return watchBuild(
+      {
+        projectId,
+        pipelineId,
+        id: started.id,
+        num: started.num,
+        executeCount: started.executeCount,
+        wait: t.wait,
+        consoleUrl,
+        url,
+        stopOnCancel: t['stop-on-cancel'],
+        onReview: t['on-review'],
+      },
+      ctx,
+    );
   },
 });

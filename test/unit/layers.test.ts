@@ -8,9 +8,10 @@ import { ROOT } from '../../emulator/runner.ts';
  * text, clock, …) import nothing above themselves either.
  */
 const LAYERS: [string, number][] = [
-  ['index.ts', 6],
-  ['main.ts', 5],
-  ['operations/', 4],
+  ['index.ts', 7],
+  ['main.ts', 6],
+  ['operations/', 5],
+  ['build/', 4],
   ['bkci/', 3],
   ['http/', 2],
   ['wait/', 2],

@@ -1,0 +1,131 @@
+// A pipeline's model as bk-ci lays it out (Model → stages → containers → elements), with the ids
+// bk-ci gives them: `stage-N` (stage-1 is the trigger stage), container ids counted from 1 beside a
+// `c-…` hash id, element ids `e-…`. Facts from bkci-builds-callbacks-gateway.md §1.2,
+// bkci-logs-artifacts-review.md §3 and bk-ci's Model, StagePauseCheck and ManualReviewUserTaskElement.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/** bk-ci's ManualReviewParam: a value a reviewer may set. */
+export const reviewParamSchema = z
+  .object({
+    key: z.string().min(1),
+    value: z.unknown().optional(),
+    valueType: z.enum(['STRING', 'TEXTAREA', 'BOOLEAN', 'ENUM', 'CHECKBOX', 'MULTIPLE']).default('STRING'),
+    required: z.boolean().default(false),
+    desc: z.string().optional(),
+    options: z.array(z.object({ key: z.string(), value: z.string() }).strict()).optional(),
+  })
+  .strict();
+export type ReviewParam = z.infer<typeof reviewParamSchema>;
+
+/** A step as the seed gives it: a name, or its fields; `reviewers` makes it a manual-review step. */
+export const stepSeedSchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      name: z.string().min(1),
+      stepId: z.string().optional(),
+      atomCode: z.string().optional(),
+      /** A manual-review step (`manualReviewUserTask`) these users may decide. */
+      reviewers: z.array(z.string().min(1)).min(1).optional(),
+      desc: z.string().optional(),
+      params: z.array(reviewParamSchema).optional(),
+    })
+    .strict(),
+]);
+
+export const jobSeedSchema = z
+  .object({
+    name: z.string().min(1),
+    jobId: z.string().optional(),
+    steps: z.array(stepSeedSchema).min(1),
+  })
+  .strict();
+
+export interface StepLayout {
+  id: string;
+  stepId: string | null;
+  name: string;
+  atomCode: string;
+  reviewers?: string[];
+  desc?: string;
+  params?: ReviewParam[];
+  stageIndex: number;
+  jobIndex: number;
+  /** The container's sequence id (`"1"`, …), as errorInfoList's `containerId` gives it. */
+  containerId: string;
+}
+
+export interface JobLayout {
+  id: string;
+  containerHashId: string;
+  jobId: string | null;
+  name: string;
+  steps: StepLayout[];
+}
+
+export interface StageLayout {
+  /** `stage-2` for the first user stage: stage-1 is the trigger stage. */
+  id: string;
+  name: string;
+  jobs: JobLayout[];
+}
+
+const hex = (...parts: (string | number)[]): string => createHash('md5').update(parts.join('/')).digest('hex');
+
+/**
+ * The user stages of a pipeline, with their jobs and steps: `jobs[stageName]` when the seed gives
+ * them, else one job with one step named after the stage.
+ */
+export function layout(pipelineId: string, stages: string[], jobs: Record<string, z.infer<typeof jobSeedSchema>[]>): StageLayout[] {
+  let container = 0;
+  return stages.map((name, s) => ({
+    id: `stage-${s + 2}`,
+    name,
+    jobs: (jobs[name] ?? [{ name: `Job ${s + 2}-1`, steps: [name] }]).map((job, j) => {
+      const containerId = String(++container);
+      return {
+        id: containerId,
+        containerHashId: `c-${hex(pipelineId, s, j)}`,
+        jobId: job.jobId ?? null,
+        name: job.name,
+        steps: job.steps.map((seed, k): StepLayout => {
+          const step = typeof seed === 'string' ? { name: seed } : seed;
+          return {
+            id: `e-${hex(pipelineId, s, j, k)}`,
+            stepId: step.stepId ?? null,
+            name: step.name,
+            atomCode: step.atomCode ?? (step.reviewers ? 'manualReviewUserTask' : 'run'),
+            ...(step.reviewers ? { reviewers: step.reviewers } : {}),
+            ...(step.desc === undefined ? {} : { desc: step.desc }),
+            ...(step.params === undefined ? {} : { params: step.params }),
+            stageIndex: s,
+            jobIndex: j,
+            containerId,
+          };
+        }),
+      };
+    }),
+  }));
+}
+
+export const allSteps = (stages: StageLayout[]): StepLayout[] => stages.flatMap((s) => s.jobs.flatMap((j) => j.steps));
+
+/** The trigger stage bk-ci puts first in every model: stage-1, container 0, the manual trigger. */
+export function triggerStage(status: string | undefined): Record<string, unknown> {
+  return {
+    id: 'stage-1',
+    name: 'stage-1',
+    ...(status ? { status } : {}),
+    containers: [
+      {
+        '@type': 'trigger',
+        id: '0',
+        containerHashId: 'c-00000000000000000000000000000000',
+        name: '构建触发',
+        ...(status ? { status } : {}),
+        elements: [{ '@type': 'manualTrigger', id: 'T-1-1-1', name: '手动触发', ...(status ? { status } : {}) }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,132 @@
+// How a build is shown: the outputs every ending sets, and the summary's facts and tables.
+import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
+import { formatElapsed, seconds } from '../duration.ts';
+import type { Block, Outcome } from '../outcome.ts';
+import { changesTable, type Progress } from '../wait/poll.ts';
+import { ABORTED, describePending, type PendingReview } from './reviews.ts';
+import { type Conclusion, waitingOn } from './status.ts';
+
+export const BUILD_OUTPUTS = [
+  'build-id',
+  'build-num',
+  'build-status',
+  'build-url',
+  'elapsed',
+  'polls',
+  'execute-count',
+  'conclusion',
+  'reviewers',
+] as const;
+export type BuildOutput = (typeof BUILD_OUTPUTS)[number];
+
+/** What the step knows of one build when it ends, whichever way it ends. */
+export interface BuildView {
+  projectId: string;
+  pipelineId: string | undefined;
+  id: string;
+  num: number | undefined;
+  executeCount: number | undefined;
+  url: string;
+  progress: Progress<BuildStatus>;
+  detail: BuildDetail | undefined;
+  /** What the build waits on a person for now, if anything. */
+  pending: PendingReview | undefined;
+  /** Every review pause the step saw, once each. */
+  pauses: PendingReview[];
+  conclusion: Conclusion;
+  stopped: string | undefined;
+  elapsedMs: number;
+  start: number;
+}
+
+/** The build's status as `data`: its variables left out (the parameters' values the schema drops), since they may hold secrets. */
+function shareable(s: BuildStatus): Record<string, unknown> {
+  const { variables: _variables, ...rest } = s;
+  return rest;
+}
+
+const table = (title: string, headers: string[], rows: string[][]): Block[] =>
+  rows.length === 0 ? [] : [{ kind: 'table', title, headers, rows }];
+
+/** How each pause the step saw was decided, as build_detail says it last. */
+function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: PendingReview | undefined): string {
+  if (pending?.key === p.key) return 'waiting';
+  for (const s of detail?.model?.stages ?? []) {
+    if (p.kind === 'stage') {
+      if ((s.id ?? '') !== p.stageId) continue;
+      const g = (s.checkIn?.reviewGroups ?? []).find((x) => (p.groupId ? x.id === p.groupId : x.name === p.group));
+      if (!g?.status) return 'waiting';
+      const by = g.operator ? ` by ${g.operator}` : '';
+      const why = g.suggest ? `: ${g.suggest}` : '';
+      return ABORTED.has(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
+    }
+    const e = (s.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === p.elementId);
+    if (e !== undefined) return e.status === 'REVIEW_ABORT' ? 'rejected' : e.status === 'REVIEWING' ? 'waiting' : 'approved';
+  }
+  return 'decided';
+}
+
+/** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
+export function describeUnread(
+  headline: string,
+  v: Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'>,
+): Outcome<BuildOutput> {
+  return describeBuild(headline, {
+    ...v,
+    progress: { polls: 0, last: undefined, status: undefined, changes: [] },
+    detail: undefined,
+    pending: undefined,
+    pauses: [],
+  });
+}
+
+export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {
+  const last = v.progress.last;
+  const num = last?.buildNum ?? v.num;
+  const outputs: Outcome<BuildOutput>['outputs'] = {
+    'build-id': v.id,
+    'build-num': num === undefined || num === null ? '' : String(num),
+    'build-status': last?.status ?? '',
+    'build-url': v.url,
+    elapsed: seconds(v.elapsedMs),
+    polls: String(v.progress.polls),
+    'execute-count': v.executeCount === undefined ? '' : String(v.executeCount),
+    conclusion: v.conclusion,
+    reviewers: JSON.stringify(v.pending?.reviewers ?? []),
+  };
+  const rows: [string, string][] = [
+    ['Build', `${num ? `#${num} ` : ''}${v.id}`],
+    ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
+    ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
+    ['Conclusion', v.conclusion],
+    ['Elapsed', formatElapsed(v.elapsedMs)],
+    ['Polls', String(v.progress.polls)],
+  ];
+  if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
+  if (v.url) rows.push(['Link', v.url]);
+  if (v.pending !== undefined)
+    rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
+  if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
+  const stages = last?.stageStatus ?? [];
+  const errors = last?.errorInfoList ?? [];
+  const blocks: Block[] = [
+    { kind: 'facts', rows },
+    ...table(
+      'Stages',
+      ['Stage', 'Status', 'Time'],
+      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
+    ),
+    ...table(
+      'Reviews',
+      ['Review', 'Who may decide', 'Decision'],
+      v.pauses.map((p) => [describePending(p), p.reviewers.join(', '), decisionOf(p, v.detail, v.pending)]),
+    ),
+    ...changesTable(v.progress, v.start),
+    ...table(
+      'Errors',
+      ['Task', 'Code', 'Message'],
+      errors.map((e) => [e.taskName ?? '', e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode), e.errorMsg ?? '']),
+    ),
+  ];
+  return { headline, ...(last === undefined ? {} : { data: shareable(last) }), outputs, blocks };
+}

@@ -1,0 +1,115 @@
+// What a build waits for and who may decide it, and whether a review was refused — read from
+// build_detail, the only place bk-ci says it (bkci-logs-artifacts-review.md §3.2, §3.3, §3.5).
+import type { BuildDetail } from '../bkci/builds.ts';
+
+type Stage = NonNullable<NonNullable<BuildDetail['model']>['stages']>[number];
+type Element = NonNullable<NonNullable<NonNullable<Stage['containers']>[number]['elements']>[number]>;
+
+/** A stage's entry review (its first pending group), or a manual-review step that is REVIEWING. */
+export type PendingReview =
+  | {
+      kind: 'stage';
+      /** Tells one pause from the next: stage and group. */
+      key: string;
+      stageId: string;
+      stage: string;
+      groupId: string | undefined;
+      group: string | undefined;
+      reviewers: string[];
+    }
+  | { kind: 'step'; key: string; elementId: string; stepId: string | undefined; step: string; stage: string; reviewers: string[] };
+
+/** A review that was refused: a stage's (by a reviewer, or by bk-ci on its timeout) or a manual-review step's. */
+export interface Rejection {
+  /** "stage 'Release'", "step 'Approve release'". */
+  what: string;
+  by: string | undefined;
+  why: string | undefined;
+  /** bk-ci rejected it itself when the review's timeout passed (suggest "TIMEOUT"). */
+  timedOut: boolean;
+}
+
+const MANUAL_REVIEW = 'manualReviewUserTask';
+/** How bk-ci marks a refused review group (ManualReviewAction.ABORT), and a refused check. */
+export const ABORTED = new Set(['ABORT', 'REVIEW_ABORT']);
+const stagesOf = (d: BuildDetail): Stage[] => d.model?.stages ?? [];
+const elementsOf = (s: Stage): Element[] => (s.containers ?? []).flatMap((c) => c.elements ?? []);
+const nameOf = (s: Stage, i: number): string => s.name || s.id || `stage ${i + 1}`;
+/** Reviewers as bk-ci checks them: actualReviewUsers (after variables), else reviewUsers, each split at commas. */
+const splitUsers = (users: readonly string[] | null | undefined): string[] => [
+  ...new Set(
+    (users ?? [])
+      .flatMap((u) => u.split(','))
+      .map((u) => u.trim())
+      .filter((u) => u !== ''),
+  ),
+];
+
+/** The first thing the build waits on a person for, with who may decide it; undefined when nothing waits. */
+export function pendingReview(d: BuildDetail): PendingReview | undefined {
+  for (const [i, s] of stagesOf(d).entries()) {
+    const check = s.checkIn;
+    if (check && (check.status === 'REVIEWING' || s.status === 'PAUSE')) {
+      // Only the first group still pending may decide (StagePauseCheck.groupToReview).
+      const group = (check.reviewGroups ?? []).find((g) => !g.status);
+      if (group !== undefined || check.status === 'REVIEWING') {
+        const stageId = s.id ?? `stage-${i + 1}`;
+        return {
+          kind: 'stage',
+          key: `stage:${stageId}:${group?.id ?? group?.name ?? ''}`,
+          stageId,
+          stage: nameOf(s, i),
+          groupId: group?.id ?? undefined,
+          group: group?.name ?? undefined,
+          reviewers: splitUsers(group?.reviewers),
+        };
+      }
+    }
+    // Stage 0 holds the trigger: bk-ci skips it when it looks for a review step.
+    if (i === 0) continue;
+    const step = elementsOf(s).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEWING');
+    if (step?.id)
+      return {
+        kind: 'step',
+        key: `step:${step.id}`,
+        elementId: step.id,
+        stepId: step.stepId ?? undefined,
+        step: step.name || step.id,
+        stage: nameOf(s, i),
+        reviewers: splitUsers(step.actualReviewUsers?.length ? step.actualReviewUsers : step.reviewUsers),
+      };
+  }
+  return undefined;
+}
+
+/** The review that was refused, if one was: a stage's checkIn REVIEW_ABORT, or a manual-review step ended REVIEW_ABORT. */
+export function rejection(d: BuildDetail): Rejection | undefined {
+  for (const [i, s] of stagesOf(d).entries()) {
+    if (s.checkIn?.status === 'REVIEW_ABORT') {
+      const group = (s.checkIn.reviewGroups ?? []).find((g) => ABORTED.has(g.status ?? ''));
+      const why = group?.suggest || undefined;
+      const timedOut = why === 'TIMEOUT';
+      return { what: `stage '${nameOf(s, i)}'`, by: timedOut ? undefined : (group?.operator ?? undefined), why, timedOut };
+    }
+    const step = elementsOf(s).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEW_ABORT');
+    if (step !== undefined) return { what: `step '${step.name || step.id || '?'}'`, by: undefined, why: undefined, timedOut: false };
+  }
+  return undefined;
+}
+
+/** "stage 'Release' was rejected by bob: not today", "… was rejected by bk-ci: its review timed out". */
+export function describeRejection(r: Rejection, timeoutHours?: number): string {
+  if (r.timedOut)
+    return `${r.what} was rejected by bk-ci: nobody decided its review within its timeout${timeoutHours ? ` (${timeoutHours}h)` : ''}`;
+  return `${r.what} was rejected${r.by ? ` by ${r.by}` : ''}${r.why ? `: ${r.why}` : ''}`;
+}
+
+/** "stage 'Release' (group 'QA')", "step 'Approve' of stage 'Deploy'". */
+export function describePending(p: PendingReview): string {
+  return p.kind === 'stage' ? `stage '${p.stage}'${p.group ? ` (group '${p.group}')` : ''}` : `step '${p.step}' of stage '${p.stage}'`;
+}
+
+/** The review timeout of the stage that was rejected, in hours, when bk-ci says it. */
+export function reviewTimeoutHours(d: BuildDetail): number | undefined {
+  return stagesOf(d).find((s) => s.checkIn?.status === 'REVIEW_ABORT')?.checkIn?.timeout ?? undefined;
+}

@@ -1,0 +1,288 @@
+// Starting a build once and never losing it: the start carries a message unique to this step;
+// when bk-ci's answer is lost, the build is looked for by that message in the pipeline's history
+// instead of being started again (bkci-logs-artifacts-review.md §10).
+import { randomUUID } from 'node:crypto';
+import {
+  BUILD_HISTORIES,
+  BUILD_MSG,
+  BUILD_MSG_MAX,
+  BUILD_START,
+  buildId,
+  type HistoryPage,
+  historyPage,
+  startProblem,
+} from '../bkci/builds.ts';
+import { formatDuration, formatElapsed } from '../duration.ts';
+import {
+  ActionError,
+  AuthError,
+  CancelledError,
+  DeadlineError,
+  errorMessage,
+  HttpError,
+  NetworkError,
+  ServerSaidError,
+  WrapperStatusError,
+} from '../errors.ts';
+import type { WorkflowContext } from '../runner/context.ts';
+import type { BuildContext } from './watch.ts';
+
+export interface StartRequest {
+  projectId: string;
+  pipelineId: string;
+  /** The start values as they go to bk-ci (build-params, the material, the message). */
+  body: Record<string, string>;
+  /** Whether the message is this step's own (unique), or one build-params set (maybe not unique). */
+  ownMessage: boolean;
+  /** The user bk-ci is asked as, for messages: known once the first call has its token. */
+  user(): string;
+  /** Where people look for a build that may have started. */
+  historyUrl: string;
+}
+
+export interface Started {
+  id: string;
+  num: number | undefined;
+  executeCount: number | undefined;
+  /** How the build became known: bk-ci's answer, or the history after the answer was lost. */
+  how: 'answer' | 'history';
+  /** The job was cancelled while the start was in flight: the build must be stopped, if asked. */
+  cancelled: boolean;
+}
+
+/** What the step needs beside watching: a longer grace after a cancel while the start is in flight. */
+export interface StartContext extends BuildContext {
+  /** The step needs this long after a cancel signal to finish (the runner kills it 7.5 s after SIGINT); the function ends the hold. */
+  holdExit(ms: number): () => void;
+}
+
+/** After a cancel, how long the start's answer is still waited for before the history is searched. */
+const ANSWER_GRACE_MS = 2000;
+/** After a cancel, each look into the history (they are sent although the job is cancelled), and when. */
+const CANCELLED_LOOK_MS = 1200;
+const CANCELLED_LOOKS_MS = [0, 300];
+/** Each look when the job goes on: one attempt, no retry. */
+const LOOK_MS = 5000;
+/** Everything after a cancel fits in this: the answer's grace, two looks, a stop (1.2 s). */
+export const CANCEL_BUDGET_MS = 6800;
+/** When the answer was lost, when to look (ms after): bk-ci writes the build before it answers, but a slow gateway may still be working. */
+const LOOKS_MS = [0, 2000, 5000, 10_000, 20_000];
+
+/** A build message unique to this step: the GitHub run, its attempt, the job, and a random mark. */
+export function buildMessage(w: WorkflowContext | undefined, mark = randomUUID().slice(0, 13)): string {
+  const tail = ` [${mark}]`;
+  const head =
+    w === undefined
+      ? 'started by the bk-ci GitHub action'
+      : `GitHub ${w.repository}${w.runId ? ` run ${w.runId}` : ''}${w.runAttempt ? ` attempt ${w.runAttempt}` : ''}${w.job ? ` job ${w.job}` : ''}`;
+  return `${[...head].slice(0, BUILD_MSG_MAX - tail.length).join('')}${tail}`;
+}
+
+/** The commit this workflow runs for, as bk-ci's custom trigger material, unless build-params sets it. */
+export function startValues(
+  params: Record<string, string>,
+  w: WorkflowContext | undefined,
+): { body: Record<string, string>; own: boolean } {
+  const given = (k: string): boolean => k in params;
+  const material =
+    w === undefined
+      ? {}
+      : {
+          ...(given('BK_CI_MATERIAL_ID') ? {} : { BK_CI_MATERIAL_ID: w.sha }),
+          ...(given('BK_CI_MATERIAL_NAME') ? {} : { BK_CI_MATERIAL_NAME: `${w.repository}@${w.ref}` }),
+          ...(given('BK_CI_MATERIAL_URL') ? {} : { BK_CI_MATERIAL_URL: `${w.serverUrl}/${w.repository}/commit/${w.sha}` }),
+        };
+  const own = !given(BUILD_MSG);
+  return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w) } : {}) }, own };
+}
+
+/** The start's outcome is unknown and no build could be told for its own: it may exist all the same. */
+export class MayHaveStartedError extends ActionError {
+  override name = 'MayHaveStartedError';
+}
+
+/** The job was cancelled before the start was sent: nothing started. */
+export class CancelledBeforeStartError extends ActionError {
+  override name = 'CancelledBeforeStartError';
+}
+
+/** The start failed and bk-ci said why, or it was never sent: no build exists. */
+function refused(e: unknown): boolean {
+  if (e instanceof HttpError) return e.status < 500;
+  if (e instanceof NetworkError) return e.beforeSend;
+  // No attempt was under way when the job was cancelled (the one in flight outlives a cancel).
+  return e instanceof WrapperStatusError || e instanceof CancelledError || e instanceof DeadlineError || e instanceof AuthError;
+}
+
+type BuildIdAnswer = NonNullable<Awaited<ReturnType<typeof startCall>>['data']>;
+
+function startCall(r: StartRequest, ctx: StartContext) {
+  return ctx.api.call({
+    endpoint: BUILD_START,
+    params: { projectId: r.projectId },
+    query: { pipelineId: r.pipelineId },
+    body: r.body,
+    data: buildId,
+    survivesCancel: true,
+  });
+}
+
+const fromAnswer = (d: BuildIdAnswer, cancelled: boolean): Started => ({
+  id: d.id,
+  num: d.num ?? undefined,
+  executeCount: d.executeCount ?? undefined,
+  how: 'answer',
+  cancelled,
+});
+
+/**
+ * POSTs build_start once. When its outcome is unknown (no answer, a cut one, request-timeout, a
+ * 5xx, a cancel while it was in flight) it is not sent again: the build is looked for in the
+ * pipeline's history by this step's message, and taken only when exactly one build has it.
+ */
+export async function startOnce(r: StartRequest, ctx: StartContext): Promise<Started> {
+  const release = ctx.holdExit(CANCEL_BUDGET_MS);
+  try {
+    const started = await startOrFind(r, ctx);
+    // A cancel before the build was known still owes its stop: the hold stays.
+    if (!started.cancelled) release();
+    return started;
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started> {
+  const call = startCall(r, ctx);
+  // An answer that comes late, while the history is searched after a cancel, still counts.
+  let late: BuildIdAnswer | undefined;
+  call.then(
+    (reply) => {
+      late = reply.data;
+    },
+    () => undefined,
+  );
+  let lost: unknown;
+  try {
+    const reply = await answerOrGrace(call, ctx);
+    if (reply === undefined) lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
+    else if (reply.data === undefined) lost = new ActionError('bk-ci answered the start without a build id', { status: reply.status });
+    else return fromAnswer(reply.data, ctx.signal.aborted);
+  } catch (e) {
+    if (!refused(e)) lost = e;
+    else if (e instanceof CancelledError) throw new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
+    else if (e instanceof ServerSaidError) {
+      const said = startProblem(e.serverStatus, e.status, { ...r, user: r.user() }, e.serverMessage);
+      throw said === undefined
+        ? e
+        : new ActionError(`the build did not start: ${said} (bk-ci said: ${e.serverMessage})`, { status: e.status, cause: e });
+    } else throw e;
+  }
+  const reason = errorMessage(lost);
+  const mayHaveStarted = (found: string): MayHaveStartedError =>
+    new MayHaveStartedError(
+      `the build may have started: the answer to the start was lost (${reason}), and ${found}. Before running this step again, look in the pipeline's history${r.historyUrl ? ` (${r.historyUrl})` : ''} for a build with the message "${r.body[BUILD_MSG] ?? ''}", or the pipeline may run twice.`,
+      { status: lost instanceof ActionError ? lost.status : undefined, cause: lost },
+    );
+  if (!r.ownMessage)
+    throw mayHaveStarted(
+      `build-params sets ${BUILD_MSG} itself, so the action cannot tell the build it started from others with that message`,
+    );
+  ctx.log.info(`the answer to the start was lost (${reason}); looking for the build by this step's message instead of starting it again`);
+  const found = await lookFor(r, ctx, () => late);
+  if ('answer' in found) return fromAnswer(found.answer, ctx.signal.aborted);
+  if ('error' in found) throw mayHaveStarted(`looking for it in the pipeline's history failed: ${errorMessage(found.error)}`);
+  const [b, ...others] = found.builds;
+  if (b === undefined)
+    throw mayHaveStarted(`no build with this step's message turned up in the pipeline's history within ${formatElapsed(found.searchedMs)}`);
+  if (others.length > 0)
+    throw mayHaveStarted(`${found.builds.length} builds carry this step's message (${found.builds.map((x) => x.id).join(', ')})`);
+  ctx.log.info(`found the build this step started in the pipeline's history: #${b.buildNum ?? '?'} (${b.id})`);
+  return {
+    id: b.id,
+    num: b.buildNum ?? undefined,
+    executeCount: b.executeCount ?? undefined,
+    how: 'history',
+    cancelled: ctx.signal.aborted,
+  };
+}
+
+/** The answer; after a cancel, waited for a little longer, then undefined. */
+async function answerOrGrace<T>(p: Promise<T>, ctx: StartContext): Promise<T | undefined> {
+  if (!ctx.signal.aborted) {
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<'aborted'>((resolve) => {
+      onAbort = () => resolve('aborted');
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const first = await Promise.race([p, aborted]);
+      if (first !== 'aborted') return first;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+  const timer = new AbortController();
+  const graceOver = ctx.clock.sleep(ANSWER_GRACE_MS, timer.signal).then(
+    () => undefined,
+    () => undefined,
+  );
+  try {
+    return await Promise.race([p, graceOver]);
+  } finally {
+    timer.abort();
+  }
+}
+
+type Row = NonNullable<HistoryPage['records']>[number];
+type Found = { builds: Row[]; searchedMs: number } | { answer: BuildIdAnswer } | { error: unknown };
+
+/**
+ * Looks for builds with this step's message: five looks over about 20 seconds, each one attempt
+ * of at most 5 s; after a cancel, two quick ones sent all the same. A late answer to the start
+ * ends the search.
+ */
+async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAnswer | undefined): Promise<Found> {
+  const { api, clock } = ctx;
+  const message = r.body[BUILD_MSG] ?? '';
+  const began = clock.now();
+  const cancelled = ctx.signal.aborted;
+  const looks = cancelled ? CANCELLED_LOOKS_MS : LOOKS_MS;
+  let lastError: unknown;
+  let answered = false;
+  for (const [i, at] of looks.entries()) {
+    const wait = began + at - clock.now();
+    if (wait > 0) {
+      const slept = await clock.sleep(wait, cancelled ? undefined : ctx.signal).then(
+        () => true,
+        () => false,
+      );
+      // Cancelled while waiting to look: the quick looks a cancel leaves time for.
+      if (!slept) return lookFor(r, ctx, late);
+    }
+    const known = late();
+    if (known !== undefined) return { answer: known };
+    if (!cancelled && clock.now() > ctx.start + ctx.settings.timeoutMs) break;
+    try {
+      const reply = await api.call({
+        endpoint: BUILD_HISTORIES,
+        params: { projectId: r.projectId },
+        // Newest first; ours was started moments ago. An old bk-ci that ignores buildMsg still
+        // lists it near the top, and the message is compared here, exactly.
+        query: { pipelineId: r.pipelineId, buildMsg: message, page: '1', pageSize: '50' },
+        data: historyPage,
+        ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
+      });
+      answered = true;
+      const builds = (reply.data?.records ?? []).filter((b) => b.buildMsg === message);
+      if (builds.length > 0 || i === looks.length - 1) return { builds, searchedMs: clock.now() - began };
+    } catch (e) {
+      if (e instanceof CancelledError && !cancelled) return lookFor(r, ctx, late);
+      lastError = e;
+    }
+  }
+  const known = late();
+  if (known !== undefined) return { answer: known };
+  return answered || lastError === undefined ? { builds: [], searchedMs: clock.now() - began } : { error: lastError };
+}

@@ -1,0 +1,96 @@
+// Which statuses end a build, and how: bk-ci's BuildStatus (common-pipeline/.../enums/BuildStatus.kt),
+// taken from its source, not its docs: isFinish() = isFailure() || isSuccess() || isCancel(), and
+// in newer releases UNEXEC, which ends a build here only with an endTime (a build that never ran);
+// STAGE_SUCCESS ends one only with an endTime after its startTime (BuildInfo.isFinish).
+// Everything else waits.
+import type { BuildStatus } from '../bkci/builds.ts';
+
+/** What the action makes of a build's end, as the `conclusion` output says it. */
+export type Conclusion = 'success' | 'failure' | 'cancelled' | 'rejected' | 'waiting-review' | 'timed-out' | 'running';
+
+/** isSuccess(). */
+const SUCCESS = new Set(['SUCCEED', 'SKIP', 'REVIEW_PROCESSED', 'QUALITY_CHECK_PASS']);
+/** isFailure(): FAILED, isPassiveStop(), isTimeout(), QUOTA_FAILED. */
+export const FAILURE = new Set([
+  'FAILED',
+  'TERMINATE',
+  'REVIEW_ABORT',
+  'QUALITY_CHECK_FAIL',
+  'QUEUE_TIMEOUT',
+  'EXEC_TIMEOUT',
+  'HEARTBEAT_TIMEOUT',
+  'QUOTA_FAILED',
+]);
+/** The rest of the enum: CANCELED, the two that end a build only with an endTime, and those that never do. */
+const OTHERS = [
+  'CANCELED',
+  'RUNNING',
+  'REVIEWING',
+  'PREPARE_ENV',
+  'UNEXEC',
+  'QUEUE',
+  'LOOP_WAITING',
+  'CALL_WAITING',
+  'TRY_FINALLY',
+  'QUEUE_CACHE',
+  'RETRY',
+  'PAUSE',
+  'STAGE_SUCCESS',
+  'DEPENDENT_WAITING',
+  'QUALITY_CHECK_WAIT',
+  'TRIGGER_REVIEWING',
+  'UNKNOWN',
+];
+const KNOWN = new Set([...SUCCESS, ...FAILURE, ...OTHERS]);
+
+export const isKnownStatus = (status: string): boolean => KNOWN.has(status);
+
+/**
+ * The end a status says, before any review is looked at: `success`, `failure`, `cancelled`, or
+ * `waiting` (not ended). A STAGE_SUCCESS with an endTime is `success` here; whether its stage
+ * review was rejected is for build_detail to say (src/build/reviews.ts).
+ */
+export function endOf(
+  s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
+): 'success' | 'failure' | 'cancelled' | 'waiting' {
+  // bk-ci clears the end time of a build it retries; a stale one from before a retry is not after its start.
+  const ended = typeof s.endTime === 'number' && s.endTime > 0 && (!s.startTime || s.endTime >= s.startTime);
+  if (SUCCESS.has(s.status)) return 'success';
+  if (FAILURE.has(s.status)) return 'failure';
+  if (s.status === 'CANCELED') return 'cancelled';
+  if (s.status === 'STAGE_SUCCESS') return ended ? 'success' : 'waiting';
+  if (s.status === 'UNEXEC') return ended ? 'failure' : 'waiting';
+  return 'waiting';
+}
+
+/** A stage waits for its entry review: STAGE_SUCCESS without an endTime. */
+export const stagePaused = (s: Pick<BuildStatus, 'status' | 'endTime' | 'startTime'>): boolean =>
+  s.status === 'STAGE_SUCCESS' && endOf(s) === 'waiting';
+
+/** The stage a review pause waits at: the one bk-ci marks PAUSE, else the first one not done. */
+export function pausedStage(s: BuildStatus): string | undefined {
+  const stages = s.stageStatus ?? [];
+  const waiting =
+    stages.find((st) => st.status === 'PAUSE') ??
+    stages.find((st) => st.status === 'REVIEWING') ??
+    stages.find((st) => !['SUCCEED', 'SKIP'].includes(st.status ?? ''));
+  return waiting?.name ?? undefined;
+}
+
+/** What the build waits on, in words: "queued (position 3)", "waiting for review of stage 'Release'". */
+export function waitingOn(s: BuildStatus): string {
+  if (s.status === 'QUEUE' || s.status === 'QUEUE_CACHE')
+    return s.currentQueuePosition ? `queued (position ${s.currentQueuePosition})` : 'queued';
+  if (stagePaused(s)) {
+    const stage = pausedStage(s);
+    return stage === undefined ? 'waiting for a stage review' : `waiting for review of stage '${stage}'`;
+  }
+  return s.status;
+}
+
+/** The first error bk-ci recorded, in one line: "Deploy (2199001): host unreachable". */
+export function firstError(s: BuildStatus): string | undefined {
+  const e = s.errorInfoList?.[0];
+  if (e === undefined) return undefined;
+  return `${e.taskName ?? 'a task'}${e.errorCode ? ` (${e.errorCode})` : ''}: ${e.errorMsg ?? 'no message'}`;
+}

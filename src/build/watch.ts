@@ -1,0 +1,313 @@
+// The wait on a build: its status on the one poll loop, its model (build_detail) when a review
+// or the end needs it, bk-ci's own end, and stopping it when the job is cancelled.
+import { z } from 'zod';
+import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import type { Clock } from '../clock.ts';
+import { countOf, formatDuration, formatElapsed } from '../duration.ts';
+import {
+  ActionError,
+  CancelledError,
+  DeadlineError,
+  errorMessage,
+  HttpError,
+  OperationError,
+  RequestError,
+  ServerSaidError,
+  statusOf,
+} from '../errors.ts';
+import type { Log } from '../log.ts';
+import type { Outcome } from '../outcome.ts';
+import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { buildUrl } from './inputs.ts';
+import { type BuildOutput, describeBuild } from './outcome.ts';
+import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './reviews.ts';
+import { type Conclusion, endOf, firstError, isKnownStatus, stagePaused, waitingOn } from './status.ts';
+
+export interface Watched {
+  projectId: string;
+  pipelineId?: string | undefined;
+  id: string;
+  num?: number | undefined;
+  executeCount?: number | undefined;
+  wait: boolean;
+  /** The console's root; undefined: no link (behind the BlueKing API Gateway without console-url). */
+  consoleUrl: string | undefined;
+  url: string;
+  /** Stop it when the job is cancelled: only a build this step started. */
+  stopOnCancel: boolean;
+  onReview: 'wait' | 'fail';
+}
+
+/** What watching a build needs of the step: the operations' Context has it all. */
+export interface BuildContext {
+  api: BkciApi;
+  clock: Clock;
+  log: Log;
+  /** Aborted when the job is cancelled. */
+  signal: AbortSignal;
+  /** When the step started (by `clock`); the deadline is start + timeout. */
+  start: number;
+  settings: { timeoutMs: number; pollIntervalMs: number };
+}
+
+/** No build by that id: bk-ci's v4 answer said in words. */
+export class UnknownBuildError extends ActionError {
+  override name = 'UnknownBuildError';
+}
+
+/** While a build runs, how often its model is read to see a manual-review step (bk-ci's status does not show one). */
+const DETAIL_EVERY_MS = 30_000;
+
+/** How long the runner's grace period leaves for stopping the build after a cancel. */
+export const STOP_TIMEOUT_MS = 1200;
+
+const who = (p: PendingReview): string =>
+  p.reviewers.length > 0 ? `${p.reviewers.join(', ')} may approve it` : 'bk-ci names nobody who may approve it';
+
+/**
+ * Reads the build, and with `wait` polls it until bk-ci says it ended (src/build/status.ts). A
+ * stage review that was rejected ends like a success in its status and is told apart by the
+ * model; a review pause is said once, with who may decide it. The build's id, number, run and
+ * conclusion are in every outcome, success or not.
+ */
+export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome<BuildOutput>> {
+  const { api, clock, log } = ctx;
+  const progress: Progress<BuildStatus> = { polls: 0, last: undefined, status: undefined, changes: [] };
+  let status: number | undefined;
+  let detail: BuildDetail | undefined;
+  let detailAt: number | undefined;
+  let detailWarned = false;
+  let pending: PendingReview | undefined;
+  const pauses: PendingReview[] = [];
+  let executeCount = b.executeCount;
+  let stopped: Stop | undefined;
+  const warned = new Set<string>();
+  const elapsed = (): number => clock.now() - ctx.start;
+  const name = (): string => {
+    const num = progress.last?.buildNum ?? b.num;
+    return `build ${num ? `#${num} ` : ''}(${b.id})`;
+  };
+  const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> => ({
+    ...describeBuild(headline, {
+      projectId: b.projectId,
+      pipelineId: b.pipelineId,
+      id: b.id,
+      num: b.num,
+      executeCount,
+      // build-status without pipeline-id learns the pipeline from the model.
+      url: b.url || buildUrl(b.consoleUrl, b.projectId, detail?.pipelineId ?? undefined, b.id),
+      progress,
+      detail,
+      pending,
+      pauses,
+      conclusion,
+      stopped: stopped?.said,
+      elapsedMs: elapsed(),
+      start: ctx.start,
+    }),
+    status,
+  });
+  /** The answer must be about the build asked for: another build's status is never a verdict. */
+  const sameBuild = (id: string, what: string): void => {
+    if (id !== b.id)
+      throw new ActionError(
+        `bk-ci answered ${what} with build ${id} when asked for ${b.id}: the answer is not trusted (a proxy or cache between the runner and bk-ci may mix answers up)`,
+        { status },
+      );
+  };
+  const readStatus = async (): Promise<BuildStatus> => {
+    const reply = await api
+      .call({
+        endpoint: BUILD_STATUS,
+        params: { projectId: b.projectId },
+        query: { buildId: b.id, pipelineId: b.pipelineId },
+        data: buildStatus,
+      })
+      .catch((e: unknown) => {
+        status = statusOf(e) ?? status;
+        throw unknownBuild(e, b) ?? e;
+      });
+    status = reply.status;
+    if (reply.data === undefined) throw new ActionError(`bk-ci answered without the status of ${name()}`, { status: reply.status });
+    sameBuild(reply.data.id, 'the status');
+    return reply.data;
+  };
+  /** The model; `needed` when the verdict depends on it (a STAGE_SUCCESS end), else a failure is one warning. */
+  const readDetail = async (needed: boolean): Promise<void> => {
+    try {
+      const reply = await api.call({
+        endpoint: BUILD_DETAIL,
+        params: { projectId: b.projectId },
+        query: { buildId: b.id, pipelineId: b.pipelineId },
+        data: buildDetail,
+      });
+      if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
+      sameBuild(reply.data.id, 'build_detail');
+      detail = reply.data;
+      detailAt = clock.now();
+      executeCount = reply.data.executeCount ?? executeCount;
+    } catch (e) {
+      if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
+      if (needed) {
+        // A passing failure costs one poll: the end is read again at the next.
+        if (isTransient(e)) throw e;
+        throw new ActionError(
+          `${name()} ended STAGE_SUCCESS, but its model (build_detail) could not be read to see whether its stage review was rejected, so it is not reported as a success: ${errorMessage(e)}`,
+          { status: statusOf(e) ?? status, cause: e },
+        );
+      }
+      if (!detailWarned)
+        log.warning(`could not read the model of ${name()} (build_detail): ${errorMessage(e)}; reviews waiting in it are not shown`);
+      detailWarned = true;
+    }
+  };
+
+  if (b.wait)
+    log.info(
+      `waiting for ${name()}: timeout ${formatDuration(ctx.settings.timeoutMs)}, a poll every ${formatDuration(ctx.settings.pollIntervalMs)}${b.url ? `; ${b.url}` : ''}`,
+    );
+  let end: PollEnd;
+  try {
+    end = await poll(
+      {
+        read: async () => {
+          const s = await readStatus();
+          const ended = endOf(s) !== 'waiting';
+          const moving = s.status !== 'QUEUE' && s.status !== 'QUEUE_CACHE';
+          const stale = detailAt === undefined || clock.now() - detailAt >= DETAIL_EVERY_MS;
+          if (detailAt === undefined || ended || (stagePaused(s) && pending?.kind !== 'stage') || (moving && stale))
+            await readDetail(ended && s.status === 'STAGE_SUCCESS');
+          const now = ended || detail === undefined ? undefined : pendingReview(detail);
+          // A stage's pause is over when bk-ci's status says so, whatever an older model said.
+          const still = now?.kind === 'stage' && !stagePaused(s) ? undefined : now;
+          if (still !== undefined && still.key !== pending?.key) {
+            log.info(`${name()} waits for review of ${describePending(still)}: ${who(still)}`);
+            if (!pauses.some((p) => p.key === still.key)) pauses.push(still);
+          }
+          pending = still;
+          return s;
+        },
+        status: (s) => s.status,
+        describe: (s) => (waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
+        waitingOn: (s) => (pending === undefined ? waitingOn(s) : `waiting for review of ${describePending(pending)}`),
+        verdict: (s) => {
+          const e = endOf(s);
+          if (e === 'waiting' && !isKnownStatus(s.status) && !warned.has(s.status)) {
+            warned.add(s.status);
+            log.warning(`${name()} has status "${s.status}", which this action does not know; waiting on`);
+          }
+          if (e === 'success') return 'done';
+          if (e !== 'waiting') return 'failed';
+          return b.onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';
+        },
+      },
+      {
+        start: ctx.start,
+        timeoutMs: ctx.settings.timeoutMs,
+        intervalMs: ctx.settings.pollIntervalMs,
+        wait: b.wait,
+        clock,
+        log,
+        signal: ctx.signal,
+      },
+      progress,
+    );
+  } catch (e) {
+    if (!(e instanceof CancelledError)) {
+      status = statusOf(e) ?? status;
+      // Our own sentences stand as they are; a request's failure says what was being read.
+      const plain = e instanceof ActionError && !(e instanceof RequestError);
+      const ended = progress.last !== undefined && endOf(progress.last) !== 'waiting';
+      throw new OperationError(
+        plain ? e.message : `reading ${name()} failed: ${errorMessage(e)}`,
+        outcome(`${name()}: error`, e instanceof UnknownBuildError || ended ? 'failure' : 'running'),
+        { cause: e },
+      );
+    }
+    if (b.stopOnCancel) stopped = await stopBuild(api, b.projectId, b.pipelineId, b.id, log.info);
+    throw new OperationError(
+      `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
+      outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
+    );
+  }
+  const last = progress.last;
+  if (end === 'timeout' || last === undefined)
+    throw new OperationError(
+      `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
+      outcome(`${name()}: timed out`, 'timed-out'),
+    );
+  const e = endOf(last);
+  if (e === 'waiting' && end === 'failed') {
+    const what =
+      pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(pending)}: ${who(pending)}`;
+    throw new OperationError(
+      `${name()} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`,
+      outcome(`${name()}: waiting for review`, 'waiting-review'),
+    );
+  }
+  const refused = e === 'waiting' || detail === undefined ? undefined : rejection(detail);
+  if (e === 'success' && refused === undefined)
+    return outcome(`${name()}: ${waitingOn(last)} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`, 'success');
+  if (e === 'waiting') return outcome(`${name()}: ${waitingOn(last)} (not waited for)`, 'running');
+  if (refused !== undefined && (e === 'success' || e === 'failure')) {
+    throw new OperationError(
+      `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}: ${describeRejection(refused, detail && reviewTimeoutHours(detail))}`,
+      outcome(`${name()}: rejected`, 'rejected'),
+    );
+  }
+  const why =
+    e === 'cancelled' && detail?.cancelUserId
+      ? `cancelled by ${detail.cancelUserId}`
+      : last.status === 'UNEXEC'
+        ? `the build never ran (bk-ci ended it before it left the queue)${firstError(last) ? `; ${firstError(last)}` : ''}`
+        : firstError(last);
+  throw new OperationError(
+    `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
+    outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
+  );
+}
+
+/** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly. */
+function unknownBuild(e: unknown, b: Watched): UnknownBuildError | undefined {
+  if (!(e instanceof HttpError) || e.status !== 400 || !/Invalid buildId/i.test(e.serverMessage)) return undefined;
+  return new UnknownBuildError(
+    `no build ${b.id} in project ${b.projectId}${b.pipelineId ? ` (pipeline ${b.pipelineId})` : ''}: check build-id and project-id`,
+    { status: 400, cause: e },
+  );
+}
+
+/** What a stop came to: `ended` when the build is stopped or had already ended. */
+export interface Stop {
+  ended: boolean;
+  said: string;
+}
+
+/** POSTs build_stop once, even though the job was cancelled; says what came of it. */
+export async function stopBuild(
+  api: BkciApi,
+  projectId: string,
+  pipelineId: string | undefined,
+  id: string,
+  info: (m: string) => void,
+  timeoutMs = STOP_TIMEOUT_MS,
+): Promise<Stop> {
+  let stop: Stop;
+  try {
+    await api.call({
+      endpoint: BUILD_STOP,
+      params: { projectId },
+      query: { buildId: id, pipelineId },
+      data: z.unknown(),
+      detached: { timeoutMs },
+    });
+    stop = { ended: true, said: `the build ${id} was stopped in bk-ci (stop-on-cancel)` };
+  } catch (e) {
+    stop =
+      e instanceof ServerSaidError && e.serverStatus === 2101182
+        ? { ended: true, said: `the build ${id} had already ended` }
+        : { ended: false, said: `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci` };
+  }
+  info(stop.said);
+  return stop;
+}
