@@ -1,5 +1,5 @@
 import type { Block } from '../outcome.ts';
-import { escapeMarkdown } from '../text.ts';
+import { escapeMarkdown, markdownLine } from '../text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Rows shown of one table. */
@@ -17,6 +17,25 @@ export interface SummaryInput {
   scrub?: (text: string) => string;
 }
 
+/**
+ * The one way a failure becomes Markdown: its lines stay lines (never `⏎`), its `- ` lines a
+ * list (an input error's problems), every other line a paragraph, each escaped as summary text.
+ */
+export function failureMarkdown(error: string): string {
+  const blocks: string[] = [];
+  for (const [i, line] of error.split(/\r\n|\r|\n|\u2028|\u2029/).entries()) {
+    if (line.trim() === '') continue;
+    const item = /^\s*- (.*)$/.exec(line);
+    if (item !== null && i > 0) {
+      const last = blocks.length - 1;
+      const entry = `- ${markdownLine(item[1] ?? '')}`;
+      if (blocks[last]?.startsWith('- ')) blocks[last] += `\n${entry}`;
+      else blocks.push(entry);
+    } else blocks.push(i === 0 ? `**Failed:** ${escapeMarkdown(line)}` : markdownLine(line));
+  }
+  return blocks.join('\n\n');
+}
+
 /** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
 export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
@@ -32,7 +51,7 @@ export function renderSummary(s: SummaryInput): string {
     ].join('\n');
 
   const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
-  if (!s.ok && s.error !== undefined) parts.push(`**Failed:** ${cell(s.error)}`);
+  if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
   if (s.asked.length > 0) parts.push(table(['Asked', ''], s.asked));
   for (const b of s.blocks) {
     if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));
