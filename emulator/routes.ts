@@ -15,6 +15,7 @@ export interface World {
   projects: Map<string, StoredProject>;
   signs: Map<string, SignTask>;
   callbacks: Callback[];
+  callbackPaging: 'pages' | 'ignores-page';
   nextCallbackId: () => number;
   builds: BuildWorld;
   logs: LogWorld;
@@ -361,12 +362,14 @@ function listCallbacks(w: World, c: Call, projectId: string): Reply {
   const project = w.projects.get(projectId);
   if (project === undefined || !(project.members.has(c.userId) || project.viewers.has(c.userId)))
     return w.wire.domain(403, 2101133, `用户（${c.userId}）无（${projectId}）项目权限`);
-  const page = Math.max(1, Number(c.query.get('page') ?? 1) || 1);
+  const ignoresPage = w.callbackPaging === 'ignores-page';
+  const page = ignoresPage ? 1 : Math.max(1, Number(c.query.get('page') ?? 1) || 1);
   const pageSize = Math.min(100, Math.max(1, Number(c.query.get('pageSize') ?? 20) || 20));
   const all = w.callbacks.filter((cb) => cb.projectId === projectId).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   const records = all
     .slice((page - 1) * pageSize, page * pageSize)
     .map((cb) => ({ id: cb.id, projectId, callBackUrl: cb.url, events: cb.event, secretToken: null, enable: cb.enable }));
+  if (ignoresPage) return w.wire.ok({ records });
   return w.wire.ok({ count: all.length, page, pageSize, totalPages: Math.ceil(all.length / pageSize), records });
 }
 

@@ -38,6 +38,12 @@ export interface EmulatorOptions {
    * bk-ci's own `/ms/openapi/…` refused. Also `POST /__emulator/gateway`.
    */
   gateway?: z.input<typeof gatewaySchema>;
+  /**
+   * How the callbacks list pages: `pages` as bk-ci does (count, page, totalPages), or
+   * `ignores-page`, a server (a proxy, an older build) that answers every page with the first
+   * and sends no count.
+   */
+  callbackPaging?: 'pages' | 'ignores-page';
 }
 
 export interface LoggedRequest {
@@ -190,6 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projects: new Map(),
     signs: new Map(),
     callbacks: [],
+    callbackPaging: options.callbackPaging ?? 'pages',
     nextCallbackId: () => ++lastCallbackId,
     builds,
     logs: new LogWorld(wire, now, builds),

@@ -62,3 +62,14 @@ export function utcTime(ms: number, written = String(ms)): string {
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC');
 }
+
+/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date. Undefined if unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // Only an HTTP date: Date.parse also takes "-3" (the year -3).
+  if (!/^[A-Za-z]{3}, /.test(v)) return undefined;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -115,9 +115,35 @@ export class DeadlineError extends RequestError {
 /** The job was cancelled (SIGINT/SIGTERM) while a request or a wait was under way. */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
-  constructor() {
+  /** A write that was on its way when the job was cancelled ("PUT …/projects/demo"): bk-ci may have applied it. */
+  readonly inFlight: string | undefined;
+  constructor(inFlight?: string) {
     super('cancelled');
+    this.inFlight = inFlight;
   }
+}
+
+/**
+ * A failure on the runner's side: a file the action writes (the data file in RUNNER_TEMP,
+ * GITHUB_OUTPUT, the job summary). No retry can mend it, and it is never taken for a network
+ * error; run() says what the server had done before it.
+ */
+export class LocalError extends ActionError {
+  override name = 'LocalError';
+}
+
+/** `act`, any failure of it said as a local one: what could not be written, and why. */
+export function local<T>(what: string, act: () => T): T {
+  try {
+    return act();
+  } catch (e) {
+    throw e instanceof LocalError ? e : new LocalError(`could not write ${what} on the runner: ${errorMessage(e)}`, { cause: e });
+  }
+}
+
+/** A list that cannot be read whole: the server ignores paging, or the list is beyond the action's bound. */
+export class PagingError extends ActionError {
+  override name = 'PagingError';
 }
 
 /** One or more inputs are wrong; nothing was sent. */

@@ -39,3 +39,48 @@ export function bigintsToExact(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bigintsToExact(v)]));
   return value;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The first key given twice in one object of a JSON text, if any. JSON.parse keeps the last,
+ * other readers the first or both: a text they would read differently is refused, not resolved.
+ * The text must be JSON already (JSON.parse took it); only its structure is walked here.
+ */
+export function duplicateKey(text: string): string | undefined {
+  // One entry per open object (its keys so far) or array (null).
+  const open: (Set<string> | null)[] = [];
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      let end = text.indexOf('"', i + 1);
+      for (; end !== -1; end = text.indexOf('"', end + 1)) {
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+      if (end === -1) return undefined;
+      const keys = open.at(-1);
+      if (keyNext && keys) {
+        const raw = text.slice(i, end + 1);
+        const key = raw.includes('\\') ? String(JSON.parse(raw)) : raw.slice(1, -1);
+        if (keys.has(key)) return key;
+        keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    } else if (c === 0x7b) {
+      open.push(new Set());
+      keyNext = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+      keyNext = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      keyNext = false;
+    } else if (c === 0x2c) keyNext = open.at(-1) != null;
+  }
+  return undefined;
+}

@@ -2,7 +2,7 @@ import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { formatElapsed } from './duration.ts';
-import { errorMessage, InputError, OperationError, statusOf } from './errors.ts';
+import { CancelledError, errorMessage, InputError, LocalError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
 import type { Log } from './log.ts';
 import { ignoredWarning, isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
@@ -10,6 +10,7 @@ import type { Outcome } from './outcome.ts';
 import { Secrets } from './redact.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
+import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 import { cut } from './text.ts';
@@ -18,6 +19,10 @@ import { cut } from './text.ts';
 const CANCEL_EXIT_MS = 1800;
 /** The most an operation may hold the exit after a cancel (holdExit), inside the runner's 7.5 s. */
 const MAX_HOLD_MS = 6900;
+
+/** The error annotation, and each output but data (which has data-file behind it): server text in them is bounded. */
+const ANNOTATION_LIMIT = 8000;
+const OUTPUT_LIMIT = 64 * 1024;
 
 /** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
 const NODE_MAJOR = 24;
@@ -31,6 +36,11 @@ export interface RunOptions {
   getInput?: (name: string) => string;
   /** The environment the proxy variables are read from. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the step is this process (the default), so that an error nobody caught ends it; a
+   * test running run() in its own process says false, and only the streams are guarded.
+   */
+  ownsProcess?: boolean;
 }
 
 /** The step: inputs once, one operation, outputs and summary, and the only setFailed. */
@@ -45,7 +55,10 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const getInput = options.getInput ?? core.getInput;
   const env = options.env ?? process.env;
   const start = clock.now();
+  // Before anything else can write: every line either stream carries passes the one writer.
+  guardProcessOutput(options.ownsProcess ?? true);
   const secrets = new Secrets((v) => core.setSecret(v));
+  scrubStreams((text) => secrets.redact(text));
   // Masked before anything at all is printed, input errors included.
   for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
   // Secrets out before a long line is cut, so no part of one survives; the writer then keeps
@@ -94,6 +107,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   let step: Step | undefined;
   let connection: Connection | undefined;
   let outcome: Outcome | undefined;
+  /** Set once the operation has ended well: what fails after it is the runner's side, never the server's. */
+  let finished = false;
   // Opened when written: a list answer's items go to it as they arrive.
   const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
   try {
@@ -130,22 +145,30 @@ export async function run(options: RunOptions = {}): Promise<void> {
       secrets,
       holdExit,
     });
+    finished = true;
     log.info(outcome.headline);
     setOutputs(outcome, connection.tokens, secrets, dataFile);
     await writeSummary(operation, baseUrl, step, true, outcome, secrets);
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
-    if (cancel.signal.aborted && !(e instanceof OperationError)) message = `cancelled after ${formatElapsed(clock.now() - start)}`;
+    if (cancel.signal.aborted && !(e instanceof OperationError)) {
+      message = `cancelled after ${formatElapsed(clock.now() - start)}`;
+      if (e instanceof CancelledError && e.inFlight !== undefined)
+        message += ` while ${e.inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
+    }
     if (e instanceof InputError) message = `${message}\nNo request was sent.`;
-    if (outcome?.done !== undefined) message = `${outcome.done}, but ${message}`;
+    // Work done on the server is said first, whatever failed after it.
+    const done = outcome?.done ?? (finished && e instanceof LocalError ? outcome?.headline : undefined);
+    if (done !== undefined) message = `${done}, but ${message}`;
     try {
       if (connection !== undefined) setOutputs(outcome, connection.tokens, secrets, dataFile, e);
       await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
     }
-    core.setFailed(secrets.redact(`bk-ci ${operation} failed: ${message}`));
+    // Secrets out first, then cut: no part of one survives the cut.
+    core.setFailed(cut(secrets.redact(`bk-ci ${operation} failed: ${message}`), ANNOTATION_LIMIT));
   } finally {
     dataFile.abandon();
     process.off('SIGINT', onSignal);
@@ -166,8 +189,10 @@ function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: 
   if (outcome === undefined) return;
   for (const name of OUTPUT_NAMES) {
     const value: string | undefined = outcome.outputs[name];
-    // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets taken out then).
-    if (value !== undefined) core.setOutput(name, name === 'access-token' || name === 'variables' ? value : secrets.redact(value));
+    // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets
+    // taken out then, whole: a cut would leave no JSON); every other output scrubbed and bounded.
+    if (value !== undefined)
+      core.setOutput(name, name === 'access-token' || name === 'variables' ? value : cut(secrets.redact(value), OUTPUT_LIMIT));
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

@@ -32,12 +32,21 @@ function urlPart(match: string): string {
   }
 }
 
+/**
+ * Only what would render differently is escaped, so that a person reading the Markdown itself
+ * (`npm start` prints it) sees `{"status":400}` and `BUILD_END`, not `\{"status":400\}`: `{}`,
+ * `()` and `!` mean nothing once `[` and `]` are escaped, `#` and `+` only at a line's start
+ * (see markdownLine), and `_` only at a word's edge (GFM ignores it inside a word).
+ */
 const escapeText = (text: string): string =>
   text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1');
+    .replace(/([\\`*[\]|~])/g, '\\$1')
+    .replace(/_/g, (u, at: number, all: string) =>
+      /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? u : '\\_',
+    );
 
 /**
  * A CommonMark autolink: no escaping applies inside `<…>`, so the link's target is the URL
@@ -66,6 +75,9 @@ export function escapeMarkdown(text: string): string {
   }
   return out + escapeText(t.slice(at));
 }
+
+/** One line of Markdown from text: escaped, and a start that would open a heading, list or quote made plain. */
+export const markdownLine = (text: string): string => escapeMarkdown(text).replace(/^(\s*)([#+=-]|\d+(?=[.)]))/, '$1\\$2');
 
 /** A readable account of an HTML or text error page, collapsed to one paragraph (not cut). */
 export function collapse(body: string): string {

@@ -71,7 +71,7 @@ describe('variables', () => {
     ]);
     // Masked with the runner, and nowhere else in what the step shows.
     expect(r.stdout).toContain(`::add-mask::${SECRET}`);
-    expect(r.summary).toMatch(/\| Variables \| DEPLOY\\_TOKEN, jobs\.build\.steps\.pack\.outputs\.VERSION, NOT\\_SET \|/);
+    expect(r.summary).toMatch(/\| Variables \| DEPLOY_TOKEN, jobs\.build\.steps\.pack\.outputs\.VERSION, NOT_SET \|/);
     expect(r.summary).not.toContain(SECRET);
     expect(r.outputs.data).not.toContain(SECRET);
   });
@@ -137,8 +137,18 @@ describe('artifacts', () => {
     expect(new Set(list.map((f) => f.url)).size).toBe(150);
     const pages = emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
     expect(pages).toEqual(['1', '2']);
-    expect(r.summary).toContain('**Artifacts \\(150\\)**');
+    expect(r.summary).toContain('**Artifacts (150)**');
     expect(r.summary).toContain(`| <${list[0]?.url}> |`);
+  });
+
+  it('so many that the output would pass its bound: the first whole entries, valid JSON, with a warning', async () => {
+    pipeline({ artifacts: files(400).map((f) => ({ ...f, path: `${'deep/'.repeat(20)}${f.path}` })) });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '') as unknown[];
+    expect(list.length).toBeGreaterThan(50);
+    expect(list.length).toBeLessThan(400);
+    expect(r.stdout).toMatch(new RegExp(`^::warning::the artifacts output lists the first ${list.length} of 400 files`, 'm'));
   });
 
   it('a build with none: an empty list', async () => {

@@ -81,7 +81,7 @@ describe.each([
       'removed-events': '[]',
       'success-events': '["BUILD_START","BUILD_END"]',
     });
-    expect(r.summary).toMatch(/\| BUILD\\_END \| re-enabled \| bk-ci had disabled it after failed deliveries/);
+    expect(r.summary).toMatch(/\| BUILD_END \| re-enabled \| bk-ci had disabled it after failed deliveries/);
     expect(r.stdout).toMatch(/re-enabling BUILD_END: bk-ci had disabled them after failed deliveries/);
     expect(emu.callbacks.every((c) => c.enable)).toBe(true);
     expect(await emu.deliver('demo', 'BUILD_END', { buildId: 'b-1' })).toEqual([{ url: receiverUrl, status: 200 }]);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { marked } from 'marked';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readActionYml, runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
@@ -47,6 +48,18 @@ describe('the built action, on the mistakes of a first hour', () => {
         /project\.colour is not a field of a bk-ci project, and bk-ci would ignore it: the fields are englishName, projectName, description, /,
       );
     });
+  });
+
+  it('a failure in the job summary reads as Markdown: its problems a list, its lines lines, no ⏎ and no stray escapes', async () => {
+    const r = await step({ operation: 'update-project', 'project-id': 'demo', project: '{"descripton": "x"}', retries: 'eleven' });
+    expect(r.code).toBe(1);
+    expect(r.summary).not.toContain('⏎');
+    expect(r.summary).toContain(
+      '**Failed:** invalid inputs:\n\n- retries must be a whole number from 0 to 10\n- project.descripton is not a field of a bk-ci project, and bk-ci would ignore it: did you mean description?\n\nNo request was sent.',
+    );
+    const html = marked.parse(r.summary, { gfm: true, async: false });
+    expect([...html.matchAll(/<li>/g)]).toHaveLength(2);
+    expect(html).toContain('<p>No request was sent.</p>');
   });
 
   describe('inputs the operation does not read are warned about, once, each named', () => {

@@ -209,15 +209,23 @@ describe('secrets never show, not even in part', () => {
 
   it('a secret with " and \\ in it is scrubbed from data, data-file and the summary in its JSON-escaped form', async () => {
     const secret = 'cb"sec\\ret-42';
+    world.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     world.emu.faults.add({
-      pattern: /\/projects\/demo/,
+      pattern: /\/callbacks\/batch/,
       fault: {
         kind: 'status',
         status: 200,
-        body: JSON.stringify({ code: 0, data: { englishName: 'demo', projectName: `name ${secret}` } }),
+        body: JSON.stringify({ status: 0, data: { successEvents: [`name ${secret}`], failureEvents: {} } }),
       },
     });
-    const r = await step({ operation: 'get-project', 'project-id': 'demo', 'secret-token': secret });
+    const r = await step({
+      operation: 'create-callbacks',
+      'project-id': 'demo',
+      'callback-url': 'https://hooks.example.com/x',
+      region: 'DEVNET',
+      events: 'BUILD_END',
+      'secret-token': secret,
+    });
     expect(r.code).toBe(0);
     const file = await readFile(r.outputs['data-file'] ?? '', 'utf8');
     for (const text of [r.outputs.data ?? '', file, r.summary, unescapeData(r.stdout.replace(/^::add-mask::.*$/gm, ''))]) {

@@ -1,6 +1,7 @@
 // Every example of the action in README.md runs, as written, against the emulator through the
 // built action. The examples are read FROM the README: a step added there later is run here too.
-// What the test changes is said by explicit rules below (EXPRESSIONS, the two inputs it points
+// The shell steps around them (`run:`) are not run; the outputs they read from the action's step
+// (`steps.<id>.outputs.<name>`) must be set. What the test changes is said by explicit rules below (EXPRESSIONS, the two inputs it points
 // elsewhere) and what it cannot run is skipped by a rule with its reason in the test's name.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -111,7 +111,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
       expect(r.outputs).toMatchObject({ 'user-id': 'alice', 'expiration-time': String(T0 + 4 * 3_600_000) });
       expect(r.outputs.data).not.toContain(token);
       expect(emu().requests({ path: TOKEN_PATH })[0]?.headers.cookie).toBe(`bk_token=${w.bkToken}`);
-      expect(r.summary).toContain('2026-06-01 04:00:00 UTC \\(in 4h\\)');
+      expect(r.summary).toContain('2026-06-01 04:00:00 UTC (in 4h)');
     });
 
     it('says what to do when bk-token is refused, or missing', async () => {

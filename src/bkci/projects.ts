@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // bk-ci's projects: where they live, what a ProjectVO holds, and the field mapping a PUT needs.
-import { HttpError } from '../errors.ts';
+import { ActionError, HttpError } from '../errors.ts';
 import { exactInteger, type RawJson } from '../json.ts';
 import type { BkciApi } from './client.ts';
 import type { Endpoint } from './routes.ts';
@@ -172,6 +172,14 @@ export const projectInPlace = z.custom<Project>((v) => projectCheck.safeParse(v)
 export async function findProject(api: BkciApi, projectId: string): Promise<{ project: Project | undefined; status: number }> {
   try {
     const reply = await api.call({ endpoint: PROJECT_READ, params: { projectId }, data: projectVO, exact: true });
+    // An answer about another project (a cache, a proxy, a rewrite) would be shown, or merged and
+    // written back over this one. MySQL compares project codes without case, so case may differ.
+    const about = reply.data?.englishName;
+    if (about !== undefined && about.toLowerCase() !== projectId.toLowerCase())
+      throw new ActionError(
+        `bk-ci answered about project ${JSON.stringify(about)} when asked for project ${JSON.stringify(projectId)}: the answer is not used`,
+        { status: reply.status },
+      );
     return { project: reply.data, status: reply.status };
   } catch (e) {
     if (e instanceof HttpError && e.status === 404) return { project: undefined, status: 404 };

@@ -10,6 +10,7 @@ import type { WireResponse } from '../http/transport.ts';
 import type { RawJson } from '../json.ts';
 import type { Log } from '../log.ts';
 import type { Secrets } from '../redact.ts';
+import { isControl } from '../text.ts';
 import { type Endpoint, resolvePath } from './routes.ts';
 import { checked, parseJson, unwrap } from './wire.ts';
 
@@ -77,7 +78,7 @@ export interface IssuedTokensOptions {
   log: Log;
   /** Overrides the token's own user for X-DEVOPS-UID. */
   userId?: string;
-  /** A token with less than this left is renewed before use. Default 60 s. */
+  /** A token with less than this left (and less than a fifth of its lifetime) is renewed before use. Default 60 s. */
   renewMarginMs?: number;
 }
 
@@ -87,6 +88,8 @@ export class IssuedTokens implements TokenSource {
   readonly #o: IssuedTokensOptions;
   #info: IssuedToken | undefined;
   #expiresAt: number | undefined;
+  /** How long the last token was issued for, as it arrived. */
+  #lifetime = Number.POSITIVE_INFINITY;
   #pending: Promise<IssuedToken> | undefined;
   renewals = 0;
 
@@ -105,7 +108,8 @@ export class IssuedTokens implements TokenSource {
 
   async current(): Promise<Credentials> {
     const info = this.#info;
-    const margin = this.#o.renewMarginMs ?? 60_000;
+    // A fifth of the token's life at most: a 30-second token is not renewed before every request.
+    const margin = Math.min(this.#o.renewMarginMs ?? 60_000, this.#lifetime / 5);
     const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#o.clock.now() >= margin);
     const fresh = usable ? info : await this.#renew();
     return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
@@ -131,7 +135,9 @@ export class IssuedTokens implements TokenSource {
     // Masked before anything else can print it.
     this.#o.secrets.add(info.accessToken);
     this.#info = info;
-    this.#expiresAt = expiresAt(info.expirationTime, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    this.#expiresAt = expiresAt(info.expirationTime, now);
+    this.#lifetime = this.#expiresAt === undefined ? Number.POSITIVE_INFINITY : this.#expiresAt - now;
     if (this.#expiresAt === undefined)
       this.#o.log.warning(
         `the token endpoint says the token expires at ${utcTime(info.expirationTime, info.expirationText)}, which is not a time still to come; the action will renew it only when bk-ci says it expired`,
@@ -207,7 +213,10 @@ export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/a
 /** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
 const tokenInfo = z
   .object({
-    userId: z.string(),
+    // Sent back as X-DEVOPS-UID: a value a header cannot carry is the server's fault, said at once.
+    userId: z.string().refine((v) => ![...v].some((c) => isControl(c.charCodeAt(0)) || c.charCodeAt(0) > 0xff), {
+      error: 'userId holds a character an HTTP header cannot carry (a control character or one beyond Latin-1)',
+    }),
     expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
     accessToken: z.string().min(1),
   })

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ResponseFormatError, WrapperStatusError } from '../errors.ts';
 import type { ErrorBody } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
-import { parseExact } from '../json.ts';
+import { duplicateKey, parseExact } from '../json.ts';
 import { type JsonItemSink, MemberItems } from '../json-stream.ts';
 import { collapse, cut, stripBom } from '../text.ts';
 import type { Gateway } from './routes.ts';
@@ -145,11 +145,26 @@ export function redactUrl(url: string): string {
 /** The body as JSON; a byte order mark before it is allowed, as curl and browsers allow it. */
 export function parseJson(res: WireResponse, method: string, url: string, scrub: (text: string) => string, exact = false): unknown {
   const text = stripBom(res.body);
+  let value: unknown;
   try {
-    return exact ? parseExact(text) : (JSON.parse(text) as unknown);
+    value = exact ? parseExact(text) : (JSON.parse(text) as unknown);
   } catch (e) {
     throw notJson(e, text, res, method, url, scrub);
   }
+  refuseDuplicateKeys(text, res, method, url, scrub);
+  return value;
+}
+
+/** An answer two JSON readers would read differently (a key given twice) is refused, not resolved. */
+function refuseDuplicateKeys(text: string, res: WireResponse, method: string, url: string, scrub: (text: string) => string): void {
+  const key = duplicateKey(text);
+  if (key !== undefined)
+    throw new ResponseFormatError({
+      method,
+      url,
+      status: res.status,
+      detail: `it gives the key ${JSON.stringify(cut(scrub(key), 80))} twice in one object; JSON readers differ on which one counts, so the answer is not used`,
+    });
 }
 
 function notJson(e: unknown, text: string, res: WireResponse, method: string, url: string, scrub: (text: string) => string): Error {
@@ -217,6 +232,8 @@ export class ListReader<T> {
   #count = 0;
   #issues: z.core.$ZodIssue[] = [];
   #notJson: unknown;
+  /** The first item that gives a key twice. */
+  #duplicate: string | undefined;
 
   constructor(item: z.ZodType<T>, keep: number, into: JsonItemSink) {
     this.#item = item;
@@ -232,6 +249,7 @@ export class ListReader<T> {
     this.#count = 0;
     this.#issues = [];
     this.#notJson = undefined;
+    this.#duplicate = undefined;
     this.#into.restart();
     this.#split = new MemberItems('data', (text) => this.#take(text));
     return this.#split;
@@ -246,6 +264,7 @@ export class ListReader<T> {
       this.#notJson = e;
       return;
     }
+    if (this.#duplicate === undefined && duplicateKey(text) !== undefined) this.#duplicate = text;
     const one = this.#item.safeParse(value);
     if (one.success) {
       if (this.#first.length < this.#keep) this.#first.push(one.data);
@@ -268,6 +287,8 @@ export class ListReader<T> {
     const data = resultData(value, res, method, url, scrub);
     if (split.arrays > 1)
       throw new ResponseFormatError({ method, url, status: res.status, detail: 'the result holds "data" more than once' });
+    refuseDuplicateKeys(rest, res, method, url, scrub);
+    if (this.#duplicate !== undefined) refuseDuplicateKeys(this.#duplicate, res, method, url, scrub);
     if (split.arrays === 0) {
       if (data === undefined || data === null) return undefined;
       checked(data, z.array(this.#item), res, method, url);

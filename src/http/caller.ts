@@ -7,6 +7,7 @@ import {
   CancelledError,
   DeadlineError,
   HttpError,
+  LocalError,
   MisdirectedError,
   NetworkError,
   type RequestError,
@@ -84,6 +85,8 @@ const BEFORE_SEND = new Set([
 /** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
 const CERTIFICATE =
   /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+/** A request Node refused to build (a header value it cannot carry): never sent, and no retry mends it. */
+const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_URL']);
 const CERTIFICATE_HINT =
   'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
@@ -130,7 +133,11 @@ export class HttpCaller {
         failure = { kind: 'status', status: res.status, retryAfter };
       } catch (e) {
         if (e instanceof NetworkError)
-          failure = { kind: 'network', beforeSend: e.beforeSend, permanent: e.code !== undefined && CERTIFICATE.test(e.code) };
+          failure = {
+            kind: 'network',
+            beforeSend: e.beforeSend,
+            permanent: e.code !== undefined && (CERTIFICATE.test(e.code) || UNSENDABLE.has(e.code)),
+          };
         else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
         else throw e;
         error = e;
@@ -138,6 +145,12 @@ export class HttpCaller {
       if (attempt >= retry.retries || req.detached !== undefined || req.once !== undefined || !isRetryable(req.method, failure))
         throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
+      if (delay > retry.maxRetryAfterMs) {
+        log.info(
+          `${req.method} ${stripQuery(shown)}: HTTP ${error.status}; not retried: the server asks to wait ${formatDuration(delay)} (Retry-After), longer than the action waits for a retry (${formatDuration(retry.maxRetryAfterMs)})`,
+        );
+        throw error;
+      }
       if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
       const reason =
         error instanceof HttpError
@@ -172,7 +185,10 @@ export class HttpCaller {
         ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
     } catch (e) {
-      if (signal.aborted) throw new CancelledError();
+      // The answer was being written to a file that failed: the runner's side, not the wire's.
+      if (e instanceof LocalError) throw e;
+      // A write cut off on its way may have reached bk-ci all the same: said, never assumed undone.
+      if (signal.aborted) throw new CancelledError(req.method === 'GET' ? undefined : `${req.method} ${stripQuery(shown)}`);
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
@@ -185,7 +201,7 @@ export class HttpCaller {
       throw new NetworkError({
         method: req.method,
         url: shown,
-        beforeSend: code !== undefined && BEFORE_SEND.has(code),
+        beforeSend: code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code)),
         detail,
         cause: e,
         ...(code === undefined ? {} : { code }),

@@ -1,3 +1,5 @@
+import { parseRetryAfter } from '../duration.ts';
+
 /** When and how long to wait before trying a request again. Data, so that it is read in one place. */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -5,7 +7,7 @@ export interface RetryPolicy {
   /** Start of the exponential backoff; the n-th retry waits up to base·2ⁿ⁻¹. */
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A server's Retry-After is honoured up to this. */
+  /** The longest Retry-After the action waits for; a server asking for longer is not retried at all, never sooner. */
   maxRetryAfterMs: number;
 }
 
@@ -34,20 +36,10 @@ export function isRetryable(method: string, failure: Failure): boolean {
   return true;
 }
 
-/** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date. Undefined if unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  // Only an HTTP date: Date.parse also takes "-3" (the year -3).
-  if (!/^[A-Za-z]{3}, /.test(v)) return undefined;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /**
- * The delay before retry number `retry` (1 for the first). A server's Retry-After wins, capped;
- * otherwise full jitter over an exponential ceiling, so that many runners do not retry in step.
+ * The delay before retry number `retry` (1 for the first). A server's Retry-After wins, as it is
+ * (never shortened: the caller gives up when it is longer than it waits); otherwise full jitter
+ * over an exponential ceiling, so that many runners do not retry in step.
  */
 export function retryDelay(
   retry: number,
@@ -58,7 +50,7 @@ export function retryDelay(
 ): number {
   if (failure.kind === 'status') {
     const after = parseRetryAfter(failure.retryAfter, now);
-    if (after !== undefined) return Math.min(after, policy.maxRetryAfterMs);
+    if (after !== undefined) return after;
   }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(random() * ceiling);

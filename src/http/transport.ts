@@ -18,7 +18,10 @@ export interface WireRequest {
   ownConnection?: boolean;
 }
 
-/** Where a body goes a chunk at a time. It must not throw: what it finds wrong, it says later. */
+/**
+ * Where a body goes a chunk at a time. What it finds wrong in the body it says later; it throws
+ * only a LocalError (a file on the runner could not be written), which ends the request as it is.
+ */
 export interface BodySink {
   write(chunk: Uint8Array): void;
 }

@@ -2,7 +2,7 @@
 // message that names the input and says what is valid.
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '../duration.ts';
-import { bigintsToExact, parseExact } from '../json.ts';
+import { bigintsToExact, duplicateKey, parseExact } from '../json.ts';
 import { hasSpaceOrControl, isControl } from '../text.ts';
 
 export const bool = (name: string) =>
@@ -157,14 +157,26 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
 export async function parseJsonOrYaml(text: string): Promise<unknown> {
   const t = text.trim();
   if (t.startsWith('{') || t.startsWith('[')) {
+    let json: { value: unknown } | undefined;
     try {
-      return parseExact(t);
+      json = { value: parseExact(t) };
     } catch {
       // a YAML flow mapping also starts with '{'
     }
+    if (json !== undefined) {
+      // JSON.parse keeps the last, bk-ci's reader may keep the first: what was meant is not clear.
+      const twice = duplicateKey(t);
+      if (twice !== undefined) throw new Error(`it gives the key ${JSON.stringify(twice)} twice in one object`);
+      return json.value;
+    }
   }
-  const { parse } = await import('yaml');
-  return bigintsToExact(parse(t, { schema: 'core', intAsBigInt: true }));
+  const { parseDocument } = await import('yaml');
+  // Silent: the library would report on stderr, quoting the input. What it would warn about (an
+  // unknown tag, which it drops with its value) means the text is not read as it was written.
+  const doc = parseDocument(t, { schema: 'core', intAsBigInt: true, logLevel: 'silent' });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem !== undefined) throw new Error(problem.message);
+  return bigintsToExact(doc.toJS());
 }
 
 /** A JSON object or YAML mapping, as a plain record. */

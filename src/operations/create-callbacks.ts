@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
 import type { Endpoint } from '../bkci/routes.ts';
-import { ActionError, errorMessage, OperationError, ServerSaidError } from '../errors.ts';
+import type { Clock } from '../clock.ts';
+import { ActionError, CancelledError, errorMessage, OperationError, PagingError, ServerSaidError } from '../errors.ts';
 import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
 import type { Block, Outcome } from '../outcome.ts';
+import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
 const CALLBACKS_BATCH: Endpoint = {
@@ -72,24 +74,37 @@ function rightMissing(e: unknown, what: string, right: 'member' | 'manager', pro
   });
 }
 
-/** Every callback of the project, all pages. */
-async function listAll(api: BkciApi, projectId: string): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (let page = 1; ; page++) {
-    const reply = await api
-      .call({
-        endpoint: CALLBACKS_LIST,
-        params: { projectId },
-        query: { page: String(page), pageSize: String(PAGE_SIZE) },
-        data: callbackPage,
-      })
-      .catch((e: unknown) => {
-        throw rightMissing(e, 'listing the callbacks', 'member', projectId);
-      });
-    const records = reply.data?.records ?? [];
-    rows.push(...records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })));
-    if (records.length < PAGE_SIZE || rows.length >= (reply.data?.count ?? Number.POSITIVE_INFINITY)) return rows;
-  }
+/** More callbacks than any project registers; past it the list is refused, not held. */
+const MAX_CALLBACKS = 20_000;
+
+/** Every callback of the project, each once, all pages, paced. */
+function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<Row[]> {
+  return readAllPages({
+    read: async (page) => {
+      const reply = await api
+        .call({
+          endpoint: CALLBACKS_LIST,
+          params: { projectId },
+          query: { page: String(page), pageSize: String(PAGE_SIZE) },
+          data: callbackPage,
+        })
+        .catch((e: unknown) => {
+          throw rightMissing(e, 'listing the callbacks', 'member', projectId);
+        });
+      const records = reply.data?.records ?? [];
+      return {
+        items: records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })),
+        total: reply.data?.count,
+      };
+    },
+    key: (row) => row.id,
+    pageSize: PAGE_SIZE,
+    maxItems: MAX_CALLBACKS,
+    paceMs: PAGE_PACE_MS,
+    clock,
+    signal,
+    what: `the callbacks of project ${projectId}`,
+  });
 }
 
 /**
@@ -120,19 +135,24 @@ export default defineOperation({
     ['replace-events', String(t['replace-events'])],
   ],
   waits: () => false,
-  async run(t, { api, log }) {
+  async run(t, { api, log, clock, signal }) {
     const projectId = t['project-id'];
     const url = t['callback-url'];
-    const rows = (await listAll(api, projectId)).filter((r) => r.url === url);
+    const all = await listAll(api, projectId, clock, signal).catch((e: unknown) => {
+      throw e instanceof PagingError ? new PagingError(`${e.message}; nothing was deleted or registered`, { cause: e }) : e;
+    });
+    const rows = all.filter((r) => r.url === url);
     const disabled = rows.filter((r) => !r.enable && t.events.includes(r.event));
     const stale = t['replace-events'] ? rows.filter((r) => !t.events.includes(r.event)) : [];
-    const reenabled: string[] = [];
+    // Disabled callbacks deleted to be created again: re-enabled only once the batch has created them.
+    const deleted: string[] = [];
     const removed: string[] = [];
     let status: number | undefined;
     const outcome = (headline: string, result?: z.infer<typeof callbackResult>): Outcome<CallbackOutput> =>
-      describe(headline, t, { reenabled, removed, result, disabled: disabled.map((r) => r.event) }, status);
+      describe(headline, t, { deleted, removed, result, disabled: disabled.map((r) => r.event) }, status);
+    const deletedSoFar = (): string => [...deleted, ...removed].join(', ');
 
-    for (const [row, done] of [...disabled.map((r) => [r, reenabled] as const), ...stale.map((r) => [r, removed] as const)]) {
+    for (const [row, done] of [...disabled.map((r) => [r, deleted] as const), ...stale.map((r) => [r, removed] as const)]) {
       try {
         const reply = await api.call({
           endpoint: CALLBACK_DELETE,
@@ -144,16 +164,16 @@ export default defineOperation({
       } catch (e) {
         // Another deploy deleted it first: what matters is that it is gone.
         if (!(e instanceof ServerSaidError && e.serverStatus === 2101136)) {
-          const left = [...disabled, ...stale]
-            .filter((r) => !reenabled.includes(r.event) && !removed.includes(r.event))
-            .map((r) => r.event);
+          const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
+          const maybe =
+            e instanceof CancelledError && e.inFlight !== undefined
+              ? ` (the deletion of ${row.event} was on its way and may have been applied)`
+              : '';
           throw new OperationError(
-            `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${[...reenabled, ...removed].join(', ') || 'none'}; not deleted: ${left.join(', ')}; nothing was registered. Running the step again finishes the job.`,
+            `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
             {
               ...outcome('callbacks half updated'),
-              ...(reenabled.length + removed.length > 0
-                ? { done: `deleted the callbacks of ${url} for ${[...reenabled, ...removed].join(', ')}` }
-                : {}),
+              ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
             },
             { cause: e },
           );
@@ -161,9 +181,9 @@ export default defineOperation({
       }
       done.push(row.event);
     }
-    if (reenabled.length > 0)
+    if (deleted.length > 0)
       log.info(
-        `re-enabling ${reenabled.join(', ')}: bk-ci had disabled them after failed deliveries, and registering again does not enable them`,
+        `re-enabling ${deleted.join(', ')}: bk-ci had disabled them after failed deliveries, and registering again does not enable them`,
       );
     if (removed.length > 0) log.info(`removed ${removed.join(', ')}: no longer in events (replace-events)`);
 
@@ -176,10 +196,12 @@ export default defineOperation({
       })
       .catch((e: unknown) => {
         const error = rightMissing(e, 'registering callbacks', 'manager', projectId);
-        if (reenabled.length === 0) throw error;
+        if (deleted.length + removed.length === 0) throw error;
+        const maybe =
+          e instanceof CancelledError && e.inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
         throw new OperationError(
-          `${errorMessage(error)}. The disabled callbacks for ${reenabled.join(', ')} were deleted to be re-created and are not registered now: run the step again.`,
-          { ...outcome('callbacks deleted, not re-created'), done: `deleted the disabled callbacks of ${url} for ${reenabled.join(', ')}` },
+          `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
+          { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
           { cause: e },
         );
       });
@@ -189,11 +211,12 @@ export default defineOperation({
       `registered ${reply.data?.successEvents?.length ?? 0} of ${t.events.length} callbacks for ${projectId}`,
       reply.data,
     );
-    if (reply.data === undefined) throw new OperationError('bk-ci answered the callback batch without a result', result);
+    const done = deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {};
+    if (reply.data === undefined) throw new OperationError('bk-ci answered the callback batch without a result', { ...result, ...done });
     if (failed.length > 0)
       throw new OperationError(
         `${failed.length} of ${t.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`,
-        result,
+        { ...result, ...done },
       );
     return result;
   },
@@ -202,20 +225,25 @@ export default defineOperation({
 function describe(
   headline: string,
   t: { 'project-id': string; 'callback-url': string; region: string; events: string[] },
-  done: { reenabled: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined },
+  done: { deleted: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined },
   status: number | undefined,
 ): Outcome<CallbackOutput> {
   const success = done.result?.successEvents ?? [];
   const failure = done.result?.failureEvents ?? {};
+  // Re-enabled: deleted while disabled, and created again by the batch. Nothing else.
+  const reenabled = done.deleted.filter((e) => success.includes(e));
   const state = (e: string): string =>
-    done.reenabled.includes(e) ? 're-enabled' : done.disabled.includes(e) ? 'disabled, not yet re-created' : 'registered';
+    reenabled.includes(e) ? 're-enabled' : done.disabled.includes(e) ? 'disabled, not yet re-created' : 'registered';
   const rows = [
     ...success.map((e) => [
       e,
       state(e),
-      done.reenabled.includes(e) ? 'bk-ci had disabled it after failed deliveries; deleted and created again' : '',
+      reenabled.includes(e) ? 'bk-ci had disabled it after failed deliveries; deleted and created again' : '',
     ]),
     ...Object.entries(failure).map(([e, why]) => [e, 'failed', why]),
+    ...done.deleted
+      .filter((e) => !success.includes(e) && !(e in failure))
+      .map((e) => [e, 'deleted, not re-created', 'bk-ci had disabled it; it was deleted to be created again, and is not registered now']),
     ...done.removed.map((e) => [e, 'removed', 'not in events (replace-events)']),
   ];
   const blocks: Block[] = [
@@ -235,7 +263,7 @@ function describe(
     outputs: {
       'success-events': JSON.stringify(success),
       'failure-events': JSON.stringify(failure),
-      'reenabled-events': JSON.stringify(done.reenabled),
+      'reenabled-events': JSON.stringify(reenabled),
       'removed-events': JSON.stringify(done.removed),
     },
     blocks,

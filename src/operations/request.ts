@@ -48,12 +48,28 @@ const endpoint = (method: (typeof METHODS)[number]): Endpoint => onBoth(method, 
 
 /** Any bk-ci OpenAPI call, with the same auth, renewal, retries, wrapper check, redaction and outputs as every operation. */
 export default defineOperation({
-  inputs: z.object({
-    method: z.enum(METHODS, { error: (i) => `method must be ${METHODS.join(', ')}, not "${String(i.input)}"` }).default('GET'),
-    path,
-    query: query.optional(),
-    body: body.optional(),
-  }),
+  inputs: z
+    .object({
+      method: z.enum(METHODS, { error: (i) => `method must be ${METHODS.join(', ')}, not "${String(i.input)}"` }).default('GET'),
+      path,
+      query: query.optional(),
+      body: body.optional(),
+    })
+    .superRefine((t, ctx) => {
+      // A GET carries no body: sent, it would be dropped, and what was meant as a change read instead.
+      if (t.method === 'GET' && t.body !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'body is given but method is GET (the default), which sends no body: set method to POST, PUT or DELETE',
+        });
+      // The token goes in the query already; a second one would leave bk-ci to pick either.
+      for (const name of Object.keys(t.query ?? {}))
+        if (name.toLowerCase() === 'access_token')
+          ctx.addIssue({
+            code: 'custom',
+            message: `query.${name} cannot be given: the action sends the token itself (access-token or bk-token)`,
+          });
+    }),
   endpoints: [endpoint('GET')],
   outputs: [],
   credentials: 'any',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { local } from '../errors.ts';
 import type { JsonItemSink } from '../json-stream.ts';
 
 export const DATA_OUTPUT_LIMIT = 1024 * 1024;
@@ -31,7 +32,8 @@ export class DataFile implements JsonItemSink {
   }
 
   restart(): void {
-    if (this.#fd !== undefined) ftruncateSync(this.#fd, 0);
+    const fd = this.#fd;
+    if (fd !== undefined) local(this.#what, () => ftruncateSync(fd, 0));
     this.#bytes = 0;
     this.#inline = [];
     this.#batch = [];
@@ -80,21 +82,30 @@ export class DataFile implements JsonItemSink {
     this.#batch = [];
   }
 
+  get #what(): string {
+    return `the data file ${this.path}`;
+  }
+
+  #open(): number {
+    this.#fd ??= local(this.#what, () => openSync(this.path, 'w', 0o600));
+    return this.#fd;
+  }
+
   #write(raw: string): void {
     const text = this.#scrub(raw);
-    this.#fd ??= openSync(this.path, 'w', 0o600);
+    const fd = this.#open();
     const at = this.#bytes;
     this.#bytes += Buffer.byteLength(text);
     if (this.#bytes > DATA_OUTPUT_LIMIT) this.#inline = undefined;
     else this.#inline?.push(text);
     // At its place: after a restart the file is empty, but its offset is where it was.
-    writeSync(this.#fd, text, at);
+    local(this.#what, () => writeSync(fd, text, at));
   }
 
   #close(): { file: string; inline: string | undefined } {
-    this.#fd ??= openSync(this.path, 'w', 0o600);
-    closeSync(this.#fd);
+    const fd = this.#open();
     this.#fd = undefined;
+    local(this.#what, () => closeSync(fd));
     return { file: this.path, inline: this.#inline?.join('') };
   }
 }

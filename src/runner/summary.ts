@@ -1,7 +1,9 @@
 import type { Block } from '../outcome.ts';
-import { cut, escapeMarkdown, isControl } from '../text.ts';
+import { cut, escapeMarkdown, isControl, markdownLine } from '../text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
+/** Rows shown of one table. */
+export const SUMMARY_ROWS = 1000;
 
 export interface SummaryInput {
   operation: string;
@@ -36,19 +38,41 @@ function codeBlock(lines: string[]): string {
   return `${fence}text\n${shown.join('\n')}\n${fence}`;
 }
 
+/**
+ * The one way a failure becomes Markdown: its lines stay lines (never `⏎`), its `- ` lines a
+ * list (an input error's problems), every other line a paragraph, each escaped as summary text.
+ */
+export function failureMarkdown(error: string): string {
+  const blocks: string[] = [];
+  for (const [i, line] of error.split(/\r\n|\r|\n|\u2028|\u2029/).entries()) {
+    if (line.trim() === '') continue;
+    const item = /^\s*- (.*)$/.exec(line);
+    if (item !== null && i > 0) {
+      const last = blocks.length - 1;
+      const entry = `- ${markdownLine(item[1] ?? '')}`;
+      if (blocks[last]?.startsWith('- ')) blocks[last] += `\n${entry}`;
+      else blocks.push(entry);
+    } else blocks.push(i === 0 ? `**Failed:** ${escapeMarkdown(line)}` : markdownLine(line));
+  }
+  return blocks.join('\n\n');
+}
+
 /** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
 export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
   const cell = (text: string): string => escapeMarkdown(scrub(text)) || ' ';
+  // Each cell is cut (escapeMarkdown), each table too: a server's list of any length shows its
+  // first rows and says how many more there were.
   const table = (headers: string[], rows: string[][]): string =>
     [
       `| ${headers.map(cell).join(' | ')} |`,
       `|${headers.map(() => '---').join('|')}|`,
-      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+      ...rows.slice(0, SUMMARY_ROWS).map((row) => `| ${row.map(cell).join(' | ')} |`),
+      ...(rows.length > SUMMARY_ROWS ? [`\n… ${rows.length - SUMMARY_ROWS} more rows not shown (the whole result is in data-file)`] : []),
     ].join('\n');
 
   const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
-  if (!s.ok && s.error !== undefined) parts.push(`**Failed:** ${cell(s.error)}`);
+  if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
   if (s.asked.length > 0) parts.push(table(['Asked', ''], s.asked));
   for (const b of s.blocks) {
     if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import { countOf, formatElapsed, utcTime } from '../duration.ts';
+import { countOf, formatElapsed, parseRetryAfter, utcTime } from '../duration.ts';
 import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { Block } from '../outcome.ts';
@@ -90,6 +90,8 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
   for (;;) {
     const pollAt = clock.now();
     let value: T | undefined;
+    /** No poll before this instant: the server's Retry-After on a failed one. */
+    let notBefore = 0;
     try {
       value = await watch.read();
     } catch (e) {
@@ -97,6 +99,8 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
       if (!(e instanceof CancelledError)) progress.polls++;
       if (!o.wait || !isTransient(e)) throw e;
+      const after = e instanceof HttpError ? parseRetryAfter(e.retryAfter, clock.now()) : undefined;
+      if (after !== undefined) notBefore = clock.now() + after;
       const error = e instanceof Error ? e.message : String(e);
       if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
       progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(e), error };
@@ -131,7 +135,9 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       log.info(`still ${waitingOn(watch, progress)} after ${elapsed()}, ${countOf(progress.polls, 'poll')}${failing}`);
       lastLine = clock.now();
     }
-    const next = Math.min(pollAt + o.intervalMs, deadline);
+    // A poll the server asked not to get before the deadline is not sent: the wait ends there.
+    if (notBefore > deadline) return 'timeout';
+    const next = Math.max(Math.min(pollAt + o.intervalMs, deadline), notBefore);
     await clock.sleep(Math.max(0, next - clock.now()), o.signal).catch(() => {
       throw new CancelledError();
     });

@@ -27,6 +27,8 @@ export interface InProcessOptions {
   /** The environment the step reads proxies from; none by default. */
   env?: NodeJS.ProcessEnv;
   transport?: Transport;
+  /** Run after run() returns, while stdout and stderr are still captured (a late warning, say). */
+  after?: () => Promise<void> | void;
   /** Set in process.env for the run: RUNNER_TEMP and the like. */
   processEnv?: Record<string, string>;
 }
@@ -41,7 +43,7 @@ const summaryFile = join(tmpdir(), `bkci-summary-${process.pid}-${Math.random().
 
 /**
  * run() in this process, as the runner would start it: action.yml's defaults under the given
- * inputs, fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout captured. Tests in one file
+ * inputs, fresh GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, stdout and stderr captured. Tests in one file
  * run one at a time, so capturing stdout is safe.
  */
 export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
@@ -57,34 +59,41 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
   Object.assign(process.env, env);
   const savedExit = process.exitCode;
   process.exitCode = undefined;
-  let stdout = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array): boolean => {
-    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  }) as typeof process.stdout.write;
+  const captured = { stdout: '', stderr: '' };
+  const capture = (name: 'stdout' | 'stderr') =>
+    ((chunk: string | Uint8Array): boolean => {
+      captured[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      return true;
+    }) as typeof process.stdout.write;
+  const write = { stdout: process.stdout.write, stderr: process.stderr.write };
+  process.stdout.write = capture('stdout');
+  process.stderr.write = capture('stderr');
   const started = Date.now();
   try {
     await run({
       getInput: (name) => (inputs[name] ?? '').trim(),
       env: o.env ?? {},
       random: () => 0,
+      ownsProcess: false,
       ...(o.clock === undefined ? {} : { clock: o.clock }),
       ...(o.transport === undefined ? {} : { transport: o.transport }),
     });
   } finally {
-    process.stdout.write = write;
+    await o.after?.();
+    process.stdout.write = write.stdout;
+    process.stderr.write = write.stderr;
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
   }
+  const { stdout, stderr } = captured;
   const code = process.exitCode === 1 ? 1 : 0;
   process.exitCode = savedExit;
   return {
     code,
     stdout,
-    stderr: '',
+    stderr,
     outputs: parseOutputFile(await readFile(files.GITHUB_OUTPUT, 'utf8')),
     summary: await readFile(files.GITHUB_STEP_SUMMARY, 'utf8'),
     errors: [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => unescapeData(m[1] ?? '')),

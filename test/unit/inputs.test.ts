@@ -83,14 +83,14 @@ describe('parseInputs', () => {
   });
 
   it('lists every problem at once', async () => {
-    const text = await problems({ ...BASE, operation: 'sign-detail', timeout: 'x', retries: 'y', wait: 'z' });
+    const text = await problems({ ...BASE, 'project-id': '', operation: 'sign-detail', timeout: 'x', retries: 'y', wait: 'z' });
     expect(text).toMatch(/^invalid inputs:\n- /);
     // timeout, retries, wait, and the missing resign-id
     expect(text.split('\n- ')).toHaveLength(5);
   });
 
   it.each(['true', 'True', 'TRUE', 'false', 'False', 'FALSE'])('takes the YAML 1.2 boolean %s', async (v) => {
-    const { task } = await parse({ ...BASE, operation: 'sign-detail', 'resign-id': 's-1', wait: v });
+    const { task } = await parse({ ...BASE, 'project-id': '', operation: 'sign-detail', 'resign-id': 's-1', wait: v });
     expect(task).toMatchObject({ wait: v.toLowerCase() === 'true' });
   });
 

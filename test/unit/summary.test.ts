@@ -1,6 +1,6 @@
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { renderSummary, SUMMARY_LIMIT } from '../../src/runner/summary.ts';
+import { renderSummary, SUMMARY_LIMIT, SUMMARY_ROWS } from '../../src/runner/summary.ts';
 
 describe('renderSummary', () => {
   it('escapes server text and scrubs secrets', () => {
@@ -21,7 +21,7 @@ describe('renderSummary', () => {
   });
 
   it('stays under 1 MiB', () => {
-    const rows = Array.from({ length: 30_000 }, (_, i) => [`project-${i}`, 'x'.repeat(40)]);
+    const rows = Array.from({ length: 1000 }, (_, i) => [`project-${i}`, 'x'.repeat(2000)]);
     const md = renderSummary({
       operation: 'list-projects',
       host: 'h',
@@ -32,6 +32,21 @@ describe('renderSummary', () => {
     });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(md).toMatch(/summary cut at 1 MiB/);
+  });
+
+  it('shows the first rows of a long table and says how many more there were', () => {
+    const rows = Array.from({ length: SUMMARY_ROWS + 7 }, (_, i) => [`e-${i}`]);
+    const md = renderSummary({
+      operation: 'x',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'h',
+      blocks: [{ kind: 'table', title: 't', headers: ['a'], rows }],
+    });
+    expect(md).toContain(`| e-${SUMMARY_ROWS - 1} |`);
+    expect(md).not.toContain(`| e-${SUMMARY_ROWS} |`);
+    expect(md).toMatch(/… 7 more rows not shown \(the whole result is in data-file\)/);
   });
 });
 

@@ -23,10 +23,13 @@ describe('plain', () => {
 
 describe('escapeMarkdown', () => {
   it.each([
-    ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert\\(1\\)&gt;'],
+    ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert(1)&gt;'],
     ['a | b', 'a \\| b'],
     ['**bold** _it_ `code`', '\\*\\*bold\\*\\* \\_it\\_ \\`code\\`'],
-    ['[link](http://x)', '\\[link\\]\\(<http://x>\\)'],
+    ['[link](http://x)', '\\[link\\](<http://x>)'],
+    // Nothing escaped that renders as itself: JSON, an event name, a heading mark mid-line.
+    ['{"status":400} BUILD_END my_proj #3 (see below)!', '{"status":400} BUILD_END my_proj #3 (see below)!'],
+    ['_edge_ snake_case', '\\_edge\\_ snake_case'],
     ['line\nbreak', 'line ⏎ break'],
   ])('%j → %j', (input, output) => expect(escapeMarkdown(input)).toBe(output));
 });
