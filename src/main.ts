@@ -192,7 +192,7 @@ function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: 
     // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets
     // taken out then, whole: a cut would leave no JSON); every other output scrubbed and bounded.
     if (value !== undefined)
-      core.setOutput(name, name === 'access-token' || name === 'variables' ? value : cut(secrets.redact(value), OUTPUT_LIMIT));
+      core.setOutput(name, name === 'access-token' || name === 'variables' ? value : cut(secrets.redactOwn(value), OUTPUT_LIMIT));
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

@@ -37,22 +37,42 @@ export class Secrets {
     this.#mask = mask;
   }
 
-  /** Registers the value and every form it may take; masks them at once. */
-  add(value: string | undefined): void {
+  /** The step's own secrets (credentials), apart from values masked for the build (its variables). */
+  readonly #own = new Set<string>();
+  #ownSorted: string[] = [];
+
+  /**
+   * Registers the value and every form it may take; masks them at once. `own: false` is a value
+   * the build handed over (a variable): masked and scrubbed from what is shown, but not from the
+   * action's own outputs, where a word such as `success` is the output's meaning.
+   */
+  add(value: string | undefined, o: { own?: boolean } = {}): void {
     if (value === undefined || value.length < 4) return;
     for (const form of secretForms(value)) {
-      if (form.length < 4 || this.#values.has(form)) continue;
+      if (form.length < 4) continue;
+      if (o.own !== false) this.#own.add(form);
+      if (this.#values.has(form)) continue;
       this.#values.add(form);
       this.#mask(form);
     }
     // Longest first, so a secret that contains another is replaced whole.
     this.#sorted = [...this.#values].sort((a, b) => b.length - a.length);
+    this.#ownSorted = [...this.#own].sort((a, b) => b.length - a.length);
   }
 
   /** The text with every form of every secret replaced by `***`. */
   redact(text: string): string {
-    let t = text;
-    for (const v of this.#sorted) if (t.includes(v)) t = t.split(v).join('***');
-    return t;
+    return replaceAll(text, this.#sorted);
   }
+
+  /** The text with the step's own secrets replaced by `***`: for the action's outputs. */
+  redactOwn(text: string): string {
+    return replaceAll(text, this.#ownSorted);
+  }
+}
+
+function replaceAll(text: string, values: readonly string[]): string {
+  let t = text;
+  for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
+  return t;
 }

@@ -100,6 +100,15 @@ describe('variables', () => {
     expect(r.stdout).not.toContain(`::add-mask::${r.outputs['build-id']}`);
   });
 
+  it("a value that is also a word of the action's own outputs (success) is masked, and conclusion still reads success", async () => {
+    pipeline({ variables: { DEPLOY_RESULT: 'success', STAGE: 'SUCCEED' } });
+    const r = await start({ variables: 'DEPLOY_RESULT, STAGE' });
+    expect(r.errors).toEqual([]);
+    expect(r.stdout).toMatch(/^::add-mask::success$/m);
+    expect(r.outputs).toMatchObject({ conclusion: 'success', 'build-status': 'SUCCEED' });
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ DEPLOY_RESULT: 'success', STAGE: 'SUCCEED' });
+  });
+
   it('no variables asked: none read', async () => {
     pipeline(seed);
     await start();

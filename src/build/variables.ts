@@ -55,11 +55,12 @@ export async function readVariables(
   const got = reply.data ?? {};
   const out: Record<string, string> = {};
   // The build's own ids are in the outputs already (build-id, build-num): BK_CI_BUILD_ID is no secret.
+  // The values are masked and scrubbed from what the step shows, but not from its own outputs.
   const known = new Set([b.projectId, b.pipelineId, b.id, b.num === undefined ? undefined : String(b.num)]);
   for (const name of names) {
     const value = got[name] ?? '';
     out[name] = secrets.redact(value);
-    if (!known.has(value)) secrets.add(value);
+    if (!known.has(value)) secrets.add(value, { own: false });
   }
   return out;
 }
