@@ -50,7 +50,9 @@ export default {
     format: 'es',
     entryFileNames: 'index.js',
     chunkFileNames: '[name].js',
-    // The lazily loaded parts, named for what they hold: undici (only behind a proxy), yaml (only for YAML input).
+    // The lazily loaded parts, named for what they hold: undici (only behind a proxy), yaml (only for
+    // YAML input), the build operations' runs (*-run.js, with watch.js: only when a build operation
+    // runs). Rollup names the chunk of code both the start and those share after its first module.
     manualChunks: (id) => (/node_modules\/undici\//.test(id) ? 'undici' : /node_modules\/yaml\//.test(id) ? 'yaml' : undefined),
     // Top-level await in index.ts needs ES modules; dist/package.json says so to Node.
     sourcemap: false,

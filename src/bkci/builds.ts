@@ -2,13 +2,8 @@
 // shapes of their answers. What the statuses mean is the build room's (src/build/status.ts).
 // Facts: bkci-builds-callbacks-gateway.md §1, bkci-logs-artifacts-review.md §3, §10.
 import { z } from 'zod';
-import { onBoth } from './routes.ts';
 
-export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
-export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
-export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
-export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
-export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
+export { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from './build-endpoints.ts';
 
 /** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
 export const BUILD_MSG = 'BK_CI_BUILD_MSG';

@@ -1,11 +1,8 @@
 // Deciding what a build waits for (v4): a stage's entry review and a manual-review step; and
 // the build's variables. Facts and refusals: bkci-logs-artifacts-review.md §3, §4.
 import { z } from 'zod';
-import { onBoth } from './routes.ts';
 
-export const MANUAL_START_STAGE = onBoth('POST', 'v4/projects/{projectId}/manual_start_build_stage');
-export const MANUAL_REVIEW = onBoth('POST', 'v4/projects/{projectId}/manual_review');
-export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_variables');
+export { BUILD_VARIABLES, MANUAL_REVIEW, MANUAL_START_STAGE } from './build-endpoints.ts';
 
 /** build_variables: name → value, "" for a name the build does not have. */
 export const buildVariables = z.record(z.string(), z.string().nullable());

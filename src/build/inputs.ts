@@ -1,8 +1,12 @@
-// The inputs the build operations share, and where a build's page in the console is.
+// What the build operations declare at load: the inputs they share, their outputs and the
+// endpoints of what they show; and where a build's page in the console is. The code that runs a
+// build loads only when a build operation runs.
 import { z } from 'zod';
+import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
 import type { Gateway } from '../bkci/routes.ts';
-import { bool, isHttpUrl, oneOf } from '../inputs/fields.ts';
+import { bool, isHttpUrl, oneOf, splitList } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
+import { hasSpaceOrControl } from '../text.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 export const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
@@ -39,3 +43,43 @@ export function historyUrl(consoleUrl: string | undefined, projectId: string, pi
   if (consoleUrl === undefined) return '';
   return `${consoleUrl}/console/pipeline/${[projectId, pipelineId, 'history'].map(encodeURIComponent).join('/')}`;
 }
+
+/** bk-ci reads at most this many variables at once (PipelineBuildFacadeService.getBuildVarsByNames). */
+export const MAX_VARIABLES = 50;
+
+/** `variables`: names separated by commas and/or new lines, each once, at most 50. */
+export const variablesInput = z.string().transform((text, ctx) => {
+  const names = splitList(text);
+  const bad = names.filter(hasSpaceOrControl);
+  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `variables: ${JSON.stringify(bad[0])} is not a variable name` });
+  if (names.length > MAX_VARIABLES)
+    ctx.addIssue({ code: 'custom', message: `variables names ${names.length} variables; bk-ci reads at most ${MAX_VARIABLES}` });
+  return names;
+});
+
+/** The inputs that say what to show of a build: for start-build, build-status and review-build. */
+export const sightInputs = {
+  logs: z.enum(['live', 'on-failure', 'none'], { error: 'logs must be live, on-failure or none' }).default('live'),
+  variables: variablesInput.optional(),
+  artifacts: bool('artifacts').default(false),
+};
+
+/** The endpoints showing a build may call. */
+export const SIGHT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
+
+export const SIGHT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
+export type SightOutput = (typeof SIGHT_OUTPUTS)[number];
+
+export const BUILD_OUTPUTS = [
+  'build-id',
+  'build-num',
+  'build-status',
+  'build-url',
+  'elapsed',
+  'polls',
+  'execute-count',
+  'conclusion',
+  'reviewers',
+  ...SIGHT_OUTPUTS,
+] as const;
+export type BuildOutput = (typeof BUILD_OUTPUTS)[number];

@@ -3,23 +3,9 @@ import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { formatElapsed, seconds } from '../duration.ts';
 import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
+import type { BuildOutput } from './inputs.ts';
 import { ABORTED, describePending, type PendingReview } from './reviews.ts';
-import { SIGHT_OUTPUTS } from './sight.ts';
 import { type Conclusion, waitingOn } from './status.ts';
-
-export const BUILD_OUTPUTS = [
-  'build-id',
-  'build-num',
-  'build-status',
-  'build-url',
-  'elapsed',
-  'polls',
-  'execute-count',
-  'conclusion',
-  'reviewers',
-  ...SIGHT_OUTPUTS,
-] as const;
-export type BuildOutput = (typeof BUILD_OUTPUTS)[number];
 
 /** What the step knows of one build when it ends, whichever way it ends. */
 export interface BuildView {

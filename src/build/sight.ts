@@ -3,28 +3,19 @@
 // wait hands it the log follower to ride on its polls, and asks it, once the wait is over, for
 // the outputs and the summary's blocks.
 import { z } from 'zod';
-import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { LOG_AFTER } from '../bkci/logs.ts';
-import { BUILD_VARIABLES } from '../bkci/reviews.ts';
 import type { Clock } from '../clock.ts';
 import { errorMessage } from '../errors.ts';
-import { bool } from '../inputs/fields.ts';
 import type { Log } from '../log.ts';
 import type { Block } from '../outcome.ts';
 import type { Secrets } from '../redact.ts';
 import { type Artifact, listArtifacts } from './artifacts.ts';
+import type { SightOutput } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
-import { readVariables, variablesInput } from './variables.ts';
-
-/** The endpoints showing a build may call. */
-export const SIGHT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
-
-export const SIGHT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
-export type SightOutput = (typeof SIGHT_OUTPUTS)[number];
+import { readVariables } from './variables.ts';
 
 export interface SightOptions {
   logs: LogsMode;
@@ -228,13 +219,6 @@ function artifactBlocks(files: readonly Artifact[]): Block[] {
     },
   ];
 }
-
-/** The inputs that say what to show of a build: for start-build, build-status and review-build. */
-export const sightInputs = {
-  logs: z.enum(['live', 'on-failure', 'none'], { error: 'logs must be live, on-failure or none' }).default('live'),
-  variables: variablesInput.optional(),
-  artifacts: bool('artifacts').default(false),
-};
 
 /** The options the parsed inputs give. */
 export const sightOptions = (t: { logs: LogsMode; variables?: string[] | undefined; artifacts: boolean }): SightOptions => ({

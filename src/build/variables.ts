@@ -1,31 +1,11 @@
 // The build's variables a later step asks for: read with build_variables once the build ended,
 // each value masked before anything can print it. Facts: bkci-logs-artifacts-review.md §4
 // (values come back raw, secrets included; an unknown name reads as "").
-import { z } from 'zod';
 import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
 import type { Secrets } from '../redact.ts';
-import { hasSpaceOrControl } from '../text.ts';
 
 /** bk-ci reads at most 50 names a call. */
-export const MAX_VARIABLES = 50;
-
-/** `variables`: names separated by commas and/or new lines, each once, at most 50. */
-export const variablesInput = z.string().transform((text, ctx) => {
-  const names = [
-    ...new Set(
-      text
-        .split(/[,\n]/)
-        .map((n) => n.trim())
-        .filter((n) => n !== ''),
-    ),
-  ];
-  const bad = names.filter(hasSpaceOrControl);
-  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `variables: ${JSON.stringify(bad[0])} is not a variable name` });
-  if (names.length > MAX_VARIABLES)
-    ctx.addIssue({ code: 'custom', message: `variables names ${names.length} variables; bk-ci reads at most ${MAX_VARIABLES}` });
-  return names;
-});
 
 export interface VariablesOf {
   projectId: string;

@@ -1,23 +1,34 @@
 import { z } from 'zod';
-import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
-import { buildIdInput, buildUrl, consoleRoot, consoleUrlInput, onReviewInput, pipelineIdInput, waitInput } from '../build/inputs.ts';
-import { BUILD_OUTPUTS } from '../build/outcome.ts';
-import { SIGHT_ENDPOINTS, sightInputs, sightOptions } from '../build/sight.ts';
-import { watchBuild } from '../build/watch.ts';
+import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import {
+  BUILD_OUTPUTS,
+  buildIdInput,
+  consoleUrlInput,
+  onReviewInput,
+  pipelineIdInput,
+  SIGHT_ENDPOINTS,
+  sightInputs,
+  waitInput,
+} from '../build/inputs.ts';
 import { segment } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
+const inputs = z.object({
+  'project-id': segment('project-id'),
+  'build-id': buildIdInput,
+  'pipeline-id': pipelineIdInput.optional(),
+  wait: waitInput,
+  'console-url': consoleUrlInput,
+  'on-review': onReviewInput,
+  ...sightInputs,
+});
+
+/** The inputs as parsed: what the run gets. */
+export type BuildStatusTask = z.output<typeof inputs>;
+
 export default defineOperation({
-  inputs: z.object({
-    'project-id': segment('project-id'),
-    'build-id': buildIdInput,
-    'pipeline-id': pipelineIdInput.optional(),
-    wait: waitInput,
-    'console-url': consoleUrlInput,
-    'on-review': onReviewInput,
-    ...sightInputs,
-  }),
+  inputs,
   endpoints: [BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
@@ -28,21 +39,5 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
-  run(t, ctx) {
-    const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-    return watchBuild(
-      {
-        projectId: t['project-id'],
-        pipelineId: t['pipeline-id'],
-        id: t['build-id'],
-        wait: t.wait,
-        consoleUrl,
-        url: buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']),
-        stopOnCancel: false,
-        onReview: t['on-review'],
-        sight: sightOptions(t),
-      },
-      ctx,
-    );
-  },
+  run: async (t, ctx) => (await import('./build-status-run.ts')).runBuildStatus(t, ctx),
 });

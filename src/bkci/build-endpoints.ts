@@ -1,0 +1,15 @@
+// Where bk-ci's build endpoints live (v4, both front doors). Apart from their answers' shapes, so
+// that an operation can declare what it calls without loading what reads the answers.
+import { onBoth } from './routes.ts';
+
+export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
+export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
+export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
+export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
+export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
+export const LOG_AFTER = onBoth('GET', 'v4/projects/{projectId}/logs/after_line_logs');
+export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/file_info');
+export const USER_DOWNLOAD_URL = onBoth('GET', 'v4/projects/{projectId}/artifactories/user_download_url');
+export const MANUAL_START_STAGE = onBoth('POST', 'v4/projects/{projectId}/manual_start_build_stage');
+export const MANUAL_REVIEW = onBoth('POST', 'v4/projects/{projectId}/manual_review');
+export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_variables');

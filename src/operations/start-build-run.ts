@@ -1,0 +1,88 @@
+// The run of start-build, loaded only when that operation runs: what the step does once its inputs are read.
+import { BUILD_MSG } from '../bkci/builds.ts';
+import { buildUrl, consoleRoot, historyUrl } from '../build/inputs.ts';
+import { describeUnread } from '../build/outcome.ts';
+import { sightOptions } from '../build/sight.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
+import { stopBuild, watchBuild } from '../build/watch.ts';
+import { ActionError, InputError, OperationError, statusOf } from '../errors.ts';
+import type { Context } from './operation.ts';
+import type { StartBuildTask } from './start-build.ts';
+
+export async function runStartBuild(t: StartBuildTask, ctx: Context) {
+  const projectId = t['project-id'];
+  const pipelineId = t['pipeline-id'];
+  const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
+  const { body, own } = startValues(params, ctx.workflow);
+  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  const history = historyUrl(consoleUrl, projectId, pipelineId);
+  const known = { projectId, pipelineId, start: ctx.start };
+  let started: Started;
+  try {
+    started = await startOnce(
+      { projectId, pipelineId, body, ownMessage: own, user: () => ctx.tokens.user ?? 'the user', historyUrl: history },
+      ctx,
+    );
+  } catch (e) {
+    if (!(e instanceof ActionError) || e instanceof InputError) throw e;
+    const cancelled = e instanceof CancelledBeforeStartError;
+    const o = describeUnread(
+      e instanceof MayHaveStartedError
+        ? 'the build may have started'
+        : cancelled
+          ? 'cancelled before the start'
+          : 'the build did not start',
+      {
+        ...known,
+        id: '',
+        num: undefined,
+        executeCount: undefined,
+        url: '',
+        conclusion: cancelled ? 'cancelled' : 'failure',
+        stopped: undefined,
+        elapsedMs: ctx.clock.now() - ctx.start,
+      },
+    );
+    const where: [string, string][] = history ? [['History', history]] : [];
+    o.blocks.push({ kind: 'facts', rows: [['Build message', body[BUILD_MSG] ?? ''], ...where] });
+    throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
+  }
+  const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
+  ctx.log.info(
+    `${started.how === 'answer' ? 'started' : 'found'} build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}${url ? `: ${url}` : ''}`,
+  );
+  if (started.cancelled) {
+    const stop = t['stop-on-cancel']
+      ? await stopBuild(ctx.api, projectId, pipelineId, started.id, ctx.log.info)
+      : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)` };
+    throw new OperationError(
+      `cancelled while the start was in flight; ${stop.said}`,
+      describeUnread(`build (${started.id}): cancelled`, {
+        ...known,
+        id: started.id,
+        num: started.num,
+        executeCount: started.executeCount,
+        url,
+        conclusion: stop.ended ? 'cancelled' : 'running',
+        stopped: stop.said,
+        elapsedMs: ctx.clock.now() - ctx.start,
+      }),
+    );
+  }
+  return watchBuild(
+    {
+      projectId,
+      pipelineId,
+      id: started.id,
+      num: started.num,
+      executeCount: started.executeCount,
+      wait: t.wait,
+      consoleUrl,
+      url,
+      stopOnCancel: t['stop-on-cancel'],
+      onReview: t['on-review'],
+      sight: sightOptions(t),
+    },
+    ctx,
+  );
+}
