@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { startEmulator } from '../emulator/server.ts';
-import { formatElapsed } from '../src/duration.ts';
+import { formatElapsed } from '../src/base/duration.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {

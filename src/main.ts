@@ -1,19 +1,19 @@
+import { type Clock, systemClock } from './base/clock.ts';
+import { formatElapsed } from './base/duration.ts';
+import { CancelledError, errorMessage, InputError, LocalError, OperationError, statusOf } from './base/errors.ts';
+import type { Log } from './base/log.ts';
+import type { Outcome } from './base/outcome.ts';
+import { cut } from './base/text.ts';
 import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
-import { type Clock, systemClock } from './clock.ts';
-import { formatElapsed } from './duration.ts';
-import { CancelledError, errorMessage, InputError, LocalError, OperationError, statusOf } from './errors.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
-import type { Log } from './log.ts';
 import { ignoredWarning, isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
-import type { Outcome } from './outcome.ts';
-import { Secrets } from './redact.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
+import { Secrets } from './runner/secrets.ts';
 import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
-import { cut } from './text.ts';
 
 /** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
 const CANCEL_EXIT_MS = 1800;

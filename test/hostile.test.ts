@@ -8,7 +8,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep, unescapeData, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
-import type { Clock } from '../src/clock.ts';
+import type { Clock } from '../src/base/clock.ts';
 import { failedWith } from './support/expect-step.ts';
 import { SkippingClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Fault } from '../emulator/faults.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
+import type { Clock } from '../src/base/clock.ts';
+import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/base/errors.ts';
 import type { CallSpec } from '../src/bkci/client.ts';
-import type { Clock } from '../src/clock.ts';
-import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../src/errors.ts';
 import { makeClient } from './support/client.ts';
 
 /** Real time for requests; a retry delay moves the clock forward at once instead of waiting. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { OperationError } from '../src/base/errors.ts';
 import type { CallSpec, Reply } from '../src/bkci/client.ts';
 import { IssuedTokens } from '../src/bkci/tokens.ts';
-import { OperationError } from '../src/errors.ts';
 import { type SignParams, signDetail } from '../src/operations/sign-detail.ts';
-import { Secrets } from '../src/redact.ts';
+import { Secrets } from '../src/runner/secrets.ts';
 import { memoryLog } from './support/client.ts';
 import { FakeClock } from './support/fake-clock.ts';
 

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../base/clock.ts';
+import type { Log } from '../base/log.ts';
 import { HttpCaller } from '../http/caller.ts';
 import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
 import type { Transport } from '../http/transport.ts';
-import type { Log } from '../log.ts';
-import type { Secrets } from '../redact.ts';
+import type { Secrets } from '../runner/secrets.ts';
 import { BkciApi } from './client.ts';
 import type { ApiType, Gateway } from './routes.ts';
 import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 // bk-ci's projects: where they live, what a ProjectVO holds, and the field mapping a PUT needs.
-import { ActionError, HttpError } from '../errors.ts';
-import { exactInteger, type RawJson } from '../json.ts';
+import { ActionError, HttpError } from '../base/errors.ts';
+import { exactInteger, type RawJson } from '../base/json.ts';
 import type { BkciApi } from './client.ts';
 import type { Endpoint } from './routes.ts';
 

@@ -2,15 +2,15 @@
 // (with bk-token, or without a cookie), masked at once, renewed before it runs out and once
 // more when bk-ci says it expired. And what bk-ci's token errors mean.
 import { z } from 'zod';
-import type { Clock } from '../clock.ts';
-import { formatElapsed, MAX_DATE_MS, utcTime } from '../duration.ts';
-import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../errors.ts';
+import type { Clock } from '../base/clock.ts';
+import { formatElapsed, MAX_DATE_MS, utcTime } from '../base/duration.ts';
+import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../base/errors.ts';
+import type { RawJson } from '../base/json.ts';
+import type { Log } from '../base/log.ts';
+import { isControl } from '../base/text.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { WireResponse } from '../http/transport.ts';
-import type { RawJson } from '../json.ts';
-import type { Log } from '../log.ts';
-import type { Secrets } from '../redact.ts';
-import { isControl } from '../text.ts';
+import type { Secrets } from '../runner/secrets.ts';
 import { type Endpoint, resolvePath } from './routes.ts';
 import { checked, parseJson, unwrap } from './wire.ts';
 

@@ -1,12 +1,12 @@
 // bk-ci's wire dialect: its two result wrappers, its error bodies, the query parameters that
 // hold secrets. Used by the client and by the token endpoint.
 import { z } from 'zod';
-import { ResponseFormatError, WrapperStatusError } from '../errors.ts';
+import { ResponseFormatError, WrapperStatusError } from '../base/errors.ts';
+import { duplicateKey, parseExact } from '../base/json.ts';
+import { type JsonItemSink, MemberItems } from '../base/json-stream.ts';
+import { collapse, cut, stripBom } from '../base/text.ts';
 import type { ErrorBody } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
-import { duplicateKey, parseExact } from '../json.ts';
-import { type JsonItemSink, MemberItems } from '../json-stream.ts';
-import { collapse, cut, stripBom } from '../text.ts';
 import type { Gateway } from './routes.ts';
 
 /**

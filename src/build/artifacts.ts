@@ -1,10 +1,11 @@
 // The build's files, each with a link: file_info read page after page until a short one (bk-repo
 // answers totalPages: 1 whatever the count), then user_download_url for each file. The links open
 // in a browser logged in to bk-ci; they are not downloads. Facts: bkci-logs-artifacts-review.md §2.
+
+import { errorMessage } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
 import { FILE_INFO, type FileInfo, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { errorMessage } from '../errors.ts';
-import type { Log } from '../log.ts';
 
 /** One file of the build, as the `artifacts` output lists it. */
 export interface Artifact {

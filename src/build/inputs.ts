@@ -2,11 +2,11 @@
 // endpoints of what they show; and where a build's page in the console is. The code that runs a
 // build loads only when a build operation runs.
 import { z } from 'zod';
+import type { Log } from '../base/log.ts';
+import { hasSpaceOrControl } from '../base/text.ts';
 import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
 import type { Gateway } from '../bkci/routes.ts';
 import { bool, isHttpUrl, oneOf, splitList } from '../inputs/fields.ts';
-import type { Log } from '../log.ts';
-import { hasSpaceOrControl } from '../text.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 export const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');

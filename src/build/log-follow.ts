@@ -1,11 +1,12 @@
 // The build's log, read along with the wait: one after_line_logs read per poll (and its pages
 // while bk-ci says hasMore), then after the build ended until nothing new comes. A failure to
 // read the log is one warning and never the step's verdict: the build's status decides.
+
+import type { Clock } from '../base/clock.ts';
+import { DeadlineError, errorMessage } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
-import type { Clock } from '../clock.ts';
-import { DeadlineError, errorMessage } from '../errors.ts';
-import type { Log } from '../log.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
 import type { LogFile } from './log-print.ts';

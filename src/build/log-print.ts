@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Log } from '../log.ts';
-import { defuse } from '../text.ts';
+import type { Log } from '../base/log.ts';
+import { defuse } from '../base/text.ts';
 import type { TailLine } from './log-tail.ts';
 
 /** At most this many lines of one step in the step's log; the rest only in the file. */

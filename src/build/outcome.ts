@@ -1,7 +1,8 @@
 // How a build is shown: the outputs every ending sets, and the summary's facts and tables.
+
+import { formatElapsed, seconds } from '../base/duration.ts';
+import type { Block, Outcome } from '../base/outcome.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
-import { formatElapsed, seconds } from '../duration.ts';
-import type { Block, Outcome } from '../outcome.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
 import { ABORTED, describePending, type PendingReview } from './reviews.ts';

@@ -4,10 +4,10 @@
 // The decision is a POST sent once: when its outcome is unknown it is never sent again.
 // Facts and refusals: bkci-logs-artifacts-review.md §3.
 import { z } from 'zod';
+import { ActionError, errorMessage, HttpError, ServerSaidError } from '../base/errors.ts';
 import type { BuildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';
-import { ActionError, errorMessage, HttpError, ServerSaidError } from '../errors.ts';
 import { describePending, type PendingReview } from './reviews.ts';
 
 /** A ManualReviewParam as bk-ci defines it; what the action does not read passes through. */

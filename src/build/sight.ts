@@ -3,13 +3,13 @@
 // wait hands it the log follower to ride on its polls, and asks it, once the wait is over, for
 // the outputs and the summary's blocks.
 import { z } from 'zod';
+import type { Clock } from '../base/clock.ts';
+import { errorMessage } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import type { Block } from '../base/outcome.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import type { Clock } from '../clock.ts';
-import { errorMessage } from '../errors.ts';
-import type { Log } from '../log.ts';
-import type { Block } from '../outcome.ts';
-import type { Secrets } from '../redact.ts';
+import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, listArtifacts } from './artifacts.ts';
 import type { SightOutput } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';

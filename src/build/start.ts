@@ -2,17 +2,7 @@
 // when bk-ci's answer is lost, the build is looked for by that message in the pipeline's history
 // instead of being started again (bkci-logs-artifacts-review.md §10).
 import { randomUUID } from 'node:crypto';
-import {
-  BUILD_HISTORIES,
-  BUILD_MSG,
-  BUILD_MSG_MAX,
-  BUILD_START,
-  buildId,
-  type HistoryPage,
-  historyPage,
-  startProblem,
-} from '../bkci/builds.ts';
-import { formatDuration, formatElapsed } from '../duration.ts';
+import { formatDuration, formatElapsed } from '../base/duration.ts';
 import {
   ActionError,
   AuthError,
@@ -23,7 +13,17 @@ import {
   NetworkError,
   ServerSaidError,
   WrapperStatusError,
-} from '../errors.ts';
+} from '../base/errors.ts';
+import {
+  BUILD_HISTORIES,
+  BUILD_MSG,
+  BUILD_MSG_MAX,
+  BUILD_START,
+  buildId,
+  type HistoryPage,
+  historyPage,
+  startProblem,
+} from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import type { BuildContext } from './watch.ts';
 

@@ -3,7 +3,7 @@
 // (values come back raw, secrets included; an unknown name reads as "").
 import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
-import type { Secrets } from '../redact.ts';
+import type { Secrets } from '../runner/secrets.ts';
 
 /** bk-ci reads at most 50 names a call. */
 

@@ -1,10 +1,8 @@
 // The wait on a build: its status on the one poll loop, its model (build_detail) when a review
 // or the end needs it, bk-ci's own end, and stopping it when the job is cancelled.
 import { z } from 'zod';
-import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
-import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, formatElapsed } from '../duration.ts';
+import type { Clock } from '../base/clock.ts';
+import { countOf, formatDuration, formatElapsed } from '../base/duration.ts';
 import {
   ActionError,
   CancelledError,
@@ -15,10 +13,12 @@ import {
   RequestError,
   ServerSaidError,
   statusOf,
-} from '../errors.ts';
-import type { Log } from '../log.ts';
-import type { Outcome } from '../outcome.ts';
-import type { Secrets } from '../redact.ts';
+} from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import type { Outcome } from '../base/outcome.ts';
+import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import type { Secrets } from '../runner/secrets.ts';
 import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
 import { buildUrl } from './inputs.ts';

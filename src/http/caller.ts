@@ -1,8 +1,8 @@
 // Generic HTTP: one request with per-attempt timeouts, the retry policy, cancellation and the
 // step's deadline, and every failure as a typed error. What an error body means, and which URL
 // may be shown, is the caller's dialect, handed in.
-import type { Clock } from '../clock.ts';
-import { formatDuration } from '../duration.ts';
+import type { Clock } from '../base/clock.ts';
+import { formatDuration } from '../base/duration.ts';
 import {
   CancelledError,
   DeadlineError,
@@ -13,9 +13,9 @@ import {
   type RequestError,
   RequestTimeoutError,
   ResponseFormatError,
-} from '../errors.ts';
-import type { Log } from '../log.ts';
-import { cut } from '../text.ts';
+} from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import { cut } from '../base/text.ts';
 import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
 import { type BodySink, BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from '../duration.ts';
+import { parseRetryAfter } from '../base/duration.ts';
 
 /** When and how long to wait before trying a request again. Data, so that it is read in one place. */
 export interface RetryPolicy {

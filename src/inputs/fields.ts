@@ -1,9 +1,9 @@
 // Input fields as zod schemas: the rules every operation shares for a kind of value, each with a
 // message that names the input and says what is valid.
 import { z } from 'zod';
-import { formatDuration, parseDuration } from '../duration.ts';
-import { bigintsToExact, duplicateKey, parseExact } from '../json.ts';
-import { hasSpaceOrControl, isControl } from '../text.ts';
+import { formatDuration, parseDuration } from '../base/duration.ts';
+import { bigintsToExact, duplicateKey, parseExact } from '../base/json.ts';
+import { hasSpaceOrControl, isControl } from '../base/text.ts';
 
 export const bool = (name: string) =>
   z.string().transform((v, ctx) => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import type { Clock } from '../base/clock.ts';
+import { ActionError, CancelledError, errorMessage, OperationError, PagingError, ServerSaidError } from '../base/errors.ts';
+import type { Block, Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
 import type { Endpoint } from '../bkci/routes.ts';
-import type { Clock } from '../clock.ts';
-import { ActionError, CancelledError, errorMessage, OperationError, PagingError, ServerSaidError } from '../errors.ts';
 import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
-import type { Block, Outcome } from '../outcome.ts';
 import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 

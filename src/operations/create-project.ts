@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { OperationError, ProjectWriteError } from '../base/errors.ts';
+import type { Block } from '../base/outcome.ts';
 import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
-import { OperationError, ProjectWriteError } from '../errors.ts';
 import { segment } from '../inputs/fields.ts';
-import type { Block } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 import { projectInput, projectOutcome, readBack, wasDone } from './project-common.ts';
 import { updateProject } from './update-project.ts';

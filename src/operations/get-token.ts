@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { formatElapsed, utcTime } from '../base/duration.ts';
+import { ActionError } from '../base/errors.ts';
+import { exactInteger } from '../base/json.ts';
 import { expiresAt, IssuedTokens, TOKEN_ENDPOINT } from '../bkci/tokens.ts';
-import { formatElapsed, utcTime } from '../duration.ts';
-import { ActionError } from '../errors.ts';
-import { exactInteger } from '../json.ts';
 import { defineOperation } from './operation.ts';
 
 /** A new access token from the token endpoint. The token is an output, never part of `data`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { Block } from '../base/outcome.ts';
 import { PROJECT_LIST, projectInPlace } from '../bkci/projects.ts';
-import type { Block } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 
 const TABLE_LIMIT = 50;

@@ -1,15 +1,15 @@
 // What an operation is: one module that declares its inputs (with their rules), the endpoints it
 // calls on each gateway, its outputs, how it describes itself, whether it waits, and how it runs.
 import { z } from 'zod';
+import type { Clock } from '../base/clock.ts';
+import type { Log } from '../base/log.ts';
+import type { Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { TokenSource } from '../bkci/tokens.ts';
-import type { Clock } from '../clock.ts';
-import type { Log } from '../log.ts';
-import type { Outcome } from '../outcome.ts';
-import type { Secrets } from '../redact.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import type { DataFile } from '../runner/data-output.ts';
+import type { Secrets } from '../runner/secrets.ts';
 import type { Settings } from './settings.ts';
 
 /** What an operation runs with. */

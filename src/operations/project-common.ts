@@ -1,10 +1,10 @@
 // What the project operations share: the `project` input and the way a project is shown.
 import { z } from 'zod';
+import { errorMessage, OperationError, statusOf } from '../base/errors.ts';
+import type { Block, Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, type Project, projectFields } from '../bkci/projects.ts';
-import { errorMessage, OperationError, statusOf } from '../errors.ts';
 import { mapping, suggest } from '../inputs/fields.ts';
-import type { Block, Outcome } from '../outcome.ts';
 
 const KNOWN_FIELDS = Object.keys(projectFields.shape);
 

@@ -1,7 +1,8 @@
 // Every operation, and what the step's inputs make of them. Adding an operation is one module
 // and one line here; the compiler refuses a registry that misses one.
+
+import { InputError } from '../base/errors.ts';
 import type { Gateway } from '../bkci/routes.ts';
-import { InputError } from '../errors.ts';
 import buildStatus from './build-status.ts';
 import createCallbacks from './create-callbacks.ts';
 import createProject from './create-project.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { isControl } from '../base/text.ts';
 import { type Endpoint, onBoth } from '../bkci/routes.ts';
 import { parseJsonOrYaml, textMapping } from '../inputs/fields.ts';
-import { isControl } from '../text.ts';
 import { defineOperation } from './operation.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;

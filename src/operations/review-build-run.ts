@@ -1,12 +1,13 @@
 // The run of review-build, loaded only when that operation runs: what the step does once its inputs are read.
+
+import { ActionError, HttpError, OperationError } from '../base/errors.ts';
+import type { Outcome } from '../base/outcome.ts';
 import { BUILD_DETAIL, buildDetail } from '../bkci/builds.ts';
 import { type BuildOutput, buildUrl, consoleRoot } from '../build/inputs.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts';
 import { describePending, pendingReview } from '../build/reviews.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
-import { ActionError, HttpError, OperationError } from '../errors.ts';
-import type { Outcome } from '../outcome.ts';
 import type { Context } from './operation.ts';
 import type { ReviewBuildTask } from './review-build.ts';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import type { Clock } from '../base/clock.ts';
+import { countOf, formatDuration, formatElapsed, seconds } from '../base/duration.ts';
+import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import type { Block, Outcome } from '../base/outcome.ts';
+import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
-import type { Clock } from '../clock.ts';
-import { countOf, formatDuration, formatElapsed, seconds } from '../duration.ts';
-import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../errors.ts';
 import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
-import type { Log } from '../log.ts';
-import type { Block, Outcome } from '../outcome.ts';
-import { cut } from '../text.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,11 +1,12 @@
 // The run of start-build, loaded only when that operation runs: what the step does once its inputs are read.
+
+import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
 import { buildUrl, consoleRoot, historyUrl } from '../build/inputs.ts';
 import { describeUnread } from '../build/outcome.ts';
 import { sightOptions } from '../build/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
 import { stopBuild, watchBuild } from '../build/watch.ts';
-import { ActionError, InputError, OperationError, statusOf } from '../errors.ts';
 import type { Context } from './operation.ts';
 import type { StartBuildTask } from './start-build.ts';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatDuration } from '../base/duration.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import {
   BUILD_OUTPUTS,
@@ -9,7 +10,6 @@ import {
   sightInputs,
   waitInput,
 } from '../build/inputs.ts';
-import { formatDuration } from '../duration.ts';
 import { bool, segment, textMapping } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { ProjectWriteError } from '../base/errors.ts';
+import type { Block, Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, mergeForUpdate, PROJECT_READ, PROJECT_UPDATE, type Project, type ProjectFields } from '../bkci/projects.ts';
-import { ProjectWriteError } from '../errors.ts';
 import { segment } from '../inputs/fields.ts';
-import type { Block, Outcome } from '../outcome.ts';
 import { defineOperation } from './operation.ts';
 import { notFound, projectInput, projectOutcome, readBack, wasDone } from './project-common.ts';
 

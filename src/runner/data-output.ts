@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { local } from '../errors.ts';
-import type { JsonItemSink } from '../json-stream.ts';
+import { local } from '../base/errors.ts';
+import type { JsonItemSink } from '../base/json-stream.ts';
 
 export const DATA_OUTPUT_LIMIT = 1024 * 1024;
 const BATCH = 500;

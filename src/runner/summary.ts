@@ -1,5 +1,5 @@
-import type { Block } from '../outcome.ts';
-import { cut, escapeMarkdown, isControl, markdownLine } from '../text.ts';
+import type { Block } from '../base/outcome.ts';
+import { cut, escapeMarkdown, isControl, markdownLine } from '../base/text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Rows shown of one table. */

@@ -5,8 +5,8 @@
 // command (add-mask's value aside, which is ours). A command's message keeps its line breaks
 // (core escapes them; the runner shows them inside the annotation); a plain line is folded.
 import * as core from '@actions/core';
-import { local } from '../errors.ts';
-import { defuse, neutralise } from '../text.ts';
+import { local } from '../base/errors.ts';
+import { defuse, neutralise } from '../base/text.ts';
 import { asOwn } from './streams.ts';
 
 /** The input's value, trimmed, or '' when not set (the runner sets every declared default). */

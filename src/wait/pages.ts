@@ -2,8 +2,8 @@
 // (ignores it, repeats a page, never sends a count, sends a wrong one), every request must bring
 // something new or the loop ends; requests are paced, so a long list is not a burst at the user's
 // own server; and what is kept is bounded.
-import type { Clock } from '../clock.ts';
-import { CancelledError, PagingError } from '../errors.ts';
+import type { Clock } from '../base/clock.ts';
+import { CancelledError, PagingError } from '../base/errors.ts';
 
 export interface Page<T> {
   items: readonly T[];

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.ts';
-import { countOf, formatElapsed, parseRetryAfter, utcTime } from '../duration.ts';
-import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../errors.ts';
-import type { Log } from '../log.ts';
-import type { Block } from '../outcome.ts';
+import type { Clock } from '../base/clock.ts';
+import { countOf, formatElapsed, parseRetryAfter, utcTime } from '../base/duration.ts';
+import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import type { Block } from '../base/outcome.ts';
 
 /** What the wait has seen so far; the caller builds its outputs and messages from it. */
 export interface Progress<T> {

@@ -1,8 +1,8 @@
+import { type Clock, systemClock } from '../../src/base/clock.ts';
+import type { Log } from '../../src/base/log.ts';
 import { connect } from '../../src/bkci/connect.ts';
-import { type Clock, systemClock } from '../../src/clock.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
-import type { Log } from '../../src/log.ts';
-import { Secrets } from '../../src/redact.ts';
+import { Secrets } from '../../src/runner/secrets.ts';
 
 export interface LogLine {
   level: 'debug' | 'info' | 'warning';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.ts';
+import type { Clock } from '../../src/base/clock.ts';
 
 /** Time that moves only when the code under test sleeps or a fake request takes time. */
 export class FakeClock implements Clock {

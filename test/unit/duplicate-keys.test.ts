@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { duplicateKey } from '../../src/json.ts';
+import { duplicateKey } from '../../src/base/json.ts';
 
 /** A JSON value written by hand, so that an object may give a key twice; and whether one does. */
 type Written = { text: string; twice: boolean };

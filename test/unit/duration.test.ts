@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatElapsed, parseDuration } from '../../src/duration.ts';
+import { formatDuration, formatElapsed, parseDuration } from '../../src/base/duration.ts';
 
 describe('parseDuration', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.ts';
+import { InputError } from '../../src/base/errors.ts';
 import { prepareStep, SECRET_INPUT_NAMES, type Step } from '../../src/operations/registry.ts';
 
 const BASE = {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemberItems } from '../../src/json-stream.ts';
+import { MemberItems } from '../../src/base/json-stream.ts';
 
 /** The text given in chunks cut at `cuts` (byte offsets): what comes out of the split. */
 function split(text: string | Buffer, cuts: number[] = []): { rest: string; head: string; items: string[]; arrays: number } {

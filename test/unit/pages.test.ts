@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PagingError } from '../../src/errors.ts';
+import { PagingError } from '../../src/base/errors.ts';
 import { type Page, readAllPages } from '../../src/wait/pages.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeadlineError, HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../../src/errors.ts';
+import { DeadlineError, HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../../src/base/errors.ts';
 import { type Progress, poll, troubleNote } from '../../src/wait/poll.ts';
 import { memoryLog } from '../support/client.ts';
 import { FakeClock } from '../support/fake-clock.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { formatDuration, parseDuration } from '../../src/base/duration.ts';
 import { pathSegment } from '../../src/bkci/routes.ts';
 import { redactUrl } from '../../src/bkci/wire.ts';
-import { formatDuration, parseDuration } from '../../src/duration.ts';
 
 describe('properties', () => {
   it('parseDuration adds up its parts, largest unit first', () => {

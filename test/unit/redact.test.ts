@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readError, redactUrl, unwrap } from '../../src/bkci/wire.ts';
-import { Secrets } from '../../src/redact.ts';
+import { Secrets } from '../../src/runner/secrets.ts';
 
 describe('redactUrl', () => {
   it.each([

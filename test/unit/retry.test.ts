@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/duration.ts';
+import { parseRetryAfter } from '../../src/base/duration.ts';
 import { DEFAULT_RETRY_POLICY, type Failure, isRetryable, retryDelay } from '../../src/http/retry.ts';
 
 const status = (s: number, retryAfter?: string): Failure => ({ kind: 'status', status: s, retryAfter });

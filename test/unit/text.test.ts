@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapse, escapeMarkdown, plain } from '../../src/text.ts';
+import { collapse, escapeMarkdown, plain } from '../../src/base/text.ts';
 
 describe('plain', () => {
   it.each([
