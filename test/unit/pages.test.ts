@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PagingError } from '../../src/errors.ts';
+import { CancelledError, PagingError } from '../../src/errors.ts';
 import { type Page, readAllPages } from '../../src/wait/pages.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -80,6 +80,8 @@ describe('the paging loop', () => {
         const { result, requests, times } = await read(list, b);
         // Every request but the last brought at least one new item, and at most MAX are kept.
         expect(requests).toBeLessThanOrEqual(MAX + 2);
+        // The first request goes at once; every other one after the pause.
+        expect(times[0]).toBe(0);
         for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(200);
         if (result instanceof Error) {
           expect(result).toBeInstanceOf(PagingError);
@@ -112,5 +114,26 @@ describe('the paging loop', () => {
     if (message === undefined) expect(r.result).toEqual(list);
     else expect((r.result as Error).message).toMatch(message);
     expect(r.requests).toBe(requests);
+  });
+
+  it('a cancel during the pause ends it as a cancel, with no further request', async () => {
+    const cancel = new AbortController();
+    let requests = 0;
+    const result = readAllPages({
+      read: async () => {
+        requests++;
+        cancel.abort();
+        return { items: Array.from({ length: PAGE_SIZE }, (_, i) => requests * 100 + i) };
+      },
+      key: String,
+      pageSize: PAGE_SIZE,
+      maxItems: MAX,
+      paceMs: 200,
+      clock: new FakeClock(),
+      signal: cancel.signal,
+      what: 'the list',
+    });
+    await expect(result).rejects.toBeInstanceOf(CancelledError);
+    expect(requests).toBe(1);
   });
 });

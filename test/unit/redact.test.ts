@@ -18,6 +18,15 @@ describe('redactUrl', () => {
 });
 
 describe('Secrets', () => {
+  it.each([
+    ['the shorter given first', ['tok-1234', 'tok-1234-refresh']],
+    ['the longer given first', ['tok-1234-refresh', 'tok-1234']],
+  ])('a secret that holds another is replaced whole (%s), not left with its tail showing', (_, values) => {
+    const s = new Secrets(() => undefined);
+    for (const v of values) s.add(v);
+    expect(s.redact('a tok-1234-refresh b tok-1234 c')).toBe('a *** b *** c');
+  });
+
   it('masks each form of a secret once and scrubs them all from text', () => {
     const masked: string[] = [];
     const s = new Secrets((v) => masked.push(v));

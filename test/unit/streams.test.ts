@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asOwn, guardStream, StreamDefuser } from '../../src/runner/streams.ts';
+import { asOwn, guardStream, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
 import { RunnerReader, runnerCommands } from '../support/runner-commands.ts';
 
 const ZWSP = /\u200b/g;
@@ -89,5 +89,44 @@ describe('a guarded stream', () => {
     const reader = new RunnerReader().read(sink.join(''), 'stderr');
     expect(reader.commands.map((c) => c.name)).toEqual(['add-mask']);
     expect(reader.stopped).toBe(false);
+  });
+
+  it('is guarded once, however often it is asked', () => {
+    const stream = { write: (): boolean => true } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    const guarded = stream.write;
+    guardStream(stream);
+    expect(stream.write).toBe(guarded);
+  });
+
+  it('passes the write callback on, with or without an encoding, and reads a string in another encoding as text', () => {
+    const seen: string[] = [];
+    const stream = {
+      write: (chunk: string, cb?: () => void): boolean => {
+        seen.push(chunk);
+        cb?.();
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    let calls = 0;
+    stream.write('a', () => calls++);
+    stream.write('b\n', 'utf8', () => calls++);
+    stream.write(Buffer.from('::error::x').toString('hex'), 'hex');
+    expect(calls).toBe(2);
+    expect(seen).toEqual(['a', 'b\n', ':\u200b:error::x']);
+  });
+
+  it('scrubs secrets out of what others write, never out of the action’s own commands', () => {
+    const stream = { write: (chunk: string): boolean => sink.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    scrubStreams((text) => text.replaceAll('s3cret', '***'));
+    try {
+      stream.write('warning: s3cret\n');
+      asOwn(() => stream.write('::add-mask::s3cret\n'));
+    } finally {
+      scrubStreams((text) => text);
+    }
+    expect(sink).toEqual(['warning: ***\n', '::add-mask::s3cret\n']);
   });
 });
