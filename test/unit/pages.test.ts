@@ -15,6 +15,7 @@ type Behaviour =
   | { kind: 'repeats-last' }
   | { kind: 'wrong-count'; count: number }
   | { kind: 'no-count' }
+  | { kind: 'null-count' }
   | { kind: 'random'; pages: number[][] };
 
 function server(list: number[], b: Behaviour): (page: number) => Page<number> {
@@ -33,6 +34,8 @@ function server(list: number[], b: Behaviour): (page: number) => Page<number> {
         return { items: slice(page), total: b.count };
       case 'no-count':
         return { items: slice(page) };
+      case 'null-count':
+        return { items: slice(page), total: null };
       case 'random':
         return { items: b.pages[(page - 1) % Math.max(1, b.pages.length)] ?? [] };
     }
@@ -46,6 +49,7 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
   fc.constant({ kind: 'repeats-last' as const }),
   fc.nat(400).map((count) => ({ kind: 'wrong-count' as const, count })),
   fc.constant({ kind: 'no-count' as const }),
+  fc.constant({ kind: 'null-count' as const }),
   fc
     .array(fc.array(fc.nat(300), { minLength: PAGE_SIZE, maxLength: PAGE_SIZE + 2 }), { minLength: 1, maxLength: 5 })
     .map((pages) => ({ kind: 'random' as const, pages })),
@@ -105,6 +109,8 @@ describe('the paging loop', () => {
       2,
     ],
     ['a list beyond the bound', { kind: 'honest' } as Behaviour, 250, /holds more than 200 items \(21 pages read\)/, 21],
+    ['one item beyond the bound', { kind: 'honest' } as Behaviour, 201, /holds more than 200 items \(21 pages read\)/, 21],
+    ['a count of null is no count', { kind: 'null-count' } as Behaviour, 20, undefined, 3],
     ['a short first page ends it', { kind: 'ignores-page' } as Behaviour, 5, undefined, 1],
     ['the count reached ends it, a full last page too', { kind: 'honest' } as Behaviour, 20, undefined, 2],
     ['without a count, a full last page costs one more request', { kind: 'no-count' } as Behaviour, 20, undefined, 3],

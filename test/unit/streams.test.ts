@@ -21,6 +21,9 @@ describe('the writer for both streams', () => {
     ['split after two', ['x##', '[error]x'], 'x##\u200b[error]x'],
     ['three #', ['###[x'], '###\u200b[x'],
     ['a colon mid-line stays', ['a::b ::c'], 'a::b ::c'],
+    ['a colon then another character stays', [':a ::b\n:'], ':a ::b\n:'],
+    ['## before another character stays', ['a ## b ##'], 'a ## b ##'],
+    ['a bracket after other characters stays', ['ab[c] x#[y]'], 'ab[c] x#[y]'],
     ['NEL is white space to .NET', ['\u0085::error::x'], '\u0085:\u200b:error::x'],
   ])('%s', (_, pieces, out) => {
     expect(through(pieces)).toBe(out);
@@ -31,6 +34,9 @@ describe('the writer for both streams', () => {
     expect(d.pass('::add-mask::x\n')).toBe('::add-mask::x\n');
     expect(d.defuse(':')).toBe(':');
     expect(d.defuse(':x::y')).toBe('\u200b:x::y');
+    // Mid-line after the action's own text: a `::` there starts nothing.
+    d.pass('started ');
+    expect(d.defuse('::x::y')).toBe('::x::y');
   });
 
   const piece = fc.oneof(
