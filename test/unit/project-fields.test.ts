@@ -90,6 +90,15 @@ describe('mergeForUpdate', () => {
     });
   });
 
+  it.each(['bgId', 'businessLineId', 'centerId', 'deptId', 'ccAppId', 'projectType', 'kind', 'authSecrecy', 'productId'])(
+    'sends %s read as digits back as a number',
+    (key) => {
+      const { body, problems } = mergeForUpdate({ ...VO, [key]: '42' }, {}, 'demo');
+      expect(problems).toEqual([]);
+      expect(body[key]).toBe(42);
+    },
+  );
+
   it('sends only ProjectUpdateInfo fields, and no nulls', () => {
     const { body } = mergeForUpdate(VO, {}, 'demo');
     expect(Object.keys(body).sort()).toEqual(

@@ -22,6 +22,9 @@ describe('the writer for both streams', () => {
     ['three #', ['###[x'], '###\u200b[x'],
     ['a colon mid-line stays', ['a::b ::c'], 'a::b ::c'],
     ['a colon then another character stays', [':a ::b\n:'], ':a ::b\n:'],
+    ['a colon, a space, a colon stays', [': :x'], ': :x'],
+    ['after a carriage return alone', ['ok\r::error::x'], 'ok\r:\u200b:error::x'],
+    ['after a line feed alone', ['ok\n::error::x'], 'ok\n:\u200b:error::x'],
     ['## before another character stays', ['a ## b ##'], 'a ## b ##'],
     ['a bracket after other characters stays', ['ab[c] x#[y]'], 'ab[c] x#[y]'],
     ['NEL is white space to .NET', ['\u0085::error::x'], '\u0085:\u200b:error::x'],
@@ -35,8 +38,9 @@ describe('the writer for both streams', () => {
     expect(d.defuse(':')).toBe(':');
     expect(d.defuse(':x::y')).toBe('\u200b:x::y');
     // Mid-line after the action's own text: a `::` there starts nothing.
-    d.pass('started ');
-    expect(d.defuse('::x::y')).toBe('::x::y');
+    const fresh = new StreamDefuser();
+    fresh.pass('started ');
+    expect(fresh.defuse('::x::y')).toBe('::x::y');
   });
 
   const piece = fc.oneof(
