@@ -88,6 +88,21 @@ describe.each([
     expect(delivered).toEqual([{ event: 'BUILD_END', token: 'hook-secret' }]);
   });
 
+  it('only this URL’s disabled callbacks for the given events are deleted: not another URL’s, not another event’s', async () => {
+    await step({ events: 'BUILD_START,BUILD_END' });
+    await step({ 'callback-url': 'https://other.example/hook', events: 'BUILD_END' });
+    for (const c of emu.callbacks) c.enable = false;
+    const r = await step({ events: 'BUILD_END' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs['reenabled-events']).toBe('["BUILD_END"]');
+    expect(emu.requests({ method: 'DELETE' })).toHaveLength(1);
+    expect(emu.callbacks.map((c) => `${c.url === receiverUrl ? 'ours' : 'other'} ${c.event} ${c.enable}`).sort()).toEqual([
+      'other BUILD_END false',
+      'ours BUILD_END true',
+      'ours BUILD_START false',
+    ]);
+  });
+
   it('a re-run with nothing to change deletes nothing', async () => {
     await step();
     const before = emu.requests().length;

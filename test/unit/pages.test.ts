@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PagingError } from '../../src/base/errors.ts';
+import { CancelledError, PagingError } from '../../src/base/errors.ts';
 import { type Page, readAllPages } from '../../src/wait/pages.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -15,6 +15,7 @@ type Behaviour =
   | { kind: 'repeats-last' }
   | { kind: 'wrong-count'; count: number }
   | { kind: 'no-count' }
+  | { kind: 'null-count' }
   | { kind: 'random'; pages: number[][] };
 
 function server(list: number[], b: Behaviour): (page: number) => Page<number> {
@@ -33,6 +34,8 @@ function server(list: number[], b: Behaviour): (page: number) => Page<number> {
         return { items: slice(page), total: b.count };
       case 'no-count':
         return { items: slice(page) };
+      case 'null-count':
+        return { items: slice(page), total: null };
       case 'random':
         return { items: b.pages[(page - 1) % Math.max(1, b.pages.length)] ?? [] };
     }
@@ -46,6 +49,7 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
   fc.constant({ kind: 'repeats-last' as const }),
   fc.nat(400).map((count) => ({ kind: 'wrong-count' as const, count })),
   fc.constant({ kind: 'no-count' as const }),
+  fc.constant({ kind: 'null-count' as const }),
   fc
     .array(fc.array(fc.nat(300), { minLength: PAGE_SIZE, maxLength: PAGE_SIZE + 2 }), { minLength: 1, maxLength: 5 })
     .map((pages) => ({ kind: 'random' as const, pages })),
@@ -80,6 +84,8 @@ describe('the paging loop', () => {
         const { result, requests, times } = await read(list, b);
         // Every request but the last brought at least one new item, and at most MAX are kept.
         expect(requests).toBeLessThanOrEqual(MAX + 2);
+        // The first request goes at once; every other one after the pause.
+        expect(times[0]).toBe(0);
         for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(200);
         if (result instanceof Error) {
           expect(result).toBeInstanceOf(PagingError);
@@ -103,6 +109,8 @@ describe('the paging loop', () => {
       2,
     ],
     ['a list beyond the bound', { kind: 'honest' } as Behaviour, 250, /holds more than 200 items \(21 pages read\)/, 21],
+    ['one item beyond the bound', { kind: 'honest' } as Behaviour, 201, /holds more than 200 items \(21 pages read\)/, 21],
+    ['a count of null is no count', { kind: 'null-count' } as Behaviour, 20, undefined, 3],
     ['a short first page ends it', { kind: 'ignores-page' } as Behaviour, 5, undefined, 1],
     ['the count reached ends it, a full last page too', { kind: 'honest' } as Behaviour, 20, undefined, 2],
     ['without a count, a full last page costs one more request', { kind: 'no-count' } as Behaviour, 20, undefined, 3],
@@ -112,5 +120,26 @@ describe('the paging loop', () => {
     if (message === undefined) expect(r.result).toEqual(list);
     else expect((r.result as Error).message).toMatch(message);
     expect(r.requests).toBe(requests);
+  });
+
+  it('a cancel during the pause ends it as a cancel, with no further request', async () => {
+    const cancel = new AbortController();
+    let requests = 0;
+    const result = readAllPages({
+      read: async () => {
+        requests++;
+        cancel.abort();
+        return { items: Array.from({ length: PAGE_SIZE }, (_, i) => requests * 100 + i) };
+      },
+      key: String,
+      pageSize: PAGE_SIZE,
+      maxItems: MAX,
+      paceMs: 200,
+      clock: new FakeClock(),
+      signal: cancel.signal,
+      what: 'the list',
+    });
+    await expect(result).rejects.toBeInstanceOf(CancelledError);
+    expect(requests).toBe(1);
   });
 });

@@ -46,6 +46,59 @@ describe('mergeForUpdate', () => {
     expect(body).toMatchObject(expected);
   });
 
+  it('a project with every field set gets every one of them back: none is left for the PUT to reset', () => {
+    const full = {
+      ...VO,
+      businessLineId: '7',
+      businessLineName: 'BL',
+      ccAppId: '8',
+      ccAppName: 'cc',
+      logoAddr: 'https://logo.example/l.png',
+      productId: 42,
+      productName: 'Product',
+      kpiCode: 'k-1',
+      kpiName: 'KPI',
+    };
+    const { body, problems } = mergeForUpdate(full, {}, 'demo');
+    expect(problems).toEqual([]);
+    expect(body).toEqual({
+      englishName: 'demo',
+      projectName: 'Demo',
+      description: 'old',
+      projectType: 0,
+      bgId: 12,
+      bgName: 'BG',
+      businessLineId: 7,
+      businessLineName: 'BL',
+      centerId: 34,
+      centerName: 'Center',
+      deptId: 56,
+      deptName: 'Dept',
+      ccAppId: 8,
+      ccAppName: 'cc',
+      kind: 0,
+      secrecy: false,
+      hidden: false,
+      properties: {},
+      subjectScopes: [],
+      logoAddress: 'https://logo.example/l.png',
+      authSecrecy: 0,
+      productId: 42,
+      productName: 'Product',
+      kpiCode: 'k-1',
+      kpiName: 'KPI',
+    });
+  });
+
+  it.each(['bgId', 'businessLineId', 'centerId', 'deptId', 'ccAppId', 'projectType', 'kind', 'authSecrecy', 'productId'])(
+    'sends %s read as digits back as a number',
+    (key) => {
+      const { body, problems } = mergeForUpdate({ ...VO, [key]: '42' }, {}, 'demo');
+      expect(problems).toEqual([]);
+      expect(body[key]).toBe(42);
+    },
+  );
+
   it('sends only ProjectUpdateInfo fields, and no nulls', () => {
     const { body } = mergeForUpdate(VO, {}, 'demo');
     expect(Object.keys(body).sort()).toEqual(

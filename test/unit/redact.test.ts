@@ -18,6 +18,30 @@ describe('redactUrl', () => {
 });
 
 describe('Secrets', () => {
+  it('takes no value shorter than 4 characters (it would mask every such word), and takes one of 4', () => {
+    const masked: string[] = [];
+    const s = new Secrets((v) => masked.push(v));
+    expect(s.redact('Stryker was here')).toBe('Stryker was here');
+    s.add('abc');
+    s.add(undefined);
+    expect(masked).toEqual([]);
+    expect(s.redact('abc abcd')).toBe('abc abcd');
+    s.add('a%20b');
+    // Its decoded form, "a b", is too short to be masked on its own.
+    expect(masked).not.toContain('a b');
+    s.add('abcd');
+    expect(s.redact('abc abcd')).toBe('abc ***');
+  });
+
+  it.each([
+    ['the shorter given first', ['tok-1234', 'tok-1234-refresh']],
+    ['the longer given first', ['tok-1234-refresh', 'tok-1234']],
+  ])('a secret that holds another is replaced whole (%s), not left with its tail showing', (_, values) => {
+    const s = new Secrets(() => undefined);
+    for (const v of values) s.add(v);
+    expect(s.redact('a tok-1234-refresh b tok-1234 c')).toBe('a *** b *** c');
+  });
+
   it('masks each form of a secret once and scrubs them all from text', () => {
     const masked: string[] = [];
     const s = new Secrets((v) => masked.push(v));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asOwn, guardStream, StreamDefuser } from '../../src/runner/streams.ts';
+import { asOwn, guardStream, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
 import { RunnerReader, runnerCommands } from '../support/runner-commands.ts';
 
 const ZWSP = /\u200b/g;
@@ -21,6 +21,12 @@ describe('the writer for both streams', () => {
     ['split after two', ['x##', '[error]x'], 'x##\u200b[error]x'],
     ['three #', ['###[x'], '###\u200b[x'],
     ['a colon mid-line stays', ['a::b ::c'], 'a::b ::c'],
+    ['a colon then another character stays', [':a ::b\n:'], ':a ::b\n:'],
+    ['a colon, a space, a colon stays', [': :x'], ': :x'],
+    ['after a carriage return alone', ['ok\r::error::x'], 'ok\r:\u200b:error::x'],
+    ['after a line feed alone', ['ok\n::error::x'], 'ok\n:\u200b:error::x'],
+    ['## before another character stays', ['a ## b ##'], 'a ## b ##'],
+    ['a bracket after other characters stays', ['ab[c] x#[y]'], 'ab[c] x#[y]'],
     ['NEL is white space to .NET', ['\u0085::error::x'], '\u0085:\u200b:error::x'],
   ])('%s', (_, pieces, out) => {
     expect(through(pieces)).toBe(out);
@@ -31,6 +37,10 @@ describe('the writer for both streams', () => {
     expect(d.pass('::add-mask::x\n')).toBe('::add-mask::x\n');
     expect(d.defuse(':')).toBe(':');
     expect(d.defuse(':x::y')).toBe('\u200b:x::y');
+    // Mid-line after the action's own text: a `::` there starts nothing.
+    const fresh = new StreamDefuser();
+    fresh.pass('started ');
+    expect(fresh.defuse('::x::y')).toBe('::x::y');
   });
 
   const piece = fc.oneof(
@@ -89,5 +99,44 @@ describe('a guarded stream', () => {
     const reader = new RunnerReader().read(sink.join(''), 'stderr');
     expect(reader.commands.map((c) => c.name)).toEqual(['add-mask']);
     expect(reader.stopped).toBe(false);
+  });
+
+  it('is guarded once, however often it is asked', () => {
+    const stream = { write: (): boolean => true } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    const guarded = stream.write;
+    guardStream(stream);
+    expect(stream.write).toBe(guarded);
+  });
+
+  it('passes the write callback on, with or without an encoding, and reads a string in another encoding as text', () => {
+    const seen: string[] = [];
+    const stream = {
+      write: (chunk: string, cb?: () => void): boolean => {
+        seen.push(chunk);
+        cb?.();
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    let calls = 0;
+    stream.write('a', () => calls++);
+    stream.write('b\n', 'utf8', () => calls++);
+    stream.write(Buffer.from('::error::x').toString('hex'), 'hex');
+    expect(calls).toBe(2);
+    expect(seen).toEqual(['a', 'b\n', ':\u200b:error::x']);
+  });
+
+  it('scrubs secrets out of what others write, never out of the action’s own commands', () => {
+    const stream = { write: (chunk: string): boolean => sink.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    scrubStreams((text) => text.replaceAll('s3cret', '***'));
+    try {
+      stream.write('warning: s3cret\n');
+      asOwn(() => stream.write('::add-mask::s3cret\n'));
+    } finally {
+      scrubStreams((text) => text);
+    }
+    expect(sink).toEqual(['warning: ***\n', '::add-mask::s3cret\n']);
   });
 });

@@ -50,6 +50,70 @@ describe('renderSummary', () => {
   });
 });
 
+describe('the summary, exactly', () => {
+  it('lays out the headline, the failure, what was asked and each block as GFM', () => {
+    const md = renderSummary({
+      operation: 'get-project',
+      host: 'devops.example.com',
+      asked: [['project-id', 'demo']],
+      ok: false,
+      headline: 'failed',
+      error: 'boom',
+      blocks: [
+        { kind: 'facts', rows: [['Project', 'demo']] },
+        { kind: 'table', title: 'Events', headers: ['Event', 'Result'], rows: [['BUILD_END', '']] },
+        { kind: 'note', text: 'n' },
+      ],
+    });
+    expect(md).toBe(
+      [
+        '### ❌ bk-ci get-project: failed',
+        'Host: devops.example.com',
+        '**Failed:** boom',
+        '| Asked |   |\n|---|---|\n| project-id | demo |',
+        '| Result |   |\n|---|---|\n| Project | demo |',
+        '**Events**\n\n| Event | Result |\n|---|---|\n| BUILD_END |   |',
+        'n',
+      ].join('\n\n') + '\n',
+    );
+  });
+
+  it('says nothing of a failure on success, nor of what was asked when nothing was, and no note on a table at its bound', () => {
+    const rows = Array.from({ length: SUMMARY_ROWS }, (_, i) => [`e-${i}`]);
+    const md = renderSummary({
+      operation: 'x',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'h',
+      error: 'e',
+      blocks: [{ kind: 'table', title: 't', headers: ['a'], rows }],
+    });
+    expect(md).not.toMatch(/Failed|Asked|more rows/);
+  });
+
+  it('cut at 1 MiB between whole lines, the note included', () => {
+    const table = {
+      kind: 'table' as const,
+      title: 't',
+      headers: ['a'],
+      rows: Array.from({ length: SUMMARY_ROWS }, (_, i) => [`row-${i}-${'y'.repeat(30)}`]),
+    };
+    const md = renderSummary({
+      operation: 'x',
+      host: 'h',
+      asked: [],
+      ok: true,
+      headline: 'h',
+      blocks: Array.from({ length: 40 }, () => table),
+    });
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
+    const lines = md.split('\n');
+    expect(lines.at(-2)).toMatch(/summary cut at 1 MiB/);
+    expect(lines.at(-4)).toMatch(/^\| row-\d+-y{30} \|$/);
+  });
+});
+
 /** Every link as GitHub renders the summary (GFM: tables, autolinks): its target and its text. */
 function links(md: string): { href: string; text: string }[] {
   const html = marked.parse(md, { gfm: true, async: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapse, escapeMarkdown, plain } from '../../src/base/text.ts';
+import { collapse, cut, escapeMarkdown, hasSpaceOrControl, isControl, plain } from '../../src/base/text.ts';
 
 describe('plain', () => {
   it.each([
@@ -43,4 +43,31 @@ describe('collapse', () => {
     ['<style>p{}</style><p>后台正在部署中，请稍后。</p>', '后台正在部署中，请稍后。'],
     ['plain  text\n\nhere', 'plain text here'],
   ])('%#', (input, output) => expect(collapse(input)).toBe(output));
+});
+
+describe('the bounds and checks under every guard', () => {
+  it.each([
+    ['abc', 3, 'abc'],
+    ['abcd', 3, 'abc… (1 more characters)'],
+  ])('cut(%j, %i) → %j', (text, max, out) => expect(cut(text, max)).toBe(out));
+
+  it.each([
+    [0x00, true],
+    [0x1f, true],
+    [0x20, false],
+    [0x7e, false],
+    [0x7f, true],
+  ])('isControl(%i) is %s', (code, control) => expect(isControl(code)).toBe(control));
+
+  it.each([
+    ['abc', false],
+    ['a b', true],
+    ['a\u0001b', true],
+    ['a\u007fb', true],
+  ])('hasSpaceOrControl(%j) is %s', (text, yes) => expect(hasSpaceOrControl(text)).toBe(yes));
+
+  it.each([
+    ['a & b', 'a &amp; b'],
+    ['see http://. now', 'see http://. now'],
+  ])('escapeMarkdown(%j) → %j', (text, out) => expect(escapeMarkdown(text)).toBe(out));
 });
