@@ -3,8 +3,6 @@
 // to stdout or stderr from this process passes through here: the action's own workflow commands
 // as they are, anything else (a library's warning, Node's warnings and deprecations, an uncaught
 // error, a stray console.log) defused on its way, however it is split into writes.
-import { StringDecoder } from 'node:string_decoder';
-
 const ZWSP = '\u200b';
 
 /** What .NET's String.Trim takes off a line before the runner looks for `::` (JS's \s lacks U+0085). */
@@ -82,7 +80,8 @@ export function guardStream(stream: NodeJS.WriteStream): void {
   if (current[GUARDED]) return;
   const original = current.bind(stream) as (chunk: string, cb?: (e?: Error | null) => void) => boolean;
   const defuser = new StreamDefuser();
-  const decoder = new StringDecoder('utf8');
+  // TextDecoder (a global) rather than node:string_decoder, a module more to load at every start.
+  const decoder = new TextDecoder('utf-8');
   const guarded = ((chunk: string | Uint8Array, encoding?: unknown, cb?: unknown): boolean => {
     const done = typeof encoding === 'function' ? encoding : typeof cb === 'function' ? cb : undefined;
     const text =
@@ -90,7 +89,7 @@ export function guardStream(stream: NodeJS.WriteStream): void {
         ? typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8'
           ? Buffer.from(chunk, encoding as BufferEncoding).toString('utf8')
           : chunk
-        : decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        : decoder.decode(chunk, { stream: true });
     const safe = ours > 0 ? defuser.pass(text) : defuser.defuse(scrub(text));
     return original(safe, done as ((e?: Error | null) => void) | undefined);
   }) as Write & { [GUARDED]?: boolean };
