@@ -179,25 +179,27 @@ export async function parseJsonOrYaml(text: string): Promise<unknown> {
   return bigintsToExact(doc.toJS());
 }
 
+/** The JSON object or YAML mapping `read` gives, or z.NEVER with the issue that says why the input is not one. */
+async function recordOf(name: string, ctx: z.RefinementCtx, read: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  let v: unknown;
+  try {
+    v = await read();
+  } catch (e) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+    });
+    return z.NEVER;
+  }
+  if (!isRecord(v)) {
+    ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
+    return z.NEVER;
+  }
+  return v;
+}
+
 /** A JSON object or YAML mapping, as a plain record. */
-export const mapping = (name: string) =>
-  z.string().transform(async (text, ctx) => {
-    let value: unknown;
-    try {
-      value = await parseJsonOrYaml(text);
-    } catch (e) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-      });
-      return z.NEVER;
-    }
-    if (!isRecord(value)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
-      return z.NEVER;
-    }
-    return value;
-  });
+export const mapping = (name: string) => z.string().transform((text, ctx) => recordOf(name, ctx, () => parseJsonOrYaml(text)));
 
 /**
  * JSON or YAML text whose every scalar stays text, exactly as written: YAML's failsafe schema (a
@@ -251,20 +253,8 @@ export async function parseAsWritten(text: string): Promise<unknown> {
  */
 export const textMapping = (name: string, o: { lists: boolean; what: string }) =>
   z.string().transform(async (text, ctx): Promise<Record<string, string[]>> => {
-    let value: unknown;
-    try {
-      value = await parseAsWritten(text);
-    } catch (e) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-      });
-      return z.NEVER;
-    }
-    if (!isRecord(value)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
-      return z.NEVER;
-    }
+    const value = await recordOf(name, ctx, () => parseAsWritten(text));
+    if (value === z.NEVER) return z.NEVER;
     const out: [string, string[]][] = [];
     for (const [key, v] of Object.entries(value)) {
       const items: unknown[] = o.lists && Array.isArray(v) ? v : [v];
