@@ -208,6 +208,11 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       expect(Number(r.outputs.polls)).toBeLessThan(5);
     });
 
+    it('a failure bk-ci gave no error for names the first step its model shows failed', async () => {
+      pipeline({ phases: [{ status: 'RUNNING', ms: 1000 }], result: 'FAILED', stages: ['Build', 'Release'] });
+      failedWith(await start({ logs: 'none' }), /ended FAILED: .* › Release: FAILED$/);
+    });
+
     it('SKIP is a success', async () => {
       pipeline({ phases: [{ status: 'RUNNING', ms: 1000 }], result: 'SKIP' });
       const r = await start();

@@ -246,11 +246,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   }
   const last = progress.last;
   const over = last === undefined || end === 'timeout' ? 'waiting' : endOf(last);
-  seen = await sight.end(
-    over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed',
-    failedSteps(detail, last),
-    last?.buildNum ?? b.num,
-  );
+  const failed = failedSteps(detail, last);
+  seen = await sight.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failed, last?.buildNum ?? b.num);
   if (end === 'timeout' || last === undefined)
     throw new OperationError(
       `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
@@ -284,7 +281,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       ? `cancelled by ${detail.cancelUserId}`
       : last.status === 'UNEXEC'
         ? `the build never ran (bk-ci ended it before it left the queue)${firstError(last) ? `; ${firstError(last)}` : ''}`
-        : firstError(last);
+        : // bk-ci's first error names its step; without one, the first step the model shows failed.
+          (firstError(last) ?? (failed[0] === undefined ? undefined : `${failed[0].name}: ${failed[0].error}`));
   throw new OperationError(
     `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
