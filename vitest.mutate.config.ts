@@ -12,6 +12,8 @@ export default defineConfig({
       'test/list-stream.test.ts',
       'test/retry-faults.test.ts',
       'test/hostile-world.test.ts',
+      'test/build-start-once.test.ts',
+      'test/build-ends.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
