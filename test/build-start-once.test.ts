@@ -108,6 +108,19 @@ describe.each<[string, Flavour, boolean]>([
     expect(emu.requests({ path: '/build_histories' }).length).toBeLessThanOrEqual(5);
   });
 
+  it('a history that cannot be read: the step says the build may have started and why the search failed', async () => {
+    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'reset' } });
+    emu.faults.add({ pattern: /build_histories$/, times: Infinity, fault: { kind: 'status', status: 403 } });
+    const r = await start();
+    failedWith(
+      r,
+      /the build may have started: the answer to the start was lost \(.+\), and looking for it in the pipeline's history failed: .*HTTP 403/,
+    );
+    expect(starts()).toHaveLength(1);
+    expect(emu.builds.builds.size).toBe(1);
+    expect(r.outputs.conclusion).toBe('failure');
+  });
+
   it('two runs of one commit, two jobs with the same variables: each finds only its own build', async () => {
     const first = await start();
     expect(first.errors).toEqual([]);
