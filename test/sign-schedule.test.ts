@@ -197,6 +197,27 @@ describe('token renewal timing', () => {
     expect(issued).toBe(issues);
   });
 
+  it('a request a cancelled step still owes takes the token in hand until it expires, not renewed early', async () => {
+    const clock = new FakeClock();
+    let issued = 0;
+    const tokens = new IssuedTokens({
+      issue: () => {
+        issued++;
+        return Promise.resolve({ userId: 'alice', expirationText: '', expirationTime: clock.t + 600_000, accessToken: `token-${issued}` });
+      },
+      clock,
+      secrets: new Secrets(() => undefined),
+      log: memoryLog(),
+    });
+    await tokens.current();
+    clock.t += 590_000; // inside the renewal margin, not yet expired
+    expect((await tokens.current({ unexpired: true })).token).toBe('token-1');
+    expect(issued).toBe(1);
+    expect((await tokens.current()).token).toBe('token-2');
+    clock.t += 700_000; // expired: renewed even so
+    expect((await tokens.current({ unexpired: true })).token).toBe('token-3');
+  });
+
   it('says its user without asking the token endpoint', async () => {
     const clock = new FakeClock();
     let issued = 0;

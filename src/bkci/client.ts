@@ -93,7 +93,8 @@ export class BkciApi {
     // The gateway verifies the credentials itself: nothing to renew, its refusals speak for themselves.
     if (this.#o.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
     try {
-      return await this.#once(spec, read, await this.#o.tokens.current());
+      // A request sent after a cancel takes the token in hand: a renewal now would be cut off.
+      return await this.#once(spec, read, await this.#o.tokens.current({ unexpired: spec.detached !== undefined }));
     } catch (e) {
       const problem = tokenProblem(e);
       if (problem === undefined) throw e;

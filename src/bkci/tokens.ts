@@ -48,7 +48,11 @@ export interface TokenSource {
   readonly kind: 'given' | 'issued';
   /** The user the calls are made as, once known; reading it sends nothing. */
   readonly user: string | undefined;
-  current(): Promise<Credentials>;
+  /**
+   * The token to send. `unexpired`: the one in hand while it has not expired, not renewed early:
+   * what a cancelled step still owes (stopping a build) must not wait on a renewal the cancel cut off.
+   */
+  current(o?: { unexpired?: boolean }): Promise<Credentials>;
   /** Called once the server says the token expired; true when a new one was obtained. */
   renewAfterExpiry(): Promise<boolean>;
 }
@@ -106,10 +110,10 @@ export class IssuedTokens implements TokenSource {
     return this.#o.userId ?? this.#info?.userId;
   }
 
-  async current(): Promise<Credentials> {
+  async current(o: { unexpired?: boolean } = {}): Promise<Credentials> {
     const info = this.#info;
     // A fifth of the token's life at most: a 30-second token is not renewed before every request.
-    const margin = Math.min(this.#o.renewMarginMs ?? 60_000, this.#lifetime / 5);
+    const margin = o.unexpired ? 0 : Math.min(this.#o.renewMarginMs ?? 60_000, this.#lifetime / 5);
     const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#o.clock.now() >= margin);
     const fresh = usable ? info : await this.#renew();
     return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
