@@ -11,8 +11,8 @@ import typescript from '@rollup/plugin-typescript';
 /**
  * Modules rollup may drop when nothing of theirs is used: @actions/core's OIDC client
  * (@actions/http-client with its own undici 6) and its platform helpers (@actions/exec,
- * @actions/io). Their top-level code only defines things. Nothing else is declared
- * side-effect-free: the undici 8 the action loads behind a proxy keeps all of its code.
+ * @actions/io). Their top-level code only defines things. Nothing else is declared side-effect-free: the
+ * undici 8 the action loads behind a proxy keeps all of its code.
  */
 const SIDE_EFFECT_FREE = /node_modules\/@actions\/(http-client|exec|io)\//;
 
@@ -31,7 +31,9 @@ const distFiles = {
   name: 'dist-files',
   generateBundle(_, bundle) {
     const dirs = new Set();
-    for (const chunk of Object.values(bundle)) for (const id of Object.keys(chunk.modules ?? {})) dirs.add(packageDir(id));
+    // Only what a chunk holds code of: a module tree-shaking emptied is listed with nothing rendered.
+    for (const chunk of Object.values(bundle))
+      for (const [id, m] of Object.entries(chunk.modules ?? {})) if (m.renderedLength > 0) dirs.add(packageDir(id));
     const parts = [];
     for (const dir of [...dirs].filter(Boolean).sort()) {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -43,6 +45,124 @@ const distFiles = {
   },
 };
 
+/** Node's own modules. */
+const isExternal = (id) =>
+  id.startsWith('node:') ||
+  [
+    'os',
+    'path',
+    'fs',
+    'crypto',
+    'http',
+    'https',
+    'net',
+    'tls',
+    'events',
+    'stream',
+    'util',
+    'url',
+    'zlib',
+    'buffer',
+    'assert',
+    'async_hooks',
+    'console',
+    'diagnostics_channel',
+    'dns',
+    'perf_hooks',
+    'querystring',
+    'string_decoder',
+    'timers',
+    'worker_threads',
+    'child_process',
+    'http2',
+    'process',
+    'sqlite',
+    'util/types',
+    'stream/web',
+  ].includes(id.replace(/^node:/, ''));
+
+/**
+ * Node's own modules taken with process.getBuiltinModule rather than imported. An ES import of one
+ * makes Node build a facade that reads every export, and some exports are getters that load more
+ * of Node: node:fs's ReadStream loads its streams, node:crypto's webcrypto the Web Crypto API,
+ * node:http's a copy of undici (about 4 ms a start together, BENCHMARKS.md). Taken this way, a
+ * module gives only the names the bundle uses. Rollup writes a chunk's imports first (`import x`,
+ * `import * as x`, `import {a as b}`, the first with either, or a bare `import "m"`); only those
+ * leading imports are read, and only Node's modules among them rewritten.
+ */
+const builtinsTaken = {
+  name: 'builtins-taken',
+  renderChunk(code) {
+    const IMPORT = /^\s*import\s*(?:(?:([\w$]+)\s*,?\s*)?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?\s*from\s*)?(["'])([^"']+)\4\s*;?/;
+    let rest = code;
+    const taken = [];
+    const kept = [];
+    for (let m = IMPORT.exec(rest); m !== null; m = IMPORT.exec(rest)) {
+      rest = rest.slice(m[0].length);
+      const [whole, byDefault, namespace, named, , from] = m;
+      if (!isExternal(from)) {
+        kept.push(whole.trim());
+        continue;
+      }
+      const module = `process.getBuiltinModule(${JSON.stringify(from.startsWith('node:') ? from : `node:${from}`)})`;
+      for (const name of [byDefault, namespace]) if (name !== undefined) taken.push(`const ${name}=${module};`);
+      if (byDefault === undefined && namespace === undefined && named === undefined) taken.push(`${module};`);
+      if (named !== undefined) {
+        const pairs = named
+          .split(',')
+          .map((n) => n.trim())
+          .filter((n) => n !== '');
+        taken.push(`const{${pairs.map((n) => n.replace(/\s+as\s+/, ':')).join(',')}}=${module};`);
+      }
+    }
+    return { code: `${kept.join('')}${taken.join('')}${rest}`, map: null };
+  },
+};
+
+/**
+ * Which file a module goes to. One file holds what every start loads (what src/index.ts imports)
+ * and what the operations other than the builds share: each further file a start reads costs
+ * more than its bytes. Each operation's module is a file of its own, loaded when the step runs
+ * it; the build room (src/build/) and what only it and the build operations use load with a
+ * build operation; undici only behind a proxy; yaml only for YAML input.
+ */
+let startFile;
+function manualChunks(id, { getModuleIds, getModuleInfo }) {
+  if (/node_modules\/undici\//.test(id)) return 'undici';
+  if (/node_modules\/yaml\//.test(id)) return 'yaml';
+  startFile ??= modulesOfTheStartFile([...getModuleIds()], getModuleInfo);
+  return startFile.has(id) ? 'index' : undefined;
+}
+
+function modulesOfTheStartFile(ids, info) {
+  /**
+   * What a module reaches by static imports: what loads with it. The modules rollup drops are left
+   * out, and what only they import: placed in a chunk, they would leave their imports of Node's
+   * modules behind as bare imports.
+   */
+  const reach = (from) => {
+    const seen = new Set();
+    const stack = [from];
+    while (stack.length > 0) {
+      const m = stack.pop();
+      if (seen.has(m) || SIDE_EFFECT_FREE.test(m)) continue;
+      seen.add(m);
+      stack.push(...(info(m)?.importedIds ?? []));
+    }
+    return seen;
+  };
+  const inBuildRoom = (m) => /\/src\/build\//.test(m);
+  const operations = ids.filter((m) => /\/src\/operations\//.test(m) && (info(m)?.dynamicImporters.length ?? 0) > 0);
+  const entry = ids.find((m) => info(m)?.isEntry);
+  const out = new Set(reach(entry));
+  for (const op of operations) {
+    const reached = reach(op);
+    if (![...reached].some(inBuildRoom)) for (const m of reached) out.add(m);
+  }
+  for (const op of operations) out.delete(op);
+  return out;
+}
+
 export default {
   input: 'src/index.ts',
   output: {
@@ -51,54 +171,26 @@ export default {
     entryFileNames: 'index.js',
     chunkFileNames: '[name].js',
     // The lazily loaded parts, named for what they hold: undici (only behind a proxy), yaml (only for
-    // YAML input), the build operations' runs (*-run.js, with watch.js: only when a build operation
-    // runs). Rollup names the chunk of code both the start and those share after its first module.
-    manualChunks: (id) => (/node_modules\/undici\//.test(id) ? 'undici' : /node_modules\/yaml\//.test(id) ? 'yaml' : undefined),
-    // Top-level await in index.ts needs ES modules; dist/package.json says so to Node.
+    // YAML input), each operation's module (only when the step runs it) and what only those need.
+    // Everything every start loads is one file: each further file read at start costs more than
+    // its bytes.
+    manualChunks,
+    // An operation's file imports what it uses of the start file, not the start file's own imports again.
+    hoistTransitiveImports: false,
+    // The chunks are ES modules (import, import()); dist/package.json says so to Node.
     sourcemap: false,
   },
-  // Node's own modules stay imports.
-  external: (id) =>
-    id.startsWith('node:') ||
-    [
-      'os',
-      'path',
-      'fs',
-      'crypto',
-      'http',
-      'https',
-      'net',
-      'tls',
-      'events',
-      'stream',
-      'util',
-      'url',
-      'zlib',
-      'buffer',
-      'assert',
-      'async_hooks',
-      'console',
-      'diagnostics_channel',
-      'dns',
-      'perf_hooks',
-      'querystring',
-      'string_decoder',
-      'timers',
-      'worker_threads',
-      'child_process',
-      'http2',
-      'process',
-      'sqlite',
-      'util/types',
-      'stream/web',
-    ].includes(id.replace(/^node:/, '')),
-  treeshake: { moduleSideEffects: (id) => !SIDE_EFFECT_FREE.test(id) },
+  // Node's own modules stay outside the bundle (and are taken by builtinsTaken).
+  external: isExternal,
+  // Node's own modules have no side effect the action needs: one is imported where it is used.
+  treeshake: { moduleSideEffects: (id, external) => !external && !SIDE_EFFECT_FREE.test(id) },
   plugins: [
     distFiles,
     nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }),
     commonjs({ ignoreDynamicRequires: true }),
     // Smaller to download with every job and to parse at every start; names kept for stack traces.
     terser({ ecma: 2022, module: true, compress: { passes: 1 }, mangle: true, format: { comments: false } }),
+    builtinsTaken,
     typescript({
       tsconfig: './src/tsconfig.json',
       compilerOptions: {

@@ -56,7 +56,7 @@ const seeded: Record<string, string> = {
   'project-id': 'demo',
   'pipeline-id': 'p-demo',
 };
-const reads = isOperationName(operation) ? REGISTRY[operation].inputNames : [];
+const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
 const inputs = {
   operation,
   'base-url': emulator.url,

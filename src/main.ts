@@ -7,7 +7,7 @@ import { cut } from './base/text.ts';
 import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
 import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
-import { ignoredWarning, isOperationName, OUTPUT_NAMES, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
+import { ignoredWarning, isOperationName, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
 import { Secrets } from './runner/secrets.ts';
@@ -147,7 +147,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     });
     finished = true;
     log.info(outcome.headline);
-    setOutputs(outcome, connection.tokens, secrets, dataFile);
+    setOutputs(step.outputs, outcome, connection.tokens, secrets, dataFile);
     await writeSummary(operation, baseUrl, step, true, outcome, secrets);
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
@@ -162,7 +162,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
     const done = outcome?.done ?? (finished && e instanceof LocalError ? outcome?.headline : undefined);
     if (done !== undefined) message = `${done}, but ${message}`;
     try {
-      if (connection !== undefined) setOutputs(outcome, connection.tokens, secrets, dataFile, e);
+      if (connection !== undefined) setOutputs(step?.outputs ?? [], outcome, connection.tokens, secrets, dataFile, e);
       await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
     } catch (inner) {
       log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
@@ -179,15 +179,22 @@ export async function run(options: RunOptions = {}): Promise<void> {
 
 /**
  * What is known: the HTTP status (the failure's own, else the last call's), the user, and the
- * outcome's outputs and data. Outputs carry server text too, so a secret it echoes is scrubbed;
+ * outcome's outputs (those `names` the operation has) and data. Outputs carry server text too, so a secret it echoes is scrubbed;
  * get-token's access-token is the one output that is a secret by design (masked when it arrived).
  */
-function setOutputs(outcome: Outcome | undefined, tokens: TokenSource, secrets: Secrets, dataFile: DataFile, error?: unknown): void {
+function setOutputs(
+  names: readonly string[],
+  outcome: Outcome | undefined,
+  tokens: TokenSource,
+  secrets: Secrets,
+  dataFile: DataFile,
+  error?: unknown,
+): void {
   core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
   const user = outcome?.user ?? tokens.user;
   if (user !== undefined) core.setOutput('user-id', user);
   if (outcome === undefined) return;
-  for (const name of OUTPUT_NAMES) {
+  for (const name of names) {
     const value: string | undefined = outcome.outputs[name];
     // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets
     // taken out then, whole: a cut would leave no JSON); every other output scrubbed and bounded.

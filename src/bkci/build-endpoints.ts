@@ -1,5 +1,5 @@
-// Where bk-ci's build endpoints live (v4, both front doors). Apart from their answers' shapes, so
-// that an operation can declare what it calls without loading what reads the answers.
+// Where bk-ci's build endpoints live (v4, both front doors), apart from their answers' shapes:
+// what an operation calls is one list, what reads the answers another.
 import { onBoth } from './routes.ts';
 
 export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');

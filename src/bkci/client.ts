@@ -1,8 +1,9 @@
 // One bk-ci OpenAPI call: the path on the gateway, the token in the query, bk-ci's headers, both
 // of its result wrappers, its error bodies, and one renewal when it says the token expired.
-import type { z } from 'zod';
+
 import type { Clock } from '../base/clock.ts';
 import type { JsonItemSink } from '../base/json-stream.ts';
+import type { z } from '../base/schema.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';

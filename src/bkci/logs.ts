@@ -1,6 +1,6 @@
 // bk-ci's build log (v4 logs/after_line_logs): lines from a number on, as the log service
 // answers them. Facts and traps: bkci-logs-artifacts-review.md §1.
-import { z } from 'zod';
+import { z } from '../base/schema.ts';
 
 export { LOG_AFTER } from './build-endpoints.ts';
 

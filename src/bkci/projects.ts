@@ -1,55 +1,60 @@
-import { z } from 'zod';
 // bk-ci's projects: where they live, what a ProjectVO holds, and the field mapping a PUT needs.
 import { ActionError, HttpError } from '../base/errors.ts';
 import { exactInteger, type RawJson } from '../base/json.ts';
+import { z } from '../base/schema.ts';
 import type { BkciApi } from './client.ts';
 import type { Endpoint } from './routes.ts';
 
-const rawJson = z.custom<RawJson>((v) => JSON.isRawJSON(v));
+// Every schema here is built on first use (z.lazy): this module loads at every start, and most
+// steps use none of them or one.
 
 /**
  * bk-ci ids are Long in create/update bodies but strings in ProjectVO; both are accepted and
  * sent as JSON numbers, exact to the digit beyond 2^53.
  */
-const id = z.union([
-  z.number().int().refine(Number.isSafeInteger, 'a whole number too large to be exact here; write it as a string of digits'),
-  rawJson,
-  z.string().transform((v, ctx) => {
-    const exact = exactInteger(v);
-    if (exact === undefined) ctx.addIssue({ code: 'custom', message: `"${v}" is not a whole number` });
-    return exact ?? z.NEVER;
-  }),
-]);
+const exactId = () =>
+  z.union([
+    z.number().int().refine(Number.isSafeInteger, 'a whole number too large to be exact here; write it as a string of digits'),
+    z.custom<RawJson>((v) => JSON.isRawJSON(v)),
+    z.string().transform((v, ctx) => {
+      const exact = exactInteger(v);
+      if (exact === undefined) ctx.addIssue({ code: 'custom', message: `"${v}" is not a whole number` });
+      return exact ?? z.NEVER;
+    }),
+  ]);
 
 /** The fields of ProjectCreateInfo / ProjectUpdateInfo; others are passed through untouched. */
-export const projectFields = z.looseObject({
-  englishName: z.string().optional(),
-  projectName: z.string().optional(),
-  description: z.string().optional(),
-  projectType: z.number().int().optional(),
-  bgId: id.optional(),
-  bgName: z.string().optional(),
-  businessLineId: id.optional(),
-  businessLineName: z.string().optional(),
-  deptId: id.optional(),
-  deptName: z.string().optional(),
-  centerId: id.optional(),
-  centerName: z.string().optional(),
-  secrecy: z.boolean().optional(),
-  hidden: z.boolean().optional(),
-  projectScope: z.number().int().optional(),
-  kind: z.number().int().optional(),
-  properties: z.record(z.string(), z.unknown()).optional(),
-  subjectScopes: z.array(z.unknown()).optional(),
-  logoAddress: z.string().optional(),
-  authSecrecy: z.number().int().optional(),
-  enabled: z.boolean().optional(),
-  productId: z.number().int().optional(),
-  productName: z.string().optional(),
-  kpiCode: z.string().optional(),
-  kpiName: z.string().optional(),
-  ccAppId: id.optional(),
-  ccAppName: z.string().optional(),
+export const projectFields = z.lazy(() => {
+  const id = exactId();
+  return z.looseObject({
+    englishName: z.string().optional(),
+    projectName: z.string().optional(),
+    description: z.string().optional(),
+    projectType: z.number().int().optional(),
+    bgId: id.optional(),
+    bgName: z.string().optional(),
+    businessLineId: id.optional(),
+    businessLineName: z.string().optional(),
+    deptId: id.optional(),
+    deptName: z.string().optional(),
+    centerId: id.optional(),
+    centerName: z.string().optional(),
+    secrecy: z.boolean().optional(),
+    hidden: z.boolean().optional(),
+    projectScope: z.number().int().optional(),
+    kind: z.number().int().optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    subjectScopes: z.array(z.unknown()).optional(),
+    logoAddress: z.string().optional(),
+    authSecrecy: z.number().int().optional(),
+    enabled: z.boolean().optional(),
+    productId: z.number().int().optional(),
+    productName: z.string().optional(),
+    kpiCode: z.string().optional(),
+    kpiName: z.string().optional(),
+    ccAppId: id.optional(),
+    ccAppName: z.string().optional(),
+  });
 });
 export type ProjectFields = z.infer<typeof projectFields>;
 
@@ -142,16 +147,16 @@ export const PROJECT_LIST: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/proj
 export const PROJECT_CREATE: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': 'v4/projects/project_create' } };
 
 /** The fields of ProjectVO this action reads. */
-const projectFieldsRead = {
+const projectFieldsRead = () => ({
   englishName: z.string(),
   projectName: z.string(),
   description: z.string().nullish(),
   creator: z.string().nullish(),
   enabled: z.boolean().nullish(),
   approvalStatus: z.number().nullish(),
-};
+});
 /** ProjectVO: the fields this action reads are checked, the rest passed through to `data`. */
-export const projectVO = z.looseObject(projectFieldsRead);
+export const projectVO = z.lazy(() => z.looseObject(projectFieldsRead()));
 export type Project = z.infer<typeof projectVO>;
 
 /**
@@ -160,9 +165,9 @@ export type Project = z.infer<typeof projectVO>;
  * Sound because projectVO transforms nothing; the check strips what it does not read, so the
  * throw-away copy it makes of each project is six fields, not fifty.
  */
-const projectCheck = z.object(projectFieldsRead);
-export const projectInPlace = z.custom<Project>((v) => projectCheck.safeParse(v).success, {
-  error: 'not a project: englishName and projectName must be strings',
+export const projectInPlace = z.lazy(() => {
+  const check = z.object(projectFieldsRead());
+  return z.custom<Project>((v) => check.safeParse(v).success, { error: 'not a project: englishName and projectName must be strings' });
 });
 
 /**

@@ -1,12 +1,13 @@
 // Where the access token comes from: given (access-token), or issued by the token endpoint
 // (with bk-token, or without a cookie), masked at once, renewed before it runs out and once
 // more when bk-ci says it expired. And what bk-ci's token errors mean.
-import { z } from 'zod';
+
 import type { Clock } from '../base/clock.ts';
 import { formatElapsed, MAX_DATE_MS, utcTime } from '../base/duration.ts';
 import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../base/errors.ts';
 import type { RawJson } from '../base/json.ts';
 import type { Log } from '../base/log.ts';
+import { z } from '../base/schema.ts';
 import { isControl } from '../base/text.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { WireResponse } from '../http/transport.ts';
@@ -215,20 +216,22 @@ export function describeTokenProblem(
 export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/auth/api/user/token/get', 'bk-apigateway': null } };
 
 /** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
-const tokenInfo = z
-  .object({
-    // Sent back as X-DEVOPS-UID: a value a header cannot carry is the server's fault, said at once.
-    userId: z.string().refine((v) => ![...v].some((c) => isControl(c.charCodeAt(0)) || c.charCodeAt(0) > 0xff), {
-      error: 'userId holds a character an HTTP header cannot carry (a control character or one beyond Latin-1)',
-    }),
-    expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
-    accessToken: z.string().min(1),
-  })
-  .transform(({ expirationTime: e, ...rest }) => ({
-    ...rest,
-    expirationTime: typeof e === 'number' ? e : Number(e.rawJSON),
-    expirationText: typeof e === 'number' ? String(e) : e.rawJSON,
-  }));
+const tokenInfo = z.lazy(() =>
+  z
+    .object({
+      // Sent back as X-DEVOPS-UID: a value a header cannot carry is the server's fault, said at once.
+      userId: z.string().refine((v) => ![...v].some((c) => isControl(c.charCodeAt(0)) || c.charCodeAt(0) > 0xff), {
+        error: 'userId holds a character an HTTP header cannot carry (a control character or one beyond Latin-1)',
+      }),
+      expirationTime: z.union([z.number(), z.custom<RawJson>((v) => JSON.isRawJSON(v))]),
+      accessToken: z.string().min(1),
+    })
+    .transform(({ expirationTime: e, ...rest }) => ({
+      ...rest,
+      expirationTime: typeof e === 'number' ? e : Number(e.rawJSON),
+      expirationText: typeof e === 'number' ? String(e) : e.rawJSON,
+    })),
+);
 
 export interface IssueOptions {
   http: HttpCaller;

@@ -1,35 +1,43 @@
 // bk-ci's wire dialect: its two result wrappers, its error bodies, the query parameters that
 // hold secrets. Used by the client and by the token endpoint.
-import { z } from 'zod';
+
 import { ResponseFormatError, WrapperStatusError } from '../base/errors.ts';
 import { duplicateKey, parseExact } from '../base/json.ts';
 import { type JsonItemSink, MemberItems } from '../base/json-stream.ts';
+import { z } from '../base/schema.ts';
 import { collapse, cut, stripBom } from '../base/text.ts';
 import type { ErrorBody } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
 import type { Gateway } from './routes.ts';
 
+// The schemas here are built on first use (z.lazy): this module loads at every start, and a step
+// that gets no error never reads an error body.
+
 /**
  * Both of bk-ci's wrappers: the common `Result` ({status, message, data}) and the project
  * `Result` ({code, message, data, request_id, result}). Absent and null are the same.
  */
-const envelope = z.object({
-  status: z.number().int().nullish(),
-  code: z.number().int().nullish(),
-  message: z.string().nullish(),
-  data: z.unknown().optional(),
-});
+const envelope = z.lazy(() =>
+  z.object({
+    status: z.number().int().nullish(),
+    code: z.number().int().nullish(),
+    message: z.string().nullish(),
+    data: z.unknown().optional(),
+  }),
+);
 
-const errorBody = z.object({
-  status: z.number().optional(),
-  code: z.number().optional(),
-  /** Set by the BlueKing API Gateway on its own refusals. */
-  code_name: z.string().optional(),
-  message: z.string().nullish(),
-  /** bk-ci's nginx error page: `{status, data: "", result, message}` (error.json.handler.conf). */
-  result: z.boolean().optional(),
-  data: z.unknown().optional(),
-});
+const errorBody = z.lazy(() =>
+  z.object({
+    status: z.number().optional(),
+    code: z.number().optional(),
+    /** Set by the BlueKing API Gateway on its own refusals. */
+    code_name: z.string().optional(),
+    message: z.string().nullish(),
+    /** bk-ci's nginx error page: `{status, data: "", result, message}` (error.json.handler.conf). */
+    result: z.boolean().optional(),
+    data: z.unknown().optional(),
+  }),
+);
 
 /** What to check for each of the BlueKing API Gateway's own refusals (bk-apigateway's errorx.lua). */
 const GATEWAY_HINTS: Record<number, string> = {

@@ -1,8 +1,8 @@
-// What the build operations declare at load: the inputs they share, their outputs and the
-// endpoints of what they show; and where a build's page in the console is. The code that runs a
-// build loads only when a build operation runs.
-import { z } from 'zod';
+// What the build operations share of their declarations: the inputs, the outputs, the endpoints
+// of what they show; and where a build's page in the console is.
+
 import type { Log } from '../base/log.ts';
+import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
 import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
 import type { Gateway } from '../bkci/routes.ts';

@@ -3,8 +3,9 @@
 // is sent: that something waits, that the user may decide it, that the review parameters exist.
 // The decision is a POST sent once: when its outcome is unknown it is never sent again.
 // Facts and refusals: bkci-logs-artifacts-review.md §3.
-import { z } from 'zod';
+
 import { ActionError, errorMessage, HttpError, ServerSaidError } from '../base/errors.ts';
+import { z } from '../base/schema.ts';
 import type { BuildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';

@@ -2,11 +2,12 @@
 // last lines at the end), why it failed, the variables and artifacts a later step asks for. The
 // wait hands it the log follower to ride on its polls, and asks it, once the wait is over, for
 // the outputs and the summary's blocks.
-import { z } from 'zod';
+
 import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';

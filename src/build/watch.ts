@@ -1,6 +1,6 @@
 // The wait on a build: its status on the one poll loop, its model (build_detail) when a review
 // or the end needs it, bk-ci's own end, and stopping it when the job is cancelled.
-import { z } from 'zod';
+
 import type { Clock } from '../base/clock.ts';
 import { countOf, formatDuration, formatElapsed } from '../base/duration.ts';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';

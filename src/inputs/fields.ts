@@ -1,8 +1,9 @@
 // Input fields as zod schemas: the rules every operation shares for a kind of value, each with a
 // message that names the input and says what is valid.
-import { z } from 'zod';
+
 import { formatDuration, parseDuration } from '../base/duration.ts';
 import { bigintsToExact, duplicateKey, parseExact } from '../base/json.ts';
+import { z } from '../base/schema.ts';
 import { hasSpaceOrControl, isControl } from '../base/text.ts';
 
 export const bool = (name: string) =>
@@ -153,23 +154,30 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
     return z.NEVER;
   });
 
+/**
+ * The value of JSON text read by `parse`, or undefined when the text is not JSON (a YAML flow
+ * mapping also starts with '{'). Every input read as JSON passes here: a key given twice is
+ * refused, since JSON.parse keeps the last and bk-ci's reader may keep the first, so what was
+ * meant is not clear.
+ */
+function readJson(t: string, parse: (text: string) => unknown): { value: unknown } | undefined {
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  let value: unknown;
+  try {
+    value = parse(t);
+  } catch {
+    return undefined;
+  }
+  const twice = duplicateKey(t);
+  if (twice !== undefined) throw new Error(`it gives the key ${JSON.stringify(twice)} twice in one object`);
+  return { value };
+}
+
 /** JSON or YAML text. YAML's parser loads only when needed; whole numbers beyond 2^53 stay exact. */
 export async function parseJsonOrYaml(text: string): Promise<unknown> {
   const t = text.trim();
-  if (t.startsWith('{') || t.startsWith('[')) {
-    let json: { value: unknown } | undefined;
-    try {
-      json = { value: parseExact(t) };
-    } catch {
-      // a YAML flow mapping also starts with '{'
-    }
-    if (json !== undefined) {
-      // JSON.parse keeps the last, bk-ci's reader may keep the first: what was meant is not clear.
-      const twice = duplicateKey(t);
-      if (twice !== undefined) throw new Error(`it gives the key ${JSON.stringify(twice)} twice in one object`);
-      return json.value;
-    }
-  }
+  const json = readJson(t, parseExact);
+  if (json !== undefined) return json.value;
   const { parseDocument } = await import('yaml');
   // Silent: the library would report on stderr, quoting the input. What it would warn about (an
   // unknown tag, which it drops with its value) means the text is not read as it was written.
@@ -209,15 +217,12 @@ export const mapping = (name: string) => z.string().transform((text, ctx) => rec
  */
 export async function parseAsWritten(text: string): Promise<unknown> {
   const t = text.trim();
-  if (t.startsWith('{') || t.startsWith('[')) {
-    try {
-      return JSON.parse(t, (_key, value: unknown, context?: { source?: string }) =>
-        typeof value === 'number' ? (context?.source ?? String(value)) : typeof value === 'boolean' ? String(value) : value,
-      );
-    } catch {
-      // a YAML flow mapping also starts with '{'
-    }
-  }
+  const json = readJson(t, (source) =>
+    JSON.parse(source, (_key, value: unknown, context?: { source?: string }) =>
+      typeof value === 'number' ? (context?.source ?? String(value)) : typeof value === 'boolean' ? String(value) : value,
+    ),
+  );
+  if (json !== undefined) return json.value;
   const { parseAllDocuments, visit } = await import('yaml');
   // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
   const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });

@@ -1,8 +1,10 @@
-import { z } from 'zod';
+import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
 import {
   BUILD_OUTPUTS,
   buildIdInput,
+  buildUrl,
+  consoleRoot,
   consoleUrlInput,
   onReviewInput,
   pipelineIdInput,
@@ -10,8 +12,10 @@ import {
   sightInputs,
   waitInput,
 } from '../build/inputs.ts';
+import { sightOptions } from '../build/sight.ts';
+import { watchBuild } from '../build/watch.ts';
 import { segment } from '../inputs/fields.ts';
-import { defineOperation } from './operation.ts';
+import { type Context, defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
 const inputs = z.object({
@@ -39,5 +43,24 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
-  run: async (t, ctx) => (await import('./build-status-run.ts')).runBuildStatus(t, ctx),
+  run: (t, ctx) => runBuildStatus(t, ctx),
 });
+
+/** What the step does once its inputs are read. */
+async function runBuildStatus(t: BuildStatusTask, ctx: Context) {
+  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  return watchBuild(
+    {
+      projectId: t['project-id'],
+      pipelineId: t['pipeline-id'],
+      id: t['build-id'],
+      wait: t.wait,
+      consoleUrl,
+      url: buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']),
+      stopOnCancel: false,
+      onReview: t['on-review'],
+      sight: sightOptions(t),
+    },
+    ctx,
+  );
+}

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import type { Clock } from '../base/clock.ts';
 import { ActionError, CancelledError, errorMessage, OperationError, PagingError, ServerSaidError } from '../base/errors.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
 import type { Endpoint } from '../bkci/routes.ts';
@@ -123,7 +123,6 @@ export default defineOperation({
     'secret-token': z.string().optional(),
     'replace-events': bool('replace-events').default(false),
   }),
-  secrets: ['secret-token'],
   endpoints: [CALLBACKS_LIST, CALLBACK_DELETE, CALLBACKS_BATCH],
   outputs: OUTPUTS,
   credentials: 'any',

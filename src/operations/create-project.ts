@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { OperationError, ProjectWriteError } from '../base/errors.ts';
 import type { Block } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
 import { segment } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';

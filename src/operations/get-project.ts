@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../base/schema.ts';
 import { findProject, PROJECT_READ } from '../bkci/projects.ts';
 import { segment } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { formatElapsed, utcTime } from '../base/duration.ts';
 import { ActionError } from '../base/errors.ts';
 import { exactInteger } from '../base/json.ts';
+import { z } from '../base/schema.ts';
 import { expiresAt, IssuedTokens, TOKEN_ENDPOINT } from '../bkci/tokens.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { Block } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import { PROJECT_LIST, projectInPlace } from '../bkci/projects.ts';
 import { defineOperation } from './operation.ts';
 

@@ -1,9 +1,9 @@
 // What an operation is: one module that declares its inputs (with their rules), the endpoints it
 // calls on each gateway, its outputs, how it describes itself, whether it waits, and how it runs.
-import { z } from 'zod';
 import type { Clock } from '../base/clock.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { TokenSource } from '../bkci/tokens.ts';
@@ -44,10 +44,11 @@ export type RawInputs = Readonly<Record<string, string | undefined>>;
 type InputsSchema = z.ZodObject<any>;
 
 export interface OperationSpec<S extends InputsSchema, O extends string> {
-  /** The inputs it reads besides the shared settings, with their cross-field rules (superRefine). */
+  /**
+   * The inputs it reads besides the shared settings, with their cross-field rules (superRefine).
+   * Their names and defaults are declared in the registry too, which knows them before this loads.
+   */
   inputs: S;
-  /** Inputs among them that are secrets: masked before anything is printed. */
-  secrets?: readonly (keyof z.output<S> & string)[];
   /** Every endpoint it may call; a gateway that publishes none of one cannot run it. */
   endpoints: readonly Endpoint[];
   /** Its own outputs, besides the common ones. */
@@ -73,12 +74,16 @@ export interface Job {
   run(ctx: Context): Promise<Outcome>;
 }
 
-/** An operation, its inputs' types closed over: what the registry holds. */
-export interface Operation {
-  readonly inputNames: readonly string[];
+/**
+ * An operation, its inputs' types closed over: what the registry loads when the step runs it.
+ * `N` is its inputs' names; the registry's declaration must name the same, no more and no fewer.
+ */
+export interface Operation<N extends string = string> {
+  readonly inputNames: readonly N[];
   /** Its inputs' defaults as text, as action.yml gives them to the runner (which fills them in). */
   readonly inputDefaults: Readonly<Record<string, string>>;
-  readonly secrets: readonly string[];
+  /** Never set: it makes `N` exact (a name both taken and given), so a declaration that misses an input does not compile. */
+  readonly exactNames?: (name: N) => N;
   readonly endpoints: readonly Endpoint[];
   readonly outputs: readonly string[];
   readonly credentials: 'any' | 'issued';
@@ -86,11 +91,13 @@ export interface Operation {
   prepare(raw: RawInputs, name: string): Promise<{ problems: string[] } | { job: Job }>;
 }
 
-export function defineOperation<S extends InputsSchema, O extends string = never>(spec: OperationSpec<S, O>): Operation {
+export function defineOperation<S extends InputsSchema, O extends string = never>(
+  spec: OperationSpec<S, O>,
+): Operation<keyof S['shape'] & string> {
   return {
-    inputNames: Object.keys(spec.inputs.shape),
+    // Object.keys is typed string[] whatever the object; these are the shape's own keys.
+    inputNames: Object.keys(spec.inputs.shape) as (keyof S['shape'] & string)[],
     inputDefaults: defaultsOf(spec.inputs),
-    secrets: spec.secrets ?? [],
     endpoints: spec.endpoints,
     outputs: spec.outputs,
     credentials: spec.credentials,

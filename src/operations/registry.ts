@@ -1,21 +1,11 @@
 // Every operation, and what the step's inputs make of them. Adding an operation is one module
-// and one line here; the compiler refuses a registry that misses one.
+// and one declaration here; the compiler refuses a registry that misses one, or a declaration
+// whose inputs are not the module's.
 
 import { InputError } from '../base/errors.ts';
 import type { Gateway } from '../bkci/routes.ts';
-import buildStatus from './build-status.ts';
-import createCallbacks from './create-callbacks.ts';
-import createProject from './create-project.ts';
-import getProject from './get-project.ts';
-import getToken from './get-token.ts';
-import listProjects from './list-projects.ts';
 import type { Job, Operation } from './operation.ts';
-import request from './request.ts';
-import reviewBuild from './review-build.ts';
 import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
-import signDetail from './sign-detail.ts';
-import startBuild from './start-build.ts';
-import updateProject from './update-project.ts';
 
 /** The values of the `operation` input, as action.yml documents them. */
 export const OPERATION_NAMES = [
@@ -33,32 +23,73 @@ export const OPERATION_NAMES = [
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const REGISTRY = {
-  'get-token': getToken,
-  'sign-detail': signDetail,
-  'get-project': getProject,
-  'list-projects': listProjects,
-  'create-project': createProject,
-  'update-project': updateProject,
-  'create-callbacks': createCallbacks,
-  request,
-  'start-build': startBuild,
-  'build-status': buildStatus,
-  'review-build': reviewBuild,
-} as const satisfies Record<OperationName, Operation>;
+/**
+ * What the step knows of an operation before choosing one: the inputs it reads, each with the text
+ * action.yml gives as its default (null: none), and which of them are secrets. Its module (the
+ * inputs' rules, endpoints, outputs and run) loads only when the step runs it: building every
+ * operation's schemas at each start would cost every step what one of them needs.
+ */
+export interface Declaration {
+  readonly inputs: Readonly<Record<string, string | null>>;
+  readonly secrets: readonly string[];
+  load(): Promise<Operation>;
+}
 
-const MODULES: readonly Operation[] = Object.values(REGISTRY);
+function declare<const I extends Readonly<Record<string, string | null>>>(
+  inputs: I,
+  load: () => Promise<{ default: Operation<keyof I & string> }>,
+  secrets: readonly (keyof I & string)[] = [],
+): Declaration {
+  return { inputs, secrets, load: async () => (await load()).default };
+}
+
+/** What start-build, build-status and review-build read to show a build. */
+const BUILD_SHOWN = { wait: 'true', 'console-url': null, 'on-review': 'wait', logs: 'live', variables: null, artifacts: 'false' } as const;
+
+export const REGISTRY = {
+  'get-token': declare({}, () => import('./get-token.ts')),
+  'sign-detail': declare({ 'resign-id': null, wait: 'true', 'download-url': 'false' }, () => import('./sign-detail.ts')),
+  'get-project': declare({ 'project-id': null }, () => import('./get-project.ts')),
+  'list-projects': declare({}, () => import('./list-projects.ts')),
+  'create-project': declare({ project: null, 'project-id': null, 'if-exists': 'fail' }, () => import('./create-project.ts')),
+  'update-project': declare({ 'project-id': null, project: null }, () => import('./update-project.ts')),
+  'create-callbacks': declare(
+    { 'project-id': null, 'callback-url': null, region: null, events: null, 'secret-token': null, 'replace-events': 'false' },
+    () => import('./create-callbacks.ts'),
+    ['secret-token'],
+  ),
+  request: declare({ method: 'GET', path: null, query: null, body: null }, () => import('./request.ts')),
+  'start-build': declare(
+    { 'project-id': null, 'pipeline-id': null, 'build-params': null, 'stop-on-cancel': 'true', ...BUILD_SHOWN },
+    () => import('./start-build.ts'),
+  ),
+  'build-status': declare({ 'project-id': null, 'build-id': null, 'pipeline-id': null, ...BUILD_SHOWN }, () => import('./build-status.ts')),
+  'review-build': declare(
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, decision: null, suggestion: null, 'review-params': null, ...BUILD_SHOWN },
+    () => import('./review-build.ts'),
+  ),
+} as const satisfies Record<OperationName, Declaration>;
+
+const DECLARED: readonly Declaration[] = Object.values(REGISTRY);
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
 
 /** Outputs every operation sets. */
 export const COMMON_OUTPUTS = ['data', 'data-file', 'http-status', 'user-id'] as const;
 
 /** Every input of action.yml: the shared settings and each operation's own. */
-export const INPUT_NAMES = unique(['operation', ...Object.keys(settingsSchema.in.shape), ...MODULES.flatMap((m) => m.inputNames)]);
-/** Every output of action.yml. */
-export const OUTPUT_NAMES = unique([...COMMON_OUTPUTS, ...MODULES.flatMap((m) => m.outputs)]);
+export const INPUT_NAMES = unique([
+  'operation',
+  ...Object.keys(settingsSchema.in.shape),
+  ...DECLARED.flatMap((d) => Object.keys(d.inputs)),
+]);
 /** Inputs that hold secrets, whichever operation reads them: masked before anything is printed. */
-export const SECRET_INPUT_NAMES = unique([...SECRET_INPUTS, ...MODULES.flatMap((m) => m.secrets)]);
+export const SECRET_INPUT_NAMES = unique([...SECRET_INPUTS, ...DECLARED.flatMap((d) => d.secrets)]);
+
+/** Every output of action.yml: each operation's module is loaded to learn its own. */
+export async function outputNames(): Promise<string[]> {
+  const ops = await Promise.all(DECLARED.map((d) => d.load()));
+  return unique([...COMMON_OUTPUTS, ...ops.flatMap((op) => op.outputs)]);
+}
 
 export const isOperationName = (name: string): name is OperationName => (OPERATION_NAMES as readonly string[]).includes(name);
 
@@ -66,30 +97,33 @@ export interface Step {
   operation: OperationName;
   settings: Settings;
   job: Job;
+  /** The operation's own outputs: what it may set besides the common ones. */
+  outputs: readonly string[];
   /** Inputs that were given but that this operation does not read: warned about, never sent. */
   ignored: string[];
 }
 
 /** Which operations read each input of their own (the shared settings aside). */
 const READERS: ReadonlyMap<string, OperationName[]> = new Map(
-  INPUT_NAMES.map((input) => [input, OPERATION_NAMES.filter((name) => REGISTRY[name].inputNames.includes(input))]),
+  INPUT_NAMES.map((input) => [input, OPERATION_NAMES.filter((name) => Object.hasOwn(REGISTRY[name].inputs, input))]),
 );
 /** action.yml's default of each operation's input: the runner sets it whether the workflow gave it or not. */
-const RUNNER_DEFAULTS: Readonly<Record<string, string>> = Object.assign({}, ...MODULES.map((m) => m.inputDefaults));
+const RUNNER_DEFAULTS: ReadonlyMap<string, string> = new Map(
+  DECLARED.flatMap((d) => Object.entries(d.inputs).filter((e): e is [string, string] => e[1] !== null)),
+);
 
 /**
  * Inputs the workflow gave that the operation does not read (`resign-id` for get-project): a
  * value at its action.yml default cannot be told from one the runner filled in, so it is not counted.
  */
-function ignoredInputs(op: Operation, raw: Record<string, string | undefined>): string[] {
+function ignoredInputs(declared: Declaration, raw: Record<string, string | undefined>): string[] {
   return Object.entries(raw)
     .filter(([name, value]) => {
       const readers = READERS.get(name) ?? [];
-      return readers.length > 0 && !op.inputNames.includes(name) && value !== RUNNER_DEFAULTS[name];
+      return readers.length > 0 && !Object.hasOwn(declared.inputs, name) && value !== RUNNER_DEFAULTS.get(name);
     })
     .map(([name]) => name);
 }
-
 /** The one warning about ignored inputs: each named, with the operations that read it. */
 export function ignoredWarning(operation: string, ignored: readonly string[]): string {
   const each = ignored.map((name) => `${name} (read by ${(READERS.get(name) ?? []).join(', ')})`);
@@ -112,7 +146,8 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
   const operation = raw.operation;
   if (operation === undefined) throw new InputError(['operation is required']);
   if (!isOperationName(operation)) throw new InputError([`operation "${operation}" is not one of ${OPERATION_NAMES.join(', ')}`]);
-  const op: Operation = REGISTRY[operation];
+  const declared: Declaration = REGISTRY[operation];
+  const op = await declared.load();
   const problems: string[] = [];
   const settings = settingsSchema.safeParse(raw);
   if (!settings.success)
@@ -130,7 +165,7 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
     );
   if (settings.success && 'job' in prepared) problems.push(...prepared.job.check(settings.data));
   if (problems.length > 0 || !settings.success || !('job' in prepared)) throw new InputError(problems);
-  return { operation, settings: settings.data, job: prepared.job, ignored: ignoredInputs(op, raw) };
+  return { operation, settings: settings.data, job: prepared.job, outputs: op.outputs, ignored: ignoredInputs(declared, raw) };
 }
 
 function credentialProblems(name: string, op: Operation, s: Settings): string[] {

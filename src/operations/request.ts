@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../base/schema.ts';
 import { isControl } from '../base/text.ts';
 import { type Endpoint, onBoth } from '../bkci/routes.ts';
 import { parseJsonOrYaml, textMapping } from '../inputs/fields.ts';

@@ -1,8 +1,14 @@
-import { z } from 'zod';
+import { ActionError, HttpError, OperationError } from '../base/errors.ts';
+import type { Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
+import { buildDetail } from '../bkci/builds.ts';
 import {
   BUILD_OUTPUTS,
+  type BuildOutput,
   buildIdInput,
+  buildUrl,
+  consoleRoot,
   consoleUrlInput,
   onReviewInput,
   pipelineIdInput,
@@ -10,8 +16,12 @@ import {
   sightInputs,
   waitInput,
 } from '../build/inputs.ts';
+import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts';
+import { describePending, pendingReview } from '../build/reviews.ts';
+import { sightOptions } from '../build/sight.ts';
+import { watchBuild } from '../build/watch.ts';
 import { mapping, segment } from '../inputs/fields.ts';
-import { defineOperation } from './operation.ts';
+import { type Context, defineOperation } from './operation.ts';
 
 /**
  * Approves or rejects what a build waits for, as the token's user: a stage's first pending review
@@ -47,5 +57,68 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
-  run: async (t, ctx) => (await import('./review-build-run.ts')).runReviewBuild(t, ctx),
+  run: (t, ctx) => runReviewBuild(t, ctx),
 });
+
+/** What the step does once its inputs are read. */
+async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome<BuildOutput>> {
+  const b = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+  const reply = await ctx.api
+    .call({
+      endpoint: BUILD_DETAIL,
+      params: { projectId: b.projectId },
+      query: { buildId: b.id, pipelineId: b.pipelineId },
+      data: buildDetail,
+    })
+    .catch((e: unknown) => {
+      if (e instanceof HttpError && e.status === 400 && /Invalid buildId/i.test(e.serverMessage))
+        throw new ActionError(`no build ${b.id} in project ${b.projectId}: check build-id and project-id`, { status: 400, cause: e });
+      throw e;
+    });
+  const detail = reply.data;
+  const pending = detail === undefined ? undefined : pendingReview(detail);
+  const nothing = (why: string): ActionError => new ActionError(`${why}; nothing was decided`, { status: reply.status });
+  if (detail === undefined || pending === undefined)
+    throw nothing(`build ${b.id} waits for no review now (status ${detail?.status ?? 'unknown'})`);
+  if (detail.id !== b.id) throw nothing(`bk-ci answered build_detail with build ${detail.id} when asked for ${b.id}`);
+  const user = ctx.tokens.user || undefined;
+  const refused = refusal(pending, user);
+  if (refused !== undefined) throw nothing(refused);
+  const params = paramsToSend(definedParams(detail, pending), t['review-params'] ?? {});
+  if (typeof params === 'string') throw nothing(params);
+  await decide(ctx.api, b, pending, t.decision, t.suggestion, params);
+  const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
+  ctx.log.info(`${said}; bk-ci applies it moments later`);
+  const decision: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
+  const pipelineId = b.pipelineId ?? detail.pipelineId ?? undefined;
+  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  const url = buildUrl(consoleUrl, b.projectId, pipelineId, b.id);
+  if (!t.wait) {
+    const outcome: Outcome<BuildOutput> = {
+      headline: said,
+      outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
+      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
+      status: reply.status,
+      done: said,
+    };
+    return outcome;
+  }
+  const watched = {
+    ...b,
+    pipelineId,
+    wait: true,
+    consoleUrl,
+    url,
+    stopOnCancel: false,
+    onReview: t['on-review'],
+    sight: sightOptions(t),
+  };
+  try {
+    const o = await watchBuild(watched, ctx);
+    return { ...o, blocks: [{ kind: 'facts', rows: [decision] }, ...o.blocks], done: said };
+  } catch (e) {
+    if (!(e instanceof OperationError)) throw e;
+    const blocks = [{ kind: 'facts' as const, rows: [decision] }, ...e.outcome.blocks];
+    throw new OperationError(e.message, { ...e.outcome, blocks, done: said }, { cause: e });
+  }
+}

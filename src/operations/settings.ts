@@ -1,6 +1,6 @@
 // The inputs every operation shares: where the gateway is, who the calls are made as, and the
 // step's timing. Each operation declares its own inputs in its module.
-import { z } from 'zod';
+import { z } from '../base/schema.ts';
 import type { ConnectionSettings } from '../bkci/connect.ts';
 import { GATEWAYS } from '../bkci/routes.ts';
 import { bool, duration, headerValue, withoutCredentials } from '../inputs/fields.ts';

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import type { Clock } from '../base/clock.ts';
 import { countOf, formatDuration, formatElapsed, seconds } from '../base/duration.ts';
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { ProjectWriteError } from '../base/errors.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
+import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, mergeForUpdate, PROJECT_READ, PROJECT_UPDATE, type Project, type ProjectFields } from '../bkci/projects.ts';
 import { segment } from '../inputs/fields.ts';

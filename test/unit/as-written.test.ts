@@ -88,6 +88,9 @@ describe('values exactly as written', () => {
     ],
     ['A: !<x> ##[stop-commands]tok', /a YAML tag/],
     ['A: 1\nA: 2', /Map keys must be unique/],
+    // JSON.parse would keep the second silently: a key given twice is refused in JSON as in YAML.
+    ['{"A": "1.10", "A": "2"}', /gives the key "A" twice in one object/],
+    ['{"A": "x", "\\u0041": "y"}', /gives the key "A" twice/],
     ['A: {b: 1}', /build-params\.A must be a text/],
     ['A: [1, 2]', /build-params\.A must be a text/],
     ['- 1', /must be a JSON object or a YAML mapping/],

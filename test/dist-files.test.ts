@@ -1,0 +1,43 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../emulator/runner.ts';
+import { OPERATION_NAMES } from '../src/operations/registry.ts';
+
+// What a start reads of dist/ (issue 21's cold start): each file is a cost of its own, and an ES
+// import of one of Node's modules makes Node read all its exports (some load more of Node).
+
+const DIST = join(ROOT, 'dist');
+const BUILDS = ['start-build', 'build-status', 'review-build'];
+
+/** A chunk's static imports, as rollup writes them at its top (minified: no spaces needed). */
+const importsOf = (code: string): string[] =>
+  [...code.matchAll(/(?:^|;)\s*import\s*(?:[\w$]+\s*,?\s*)?(?:\*\s*as\s*[\w$]+|\{[^}]*\})?\s*(?:from\s*)?["']([^"']+)["']/g)].map(
+    (m) => m[1] ?? '',
+  );
+
+describe('dist/', () => {
+  it("imports none of Node's own modules: each is taken with process.getBuiltinModule", async () => {
+    const files = (await readdir(DIST)).filter((f) => f.endsWith('.js'));
+    expect(files).toContain('index.js');
+    for (const file of files) {
+      const code = await readFile(join(DIST, file), 'utf8');
+      const imports = importsOf(code);
+      expect(
+        imports.filter((i) => !i.startsWith('./')),
+        `${file} imports`,
+      ).toEqual([]);
+    }
+    expect(await readFile(join(DIST, 'index.js'), 'utf8')).toMatch(/process\.getBuiltinModule\("node:fs"\)/);
+  });
+
+  it('a step that runs an operation other than a build reads two files: the start file and its own', async () => {
+    for (const name of OPERATION_NAMES.filter((n) => !BUILDS.includes(n))) {
+      const code = await readFile(join(DIST, `${name}.js`), 'utf8');
+      const others = importsOf(code).filter((i) => i !== './index.js' && !OPERATION_NAMES.some((n) => i === `./${n}.js`));
+      expect(others, `${name}.js imports`).toEqual([]);
+    }
+    // The start file imports no other file: every operation's is loaded when the step runs it.
+    expect(importsOf(await readFile(join(DIST, 'index.js'), 'utf8'))).toEqual([]);
+  });
+});
