@@ -114,6 +114,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   try {
     step = await prepareStep(getInput);
     if (step.ignored.length > 0) log.warning(ignoredWarning(step.operation, step.ignored));
+    for (const note of step.notes) log.warning(note);
     const proxy = proxyProblem(env);
     if (proxy !== undefined) throw new InputError([proxy]);
     const { settings, job } = step;

@@ -71,6 +71,15 @@ describe('the built action, on the mistakes of a first hour', () => {
       ]);
     });
 
+    it('access-token beside bk-token: the step says which one it uses, once', async () => {
+      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'access-token': 'from-an-old-secret', 'user-id': 'alice' });
+      expect(r.code, r.stdout).toBe(0);
+      expect(warnings(r.stdout)).toEqual([
+        'access-token and bk-token are both set: the token is issued from bk-token (and renewed when it runs out), and access-token is not used. Remove one of them.',
+      ]);
+      expect(emu.requests().some((q) => q.query.includes('from-an-old-secret'))).toBe(false);
+    });
+
     it('a value other than its default counts as given; the default the runner fills in does not', async () => {
       const given = await step({ operation: 'list-projects', wait: 'false', 'if-exists': 'fail' });
       expect(given.code).toBe(0);

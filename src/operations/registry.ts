@@ -101,6 +101,8 @@ export interface Step {
   outputs: readonly string[];
   /** Inputs that were given but that this operation does not read: warned about, never sent. */
   ignored: string[];
+  /** What else the step says of its inputs before it runs: each a warning. */
+  notes: string[];
 }
 
 /** Which operations read each input of their own (the shared settings aside). */
@@ -165,7 +167,25 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
     );
   if (settings.success && 'job' in prepared) problems.push(...prepared.job.check(settings.data));
   if (problems.length > 0 || !settings.success || !('job' in prepared)) throw new InputError(problems);
-  return { operation, settings: settings.data, job: prepared.job, outputs: op.outputs, ignored: ignoredInputs(declared, raw) };
+  return {
+    operation,
+    settings: settings.data,
+    job: prepared.job,
+    outputs: op.outputs,
+    ignored: ignoredInputs(declared, raw),
+    notes: unusedCredentials(settings.data),
+  };
+}
+
+/**
+ * A credential given beside one that takes its place is never sent: said once, since the step
+ * would otherwise run as another than the workflow may think (bk-token wins on both gateways).
+ */
+function unusedCredentials(s: Settings): string[] {
+  if (s.accessToken === undefined || s.bkToken === undefined) return [];
+  const used =
+    s.gateway === 'bk-apigateway' ? 'the gateway is given bk-token' : 'the token is issued from bk-token (and renewed when it runs out)';
+  return [`access-token and bk-token are both set: ${used}, and access-token is not used. Remove one of them.`];
 }
 
 function credentialProblems(name: string, op: Operation, s: Settings): string[] {
