@@ -7,6 +7,7 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
+import { takeBuiltins } from './scripts/builtins-taken.mjs';
 
 /**
  * Modules rollup may drop when nothing of theirs is used: @actions/core's OIDC client
@@ -81,43 +82,8 @@ const isExternal = (id) =>
     'stream/web',
   ].includes(id.replace(/^node:/, ''));
 
-/**
- * Node's own modules taken with process.getBuiltinModule rather than imported. An ES import of one
- * makes Node build a facade that reads every export, and some exports are getters that load more
- * of Node: node:fs's ReadStream loads its streams, node:crypto's webcrypto the Web Crypto API,
- * node:http's a copy of undici (about 4 ms a start together, BENCHMARKS.md). Taken this way, a
- * module gives only the names the bundle uses. Rollup writes a chunk's imports first (`import x`,
- * `import * as x`, `import {a as b}`, the first with either, or a bare `import "m"`); only those
- * leading imports are read, and only Node's modules among them rewritten.
- */
-const builtinsTaken = {
-  name: 'builtins-taken',
-  renderChunk(code) {
-    const IMPORT = /^\s*import\s*(?:(?:([\w$]+)\s*,?\s*)?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?\s*from\s*)?(["'])([^"']+)\4\s*;?/;
-    let rest = code;
-    const taken = [];
-    const kept = [];
-    for (let m = IMPORT.exec(rest); m !== null; m = IMPORT.exec(rest)) {
-      rest = rest.slice(m[0].length);
-      const [whole, byDefault, namespace, named, , from] = m;
-      if (!isExternal(from)) {
-        kept.push(whole.trim());
-        continue;
-      }
-      const module = `process.getBuiltinModule(${JSON.stringify(from.startsWith('node:') ? from : `node:${from}`)})`;
-      for (const name of [byDefault, namespace]) if (name !== undefined) taken.push(`const ${name}=${module};`);
-      if (byDefault === undefined && namespace === undefined && named === undefined) taken.push(`${module};`);
-      if (named !== undefined) {
-        const pairs = named
-          .split(',')
-          .map((n) => n.trim())
-          .filter((n) => n !== '');
-        taken.push(`const{${pairs.map((n) => n.replace(/\s+as\s+/, ':')).join(',')}}=${module};`);
-      }
-    }
-    return { code: `${kept.join('')}${taken.join('')}${rest}`, map: null };
-  },
-};
+/** Node's own modules taken with process.getBuiltinModule, not imported: see scripts/builtins-taken.mjs. */
+const builtinsTaken = { name: 'builtins-taken', renderChunk: (code) => ({ code: takeBuiltins(code, isExternal), map: null }) };
 
 /**
  * Which file a module goes to. One file holds what every start loads (what src/index.ts imports)

@@ -56,7 +56,18 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
   const start = clock.now();
   // Before anything else can write: every line either stream carries passes the one writer.
-  guardProcessOutput(options.ownsProcess ?? true);
+  const ownsProcess = options.ownsProcess ?? true;
+  guardProcessOutput(ownsProcess);
+  // Node ends a process with nothing left to wait on, run() settled or not, and with exit code 0:
+  // a step whose operation never finished would pass. It fails instead.
+  let settled = false;
+  const unsettled = (): void => {
+    if (!settled)
+      core.setFailed(
+        `bk-ci ${getInput('operation') || 'action'} failed: the action stopped before its operation finished, with nothing left to wait for. This is a bug in the action; a request it sent may have been applied.`,
+      );
+  };
+  if (ownsProcess) process.once('beforeExit', unsettled);
   const secrets = new Secrets((v) => core.setSecret(v));
   scrubStreams((text) => secrets.redact(text));
   // Masked before anything at all is printed, input errors included.
@@ -175,6 +186,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await Promise.resolve(closeTransport()).catch(() => undefined);
+    settled = true;
+    process.off('beforeExit', unsettled);
   }
 }
 

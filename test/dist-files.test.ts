@@ -31,7 +31,7 @@ describe('dist/', () => {
     expect(await readFile(join(DIST, 'index.js'), 'utf8')).toMatch(/process\.getBuiltinModule\("node:fs"\)/);
   });
 
-  it('a step that runs an operation other than a build reads two files: the start file and its own', async () => {
+  it('a step that runs an operation other than a build reads the start file and its own (create-project also update-project’s)', async () => {
     for (const name of OPERATION_NAMES.filter((n) => !BUILDS.includes(n))) {
       const code = await readFile(join(DIST, `${name}.js`), 'utf8');
       const others = importsOf(code).filter((i) => i !== './index.js' && !OPERATION_NAMES.some((n) => i === `./${n}.js`));
