@@ -130,6 +130,12 @@ describe('action.yml', () => {
     }
   });
 
+  it('loads for each operation the module named for it (two with the same inputs could be swapped unseen by the compiler)', async () => {
+    const text = await readFile(join(ROOT, 'src', 'operations', 'registry.ts'), 'utf8');
+    for (const name of Object.keys(REGISTRY))
+      expect(text, name).toMatch(new RegExp(`'?${name}'?: declare\\((?:(?!declare\\()[^])*?import\\('\\./${name}\\.ts'\\)`));
+  });
+
   it("gives each operation's input the default the code has: a value at it is not warned about as given", async () => {
     for (const [operation, declared] of Object.entries(REGISTRY)) {
       const op = await declared.load();
