@@ -1,9 +1,11 @@
 // GET v4/projects/{p}/build_detail?buildId&pipelineId&executeCount: a ModelRecord, the build's
-// model with each stage, job and step as it stands now. Stage reviews show as the stage's
-// `checkIn` (StagePauseCheck), manual-review steps as `manualReviewUserTask` elements. Facts from
-// bkci-builds-callbacks-gateway.md §1.2 and bkci-logs-artifacts-review.md §3.
+// model with each stage, job and step as it stands now (a retried build: its latest run, or the
+// run `executeCount` names). Stage reviews show as the stage's `checkIn` (StagePauseCheck),
+// manual-review steps as `manualReviewUserTask` elements. Facts from
+// bkci-builds-callbacks-gateway.md §1.2 and bkci-logs-artifacts-review.md §3, §5.
 import { type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
 import type { Build, BuildWorld, Life } from './builds.ts';
+import { runOf } from './retries.ts';
 import { groupId, stageReview, stepReview } from './reviews.ts';
 import type { Reply } from './wire.ts';
 
@@ -72,10 +74,12 @@ function element(w: BuildWorld, b: Build, life: Life, stage: StageLayout, status
 }
 
 export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchParams): Reply {
-  const b = w.find(projectId, query.get('buildId'), query.get('pipelineId'));
-  if (!('id' in b)) return b;
+  const found = w.find(projectId, query.get('buildId'), query.get('pipelineId'));
+  if (!('id' in found)) return found;
   const executeCount = query.get('executeCount');
   if (executeCount !== null && executeCount !== '' && !/^-?\d+$/.test(executeCount)) return w.wire.error(400, 400, '查询参数类型错误');
+  // fixedExecuteCount: the latest run unless an earlier one is asked for (none or < 1 is the latest; a later one falls back to it).
+  const b = executeCount === null || executeCount === '' ? found : runOf(found, Number(executeCount));
   const p = w.pipelineOf(b);
   const life = w.life(b);
   const row = w.history(b, life);
@@ -114,6 +118,7 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
       })),
     };
   });
+  const records = [b.userId, ...found.retries.map((r) => r.userId)].map((startUser) => ({ startUser, timeCost: {} })).reverse();
   return w.wire.ok({
     id: b.id,
     pipelineId: b.pipelineId,
@@ -121,7 +126,8 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
     userId: b.userId,
     triggerUser: b.userId,
     trigger: row.trigger,
-    queueTime: b.startedAt,
+    // The run's record: a retried run was queued by its retry.
+    queueTime: w.runQueuedAt(b),
     startTime: life.startTime,
     ...(life.endTime === null ? {} : { endTime: life.endTime }),
     status: life.status,
@@ -135,9 +141,10 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
     executeTime: row.executeTime ?? 0,
     errorInfoList: row.errorInfoList,
     stageStatus: row.stageStatus,
-    executeCount: 1,
-    startUserList: [b.userId],
-    recordList: [{ startUser: b.userId, timeCost: {} }],
+    executeCount: b.executeCount,
+    // One record per run, the latest first (BuildRecordModelDao.getRecordInfoList).
+    startUserList: records.map((r) => r.startUser),
+    recordList: records,
     buildMsg: b.buildMsg,
     material: row.material,
   });

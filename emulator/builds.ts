@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { artifactSeedSchema } from './artifacts.ts';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
 import { logScriptSchema } from './logs.ts';
+import type { Retry } from './retries.ts';
 import { type Decision, stageReview, stepReview } from './reviews.ts';
 import { variablesSeedSchema } from './variables.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -119,8 +120,12 @@ export interface Build {
   cancelUserId?: string;
   /** BK_CI_BUILD_MSG from the start values, cut to 255, or what bk-ci sets for an OpenAPI start. */
   buildMsg: string;
-  /** Review decisions, in the order they were made. */
+  /** Review decisions of the current run, in the order they were made. */
   decisions: Decision[];
+  /** The run under way or last ended: 1, then one more for each retry (bk-ci's executeCount). */
+  executeCount: number;
+  /** The runs after the first, oldest first (emulator/retries.ts); the build lives the last. */
+  retries: Retry[];
 }
 
 /** bk-ci's BuildStatus.isFailure, and the build statuses that end as a failure. */
@@ -160,6 +165,19 @@ export interface Life {
   ending?: { kind: 'rejected'; stageIndex: number } | { kind: 'step'; step: StepLayout; action: string };
 }
 
+/** Throws when a phase of the pipeline's (or of a retried run's) names a stage or review step it does not have. */
+export function checkPhases(p: Pipeline, phases: Phase[]): void {
+  const stages = layout(p.pipelineId, p.stages, p.jobs);
+  for (const [i, phase] of phases.entries()) {
+    if (phase.ms === undefined && phase.review === undefined && phase.step === undefined)
+      throw new Error(`phases.${i}.ms: required unless the phase waits for a review (review or step)`);
+    if (phase.stage !== undefined && !p.stages.includes(phase.stage)) throw new Error(`phases.${i}.stage: no stage ${phase.stage}`);
+    if (phase.review !== undefined && phase.stage === undefined) throw new Error(`phases.${i}: a review needs its stage`);
+    if (phase.step !== undefined && !allSteps(stages).some((s) => s.name === phase.step && s.reviewers))
+      throw new Error(`phases.${i}.step: no manual-review step ${phase.step} (a step with reviewers in jobs)`);
+  }
+}
+
 /** The pipelines and builds of the emulated installation. */
 export class BuildWorld {
   readonly pipelines = new Map<string, Pipeline>();
@@ -183,20 +201,20 @@ export class BuildWorld {
 
   /** Adds the pipeline; throws when its phases name a stage or review step it does not have. */
   seed(p: Pipeline): void {
-    const stages = layout(p.pipelineId, p.stages, p.jobs);
-    for (const [i, phase] of p.phases.entries()) {
-      if (phase.ms === undefined && phase.review === undefined && phase.step === undefined)
-        throw new Error(`phases.${i}.ms: required unless the phase waits for a review (review or step)`);
-      if (phase.stage !== undefined && !p.stages.includes(phase.stage)) throw new Error(`phases.${i}.stage: no stage ${phase.stage}`);
-      if (phase.review !== undefined && phase.stage === undefined) throw new Error(`phases.${i}: a review needs its stage`);
-      if (phase.step !== undefined && !allSteps(stages).some((s) => s.name === phase.step && s.reviewers))
-        throw new Error(`phases.${i}.step: no manual-review step ${phase.step} (a step with reviewers in jobs)`);
-    }
+    checkPhases(p, p.phases);
     this.pipelines.set(`${p.projectId}/${p.pipelineId}`, p);
   }
 
+  /** The pipeline as the build's current run lives it: a retry's phases and end replace the seeded ones. */
   pipelineOf(b: Build): Pipeline | undefined {
-    return this.pipelines.get(`${b.projectId}/${b.pipelineId}`);
+    const p = this.pipelines.get(`${b.projectId}/${b.pipelineId}`);
+    const run = b.retries.at(-1);
+    return p === undefined || run === undefined ? p : { ...p, phases: run.phases, result: run.result };
+  }
+
+  /** When the build's current run entered the queue: build_start, or its retry. */
+  runQueuedAt(b: Build): number {
+    return b.retries.at(-1)?.at ?? b.startedAt;
   }
 
   layoutOf(b: Build): StageLayout[] {
@@ -219,7 +237,19 @@ export class BuildWorld {
     // BuildMsgUtils.getBuildMsg: a blank message is the start type's default; StartBuildContext cuts it.
     const given = values.data.BK_CI_BUILD_MSG;
     const buildMsg = (given === undefined || given.trim() === '' ? OPENAPI_BUILD_MSG : given).slice(0, BUILD_MSG_MAX);
-    this.builds.set(id, { id, num, projectId, pipelineId, startedAt: this.#now(), userId, params: values.data, buildMsg, decisions: [] });
+    this.builds.set(id, {
+      id,
+      num,
+      projectId,
+      pipelineId,
+      startedAt: this.#now(),
+      userId,
+      params: values.data,
+      buildMsg,
+      decisions: [],
+      executeCount: 1,
+      retries: [],
+    });
     return this.#wire.ok({ id, executeCount: 1, projectId, pipelineId, num });
   }
 
@@ -251,7 +281,7 @@ export class BuildWorld {
     const p = this.pipelineOf(b);
     const stages = this.layoutOf(b);
     const stageIndex = (name: string | undefined) => (name === undefined ? -1 : (p?.stages.indexOf(name) ?? -1));
-    let t = b.startedAt;
+    let t = this.runQueuedAt(b);
     let startTime = 0;
     let current = -1;
     const phaseStarts: number[] = [];
@@ -386,8 +416,8 @@ export class BuildWorld {
       retry: false,
       errorInfoList: this.errorInfoList(b, life),
       buildMsg: b.buildMsg,
-      executeCount: 1,
-      updateTime: life.endTime ?? (life.startTime || b.startedAt),
+      executeCount: b.executeCount,
+      updateTime: life.endTime ?? (life.startTime || this.runQueuedAt(b)),
     };
   }
 
@@ -411,8 +441,10 @@ export class BuildWorld {
     const shown = other ?? b;
     const life = this.life(shown);
     const queued = QUEUED.has(life.status) && life.endTime === null;
+    // BuildHistoryWithVars lacks BuildHistory's executeCount and updateTime (bkci-builds-callbacks-gateway.md §1.2, trap L1).
+    const { executeCount: _, updateTime: __, ...row } = this.history(shown, life);
     return this.#wire.ok({
-      ...this.history(shown, life),
+      ...row,
       // BuildHistoryWithVars: computed only while the build waits in the queue.
       currentQueuePosition: queued ? (this.pipelineOf(shown)?.queuePosition ?? 1) : 0,
       ...(asked !== undefined && other === undefined ? { id: asked } : {}),

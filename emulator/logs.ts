@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { buildOf } from './build-ref.ts';
 import type { Build, BuildWorld, Pipeline } from './builds.ts';
+import type { Retry } from './retries.ts';
 import type { Reply, Wire } from './wire.ts';
 
 /** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
@@ -33,7 +34,7 @@ const lineTiming = {
   lagMs: z.number().int().min(0).default(0),
 };
 
-const logLineSchema = z
+export const logLineSchema = z
   .object({
     /** ms after build_start the agent writes it: its timestamp. After the build's end is allowed. */
     at: z.number().int().min(0),
@@ -48,7 +49,7 @@ const logLineSchema = z
   .strict();
 
 /** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
-const logGeneratorSchema = z
+export const logGeneratorSchema = z
   .object({
     count: z.number().int().min(1).max(MAX_GENERATED),
     fromMs: z.number().int().min(0).default(0),
@@ -67,8 +68,9 @@ export const logScriptSchema = z
     /** Lines per page; bk-ci's is 10,000 (smaller ones make hasMore easy to reach in a test). */
     pageSize: z.number().int().min(1).max(BKCI_LOG_PAGE).default(BKCI_LOG_PAGE),
     /**
-     * ms after build_start the build-level `finished` turns true. Default: when the build ends. bk-ci can
-     * say it earlier (a job's stopLog collides with the build's row in T_LOG_STATUS, §1.5).
+     * ms after build_start (a retried run: after its retry) the build-level `finished` turns true. Default:
+     * when the build ends. bk-ci can say it earlier (a job's stopLog collides with the build's row in
+     * T_LOG_STATUS, §1.5).
      */
     finishedAtMs: z.number().int().min(0).optional(),
     /** The n-th log requests of each build (after_line_logs, more_logs; 1-based) that answer 999: a failed search. */
@@ -159,6 +161,42 @@ function store(script: LogScript): Stored[] {
 
 const NUMBER = /^-?\d+$/;
 
+function cached<K extends object>(m: WeakMap<K, Stored[]>, key: K, make: () => Stored[]): Stored[] {
+  let s = m.get(key);
+  if (s === undefined) {
+    s = make();
+    m.set(key, s);
+  }
+  return s;
+}
+
+/**
+ * The pipeline's script with what each retried run writes added: the retry's own lines, or the
+ * first run's again (the same steps run again), `at` counted from the retry and marked with the
+ * run's executeCount. Numbered together, as the log service numbers every run of a build.
+ */
+function withRetries(script: LogScript, b: Build): LogScript {
+  const firstRun = {
+    lines: script.lines.filter((l) => l.executeCount === 1),
+    generate: script.generate.filter((g) => g.executeCount === 1),
+  };
+  const lines = [...script.lines];
+  const generate = [...script.generate];
+  for (const r of b.retries) {
+    const shift = r.at - b.startedAt;
+    const own = r.logs ?? firstRun;
+    lines.push(...own.lines.map((l) => ({ ...l, at: l.at + shift, executeCount: r.executeCount })));
+    generate.push(...own.generate.map((g) => ({ ...g, fromMs: g.fromMs + shift, toMs: g.toMs + shift, executeCount: r.executeCount })));
+  }
+  return { ...script, lines, generate };
+}
+
+/** ms after build_start from which run `n`'s agent writes nothing: when that run was stopped, if it was. */
+function stoppedAt(b: Build, n: number): number {
+  const at = n < b.executeCount ? b.retries[n - 1]?.previous.canceledAt : b.canceledAt;
+  return at === undefined ? Number.POSITIVE_INFINITY : at - b.startedAt;
+}
+
 /** How many of the lines (sorted by arrival) have arrived `t` ms after build_start. */
 function arrivedBy(lines: Stored[], t: number): number {
   let lo = 0;
@@ -177,6 +215,8 @@ export class LogWorld {
   readonly #now: () => number;
   readonly #builds: BuildWorld;
   readonly #stored = new WeakMap<LogScript, Stored[]>();
+  /** A retried build's lines, by its latest retry: retries only add runs, so that names the whole set. */
+  readonly #retried = new WeakMap<Retry, Stored[]>();
   /** Log requests so far, per build (what `failQueries` counts). */
   readonly #queries = new Map<string, number>();
   /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
@@ -193,13 +233,10 @@ export class LogWorld {
     this.#failures.set(f.buildId ?? '*', { left: f.times, finished: f.status === FAIL && f.finished, status: f.status });
   }
 
-  #lines(script: LogScript): Stored[] {
-    let s = this.#stored.get(script);
-    if (s === undefined) {
-      s = store(script);
-      this.#stored.set(script, s);
-    }
-    return s;
+  #lines(script: LogScript, b: Build): Stored[] {
+    const latest = b.retries.at(-1);
+    if (latest === undefined) return cached(this.#stored, script, () => store(script));
+    return cached(this.#retried, latest, () => store(withRetries(script, b)));
   }
 
   /** A failed search now, armed by seed or control API: consumed if so. */
@@ -263,13 +300,13 @@ export class LogWorld {
     const script = p?.logs;
     const query = (this.#queries.get(b.id) ?? 0) + 1;
     this.#queries.set(b.id, query);
-    const all = script === undefined ? [] : this.#lines(script);
+    const all = script === undefined ? [] : this.#lines(script, b);
     const t = this.#now() - b.startedAt;
-    // A stopped build's agent is gone: what it would have written after that never arrives.
-    const cut = b.canceledAt === undefined ? Number.POSITIVE_INFINITY : b.canceledAt - b.startedAt;
+    // A stopped run's agent is gone: what it would have written after that never arrives.
+    const written = (l: Stored) => l.at <= stoppedAt(b, l.executeCount);
     // Lines are numbered in order of arrival: those arrived by now are the first `count`, line n at n - 1.
     const count = arrivedBy(all, t);
-    const window = all.slice(Math.min(count, Math.max(0, start - 1)), Math.min(count, end)).filter((l) => l.at <= cut);
+    const window = all.slice(Math.min(count, Math.max(0, start - 1)), Math.min(count, end)).filter(written);
     const finished = this.#finished(b, p, script, executeCount, all, t);
     const base = {
       buildId: b.id,
@@ -282,7 +319,7 @@ export class LogWorld {
       ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
     };
     // No line has reached the log service: the build has no index yet, as after the logs expired.
-    if (!all.slice(0, count).some((l) => l.at <= cut)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
+    if (!all.slice(0, count).some(written)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
     const failed = this.#fails(b, script, query);
     // Only after_line_logs's catch-all also says finished = true.
     if (failed !== undefined)
@@ -320,14 +357,16 @@ export class LogWorld {
   }
 
   /**
-   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended (here: when
-   * a later run writes its first line); the latest run's when the build ends (or at `finishedAtMs`).
+   * T_LOG_STATUS at build level: an earlier run's row was finished when that run ended (a retried
+   * build's, before it was retried; a script's later-run lines: when that run writes its first
+   * line); the current run's when the build ends (or `finishedAtMs` after that run's start).
    */
   #finished(b: Build, p: Pipeline | undefined, script: LogScript | undefined, executeCount: number, all: Stored[], t: number): boolean {
-    // A later run has begun once its first line is written: the earlier run's row is finished then.
+    if (executeCount < b.executeCount) return true;
     const latest = all.reduce((m, l) => (l.at <= t ? Math.max(m, l.executeCount) : m), 1);
     if (executeCount < latest) return true;
-    if (script?.finishedAtMs !== undefined && t >= script.finishedAtMs) return true;
+    const runT = this.#now() - this.#builds.runQueuedAt(b);
+    if (script?.finishedAtMs !== undefined && runT >= script.finishedAtMs) return true;
     return p !== undefined && this.#builds.state(b).endTime !== null;
   }
 }

@@ -7,6 +7,7 @@ import { ArtifactWorld } from './artifacts.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
 import { LogWorld, logFailBody } from './logs.ts';
+import { type BuildIdData, type RetrySeed, retryBody, retryBuild, retryRefusal } from './retries.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
 import { bodyOptional, CALLBACK_EVENTS, route, type World } from './routes.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
@@ -89,6 +90,11 @@ export interface Emulator {
   readonly logs: LogWorld;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
+  /**
+   * Retries a finished build as bk-ci does (POST builds/retry): the same id, executeCount + 1, a new
+   * run through `phases`. Throws bk-ci's refusal for a build that has not finished.
+   */
+  retryBuild(seed: RetrySeed): BuildIdData;
   /** A user with a login ticket (`bk_token`) and a ready access token. */
   addUser(userId: string, tokenLifetimeMs?: number): { bkToken: string; token: TokenInfo };
   seedProject(seed: ProjectSeed): StoredProject;
@@ -342,6 +348,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return { ok: true };
     }),
     'POST reviews': control_(reviewBody, (b) => decideByControl(world.builds, b)),
+    'POST builds/retry': control_(
+      retryBody,
+      (b) => retryBuild(world.builds, b),
+      (b) => {
+        const build = world.builds.builds.get(b.buildId);
+        const refusal = build === undefined ? undefined : retryRefusal(world.builds, build);
+        return refusal === undefined ? undefined : json(400, refusal);
+      },
+    ),
     'POST logs/fail': control_(logFailBody, (b) => {
       world.logs.failSearches(b);
       return { ok: true };
@@ -362,6 +377,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         projectId: b.projectId,
         pipelineId: b.pipelineId,
         num: b.num,
+        executeCount: b.executeCount,
         userId: b.userId,
         buildMsg: b.buildMsg,
         params: b.params,
@@ -549,6 +565,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       world.builds.seed(p);
       return p;
     },
+    retryBuild: (seed) => retryBuild(world.builds, retryBody.parse(seed)),
     addUser,
     seedProject,
     seedSign,

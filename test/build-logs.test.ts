@@ -245,6 +245,132 @@ describe('logs: live', () => {
   });
 });
 
+describe('a retried build', () => {
+  // Run 1 fails 3 s after its start; a retry queues run 2, which succeeds 6 s later with its own lines.
+  const retried = () => {
+    pipeline({
+      phases: [
+        { status: 'QUEUE', ms: 500 },
+        { status: 'RUNNING', ms: 2500 },
+      ],
+      result: 'FAILED',
+      logs: {
+        steps: STEPS,
+        lines: [
+          { at: 1000, step: 'e-compile', text: 'run 1 compiled' },
+          { at: 2000, step: 'e-test', text: 'run 1 tests failed' },
+        ],
+      },
+    });
+    const started: unknown = JSON.parse(emu.builds.start('demo', 'p-app', 'alice', {}).body);
+    const id = String((started as { data: { id: string } }).data.id);
+    const retry = () =>
+      emu.retryBuild({
+        buildId: id,
+        phases: [
+          { status: 'QUEUE', ms: 500 },
+          { status: 'RUNNING', ms: 5500 },
+        ],
+        result: 'SUCCEED',
+        logs: {
+          lines: [
+            { at: 1000, step: 'e-compile', text: 'run 2 compiled' },
+            { at: 2000, step: 'e-test', text: 'run 2 tests passed', delayMs: 800 },
+            { at: 4000, step: 'e-test', text: 'run 2 done' },
+          ],
+        },
+      });
+    return { id, retry };
+  };
+  const buildStatus = (id: string) =>
+    runInProcess({
+      inputs: {
+        operation: 'build-status',
+        'base-url': emu.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'build-id': id,
+        'poll-interval': '1s',
+        retries: '0',
+      },
+      clock,
+    });
+  /** Runs `fn` at `at` when a sleep of the step passes that moment: what bk-ci does between two polls. */
+  const between = (at: number, fn: () => void) => {
+    const sleep = clock.sleep;
+    clock.sleep = (ms, signal) => {
+      const end = clock.t + ms;
+      if (clock.t < at && end > at) {
+        clock.t = at;
+        fn();
+      }
+      return sleep(end - clock.t, signal);
+    };
+  };
+
+  it('build-status on its second run reads the log of run 2 only (executeCount from build_detail): each line once, execute-count 2', async () => {
+    const { id, retry } = retried();
+    clock.t = T0 + 5000;
+    expect(retry()).toMatchObject({ id, executeCount: 2 });
+    clock.t = T0 + 6500;
+    const r = await buildStatus(id);
+    expect(r.errors).toEqual([]);
+    expect(r.outputs).toMatchObject({ 'build-status': 'SUCCEED', conclusion: 'success', 'execute-count': '2' });
+    expect(printed(r.stdout)).toEqual([
+      { step: 'build › compile', text: 'run 2 compiled' },
+      { step: 'test › unit', text: 'run 2 tests passed' },
+      { step: 'test › unit', text: 'run 2 done' },
+    ]);
+    expect(await logFile(r)).toEqual(['[build › compile] run 2 compiled', '[test › unit] run 2 tests passed', '[test › unit] run 2 done']);
+    expect(r.summary).toMatch(/^\| Run \| 2 \(retried\) \|$/m);
+    // The model is read at the first poll, before the log: run 1's lines are never asked for.
+    expect(logRequests().length).toBeGreaterThan(0);
+    for (const q of logRequests()) expect(q.query).toMatch(/[?&]executeCount=2(&|$)/);
+  });
+
+  it('a retry while build-status waits on run 1 is refused by bk-ci; the step ends with run 1, FAILED', async () => {
+    const { id, retry } = retried();
+    let refused: unknown;
+    between(T0 + 1500, () => {
+      try {
+        retry();
+      } catch (e) {
+        refused = e;
+      }
+    });
+    const r = await buildStatus(id);
+    expect(String(refused)).toMatch(/2100002/);
+    expect(r.code).toBe(1);
+    expect(r.outputs).toMatchObject({ 'build-status': 'FAILED', conclusion: 'failure', 'execute-count': '1' });
+    expect(printed(r.stdout).map((p) => p.text)).toEqual(['run 1 compiled', 'run 1 tests failed']);
+    expect(r.summary).not.toMatch(/retried/);
+    // Once run 1 has ended the retry is taken: too late for this step.
+    expect(retry()).toMatchObject({ executeCount: 2 });
+  });
+
+  it('a retry between the end of run 1 and the next poll is followed to the end of run 2: both runs in the log, execute-count 2', async () => {
+    const { id, retry } = retried();
+    // Polls at 0.3 s, 1.3 s, …: run 1 ends at 3 s, the retry comes at 3.1 s, the next poll at 3.3 s sees run 2 queued.
+    clock.t = T0 + 300;
+    between(T0 + 3100, () => {
+      retry();
+    });
+    const r = await buildStatus(id);
+    expect(r.errors).toEqual([]);
+    expect(r.outputs).toMatchObject({ 'build-status': 'SUCCEED', conclusion: 'success', 'execute-count': '2' });
+    expect(r.summary).toMatch(/^\| Run \| 2 \(retried\) \|$/m);
+    // The step never saw run 1 fail: its log follows run 1 until the model is read again at the end, then run 2.
+    expect(await logFile(r)).toEqual([
+      '[build › compile] run 1 compiled',
+      '[test › unit] run 1 tests failed',
+      '[build › compile] run 2 compiled',
+      '[test › unit] run 2 tests passed',
+      '[test › unit] run 2 done',
+    ]);
+    expect(r.stdout).not.toMatch(/FAILED/);
+  });
+});
+
 describe('logs: none and on-failure', () => {
   // The model's steps, and the log's steps under the same element ids, as bk-ci tags log lines.
   const stages = ['Build', 'Test'];
