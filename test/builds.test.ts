@@ -1,5 +1,6 @@
 // start-build and build-status: run() in this process against the emulator's pipelines, on a
 // clock the step and the emulator share, so an hour-long build takes milliseconds.
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
@@ -225,6 +226,29 @@ describe('start-build', () => {
     expect(r.errors[0]).toMatch(new RegExp(`bk-ci said: ${startError.message.replace(/[[\]()]/g, '\\$&')}`));
     expect(r.outputs['http-status']).toBe(String(startError.http));
     expect(emu.requests({ method: 'POST' })).toHaveLength(1);
+  });
+
+  // What bk-ci refused, or what never reached it, started nothing: the step says so at once, without
+  // looking for a build in the history as it does when the start's outcome is unknown.
+  it('a start bk-ci refuses in its wrapper (HTTP 200, status not 0) started nothing: no history is searched', async () => {
+    pipeline({ startError: { http: 200, status: 2101047, message: '流水线: 流水线锁定' } });
+    const r = await start();
+    failedWith(r, /pipeline p-app of project demo is locked \(disabled\)/);
+    expect(r.errors[0]).not.toMatch(/may have started/);
+    expect(emu.requests({ path: '/build_histories' })).toHaveLength(0);
+  });
+
+  it('a start that never reached bk-ci (connection refused) started nothing: no history is searched', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const r = await start({ 'base-url': `http://127.0.0.1:${closed}`, 'bk-token': '', 'access-token': 'tok', 'user-id': 'alice' });
+    failedWith(r, /ECONNREFUSED/);
+    expect(r.errors[0]).not.toMatch(/may have started|looking for the build/);
+    expect(r.stdout).not.toMatch(/looking for the build/);
   });
 
   it('a pipeline that does not exist', async () => {

@@ -2,7 +2,7 @@
 // two that depend on an endTime.
 import { describe, expect, it } from 'vitest';
 import { buildMessage, startValues } from '../../src/build/start.ts';
-import { endOf, isKnownStatus, stagePaused, waitingOn } from '../../src/build/status.ts';
+import { endOf, firstError, isKnownStatus, pausedStage, stagePaused, waitingOn } from '../../src/build/status.ts';
 
 const END = 1_780_000_000_000;
 
@@ -59,6 +59,53 @@ describe("a build's end, as BuildStatus.kt's isFinish() says it", () => {
     expect(stagePaused(s)).toBe(true);
     expect(waitingOn(s)).toBe("waiting for review of stage 'Release'");
     expect(stagePaused({ ...s, endTime: END })).toBe(false);
+  });
+
+  // bk-ci clears the end time of a build it retries; one left from before the retry is older than the start.
+  it.each([
+    ['STAGE_SUCCESS', END, END - 1, 'success'],
+    ['STAGE_SUCCESS', END, END, 'success'],
+    ['STAGE_SUCCESS', END, END + 1, 'waiting'],
+    ['STAGE_SUCCESS', END, null, 'success'],
+    ['STAGE_SUCCESS', -1, null, 'waiting'],
+    ['UNEXEC', END, END + 1, 'waiting'],
+    ['UNEXEC', END, END, 'failure'],
+  ])('%s with endTime %s and startTime %s: %s', (status, endTime, startTime, expected) => {
+    expect(endOf({ status, endTime, startTime })).toBe(expected);
+  });
+
+  const stage = (name: string, status: string | null) => ({ stageId: `stage-${name}`, name, status });
+  it.each([
+    ['PAUSE before a REVIEWING one', [stage('Build', 'REVIEWING'), stage('Release', 'PAUSE')], 'Release'],
+    ['REVIEWING when none is PAUSE', [stage('Build', 'SUCCEED'), stage('Check', 'REVIEWING'), stage('Release', null)], 'Check'],
+    ['else the first not done', [stage('Build', 'SUCCEED'), stage('Lint', 'SKIP'), stage('Release', null)], 'Release'],
+    ['none: every stage done', [stage('Build', 'SUCCEED'), stage('Lint', 'SKIP')], undefined],
+    ['none: no stages', [], undefined],
+  ])('the paused stage: %s', (_, stageStatus, expected) => {
+    const s = { id: 'b-1', status: 'STAGE_SUCCESS', endTime: null, stageStatus };
+    expect(pausedStage(s)).toBe(expected);
+    expect(waitingOn(s)).toBe(expected === undefined ? 'waiting for a stage review' : `waiting for review of stage '${expected}'`);
+  });
+
+  it.each([
+    [{ status: 'QUEUE', currentQueuePosition: 3 }, 'queued (position 3)'],
+    [{ status: 'QUEUE_CACHE', currentQueuePosition: 2 }, 'queued (position 2)'],
+    [{ status: 'QUEUE', currentQueuePosition: 0 }, 'queued'],
+    [{ status: 'QUEUE_CACHE' }, 'queued'],
+    [{ status: 'RUNNING', currentQueuePosition: 3 }, 'RUNNING'],
+    [{ status: 'STAGE_SUCCESS', endTime: END }, 'STAGE_SUCCESS'],
+  ])('what %j waits on: %s', (s, expected) => {
+    expect(waitingOn({ id: 'b-1', ...s })).toBe(expected);
+  });
+
+  it.each([
+    [[{ taskName: 'Deploy', errorCode: 2199001, errorMsg: 'host unreachable' }], 'Deploy (2199001): host unreachable'],
+    [[{ taskName: 'Deploy', errorMsg: 'host unreachable' }], 'Deploy: host unreachable'],
+    [[{ errorCode: 0 }, { taskName: 'second' }], 'a task: no message'],
+    [[], undefined],
+    [undefined, undefined],
+  ])('the first error of %j: %s', (errorInfoList, expected) => {
+    expect(firstError({ id: 'b-1', status: 'FAILED', errorInfoList })).toBe(expected);
   });
 });
 
