@@ -359,7 +359,10 @@ describe('a retried build', () => {
     expect(r.errors).toEqual([]);
     expect(r.outputs).toMatchObject({ 'build-status': 'SUCCEED', conclusion: 'success', 'execute-count': '2' });
     expect(r.summary).toMatch(/^\| Run \| 2 \(retried\) \|$/m);
-    // The step never saw run 1 fail: its log follows run 1 until the model is read again at the end, then run 2.
+    // The step never saw run 1 fail, but it saw the build go back to the queue: it read the model
+    // then, said so, and followed run 2's log while run 2 ran (X1: a retry keeps the build's id).
+    expect(r.stdout).toMatch(/^build #1 \(b-[^)]+\) was retried in bk-ci: following its run 2 now$/m);
+    expect(logRequests().some((q) => /[?&]executeCount=2(&|$)/.test(q.query) && q.time < T0 + 3100 + 6000)).toBe(true);
     expect(await logFile(r)).toEqual([
       '[build › compile] run 1 compiled',
       '[test › unit] run 1 tests failed',

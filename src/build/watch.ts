@@ -89,6 +89,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let pending: PendingReview | undefined;
   const pauses: PendingReview[] = [];
   let executeCount = b.executeCount;
+  /** The status of the last poll: a build seen running that is queued again was retried. */
+  let lastStatus: string | undefined;
   let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
@@ -158,7 +160,10 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       detail = reply.data;
       sight.learn(reply.data);
       detailAt = clock.now();
+      const before = executeCount;
       executeCount = reply.data.executeCount ?? executeCount;
+      if (before !== undefined && executeCount !== undefined && executeCount > before)
+        log.info(`${name()} was retried in bk-ci: following its run ${executeCount} now`);
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
       if (needed) {
@@ -188,7 +193,12 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           const ended = endOf(s) !== 'waiting';
           const moving = s.status !== 'QUEUE' && s.status !== 'QUEUE_CACHE';
           const stale = detailAt === undefined || clock.now() - detailAt >= DETAIL_EVERY_MS;
-          if (detailAt === undefined || ended || (stagePaused(s) && pending?.kind !== 'stage') || (moving && stale))
+          // A retry keeps the build's id and sends it back through the queue under a new
+          // executeCount, which only the model tells (build_status has none): read it at once, so
+          // the log follows the new run from its start.
+          const requeued = !moving && lastStatus !== undefined && lastStatus !== 'QUEUE' && lastStatus !== 'QUEUE_CACHE';
+          lastStatus = s.status;
+          if (detailAt === undefined || ended || requeued || (stagePaused(s) && pending?.kind !== 'stage') || (moving && stale))
             await readDetail(ended && s.status === 'STAGE_SUCCESS');
           const now = ended || detail === undefined ? undefined : pendingReview(detail);
           // A stage's pause is over when bk-ci's status says so, whatever an older model said.
