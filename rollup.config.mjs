@@ -11,11 +11,12 @@ import { takeBuiltins } from './scripts/builtins-taken.mjs';
 
 /**
  * Modules rollup may drop when nothing of theirs is used: @actions/core's OIDC client
- * (@actions/http-client with its own undici 6) and its platform helpers (@actions/exec,
- * @actions/io). Their top-level code only defines things. Nothing else is declared side-effect-free: the
+ * (@actions/http-client with its own undici 6), its platform helpers (@actions/exec,
+ * @actions/io) and its summary writer (the action appends the summary itself: core's reads
+ * node:fs's promises at load). Their top-level code only defines things. Nothing else is declared side-effect-free: the
  * undici 8 the action loads behind a proxy keeps all of its code.
  */
-const SIDE_EFFECT_FREE = /node_modules\/@actions\/(http-client|exec|io)\//;
+const SIDE_EFFECT_FREE = /node_modules\/@actions\/(http-client|exec|io)\/|node_modules\/@actions\/core\/lib\/summary\.js$/;
 
 /** The package folder a bundled module came from, for its licence. */
 function packageDir(id) {

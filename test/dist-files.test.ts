@@ -31,6 +31,19 @@ describe('dist/', () => {
     expect(await readFile(join(DIST, 'index.js'), 'utf8')).toMatch(/process\.getBuiltinModule\("node:fs"\)/);
   });
 
+  it('the start file takes none of the exports whose getters load more of Node (fs.promises, fs streams, Web Crypto)', async () => {
+    const code = await readFile(join(DIST, 'index.js'), 'utf8');
+    const getters: Record<string, string[]> = { fs: ['promises', 'ReadStream', 'WriteStream'], crypto: ['webcrypto', 'subtle'] };
+    for (const m of code.matchAll(/const\{([^}]*)\}=process\.getBuiltinModule\("node:([\w/]+)"\)/g)) {
+      const names = (m[1] ?? '').split(',').map((pair) => pair.split(':')[0]);
+      expect(
+        names.filter((n) => getters[m[2] ?? '']?.includes(n ?? '')),
+        `node:${m[2]}`,
+      ).toEqual([]);
+    }
+    expect(code).not.toMatch(/\.(promises|webcrypto|ReadStream)\b/);
+  });
+
   it('a step that runs an operation other than a build reads the start file and its own (create-project also update-project’s)', async () => {
     for (const name of OPERATION_NAMES.filter((n) => !BUILDS.includes(n))) {
       const code = await readFile(join(DIST, `${name}.js`), 'utf8');

@@ -1,9 +1,10 @@
 // The runner's protocol, through @actions/core: inputs, workflow commands on stdout, outputs and
-// the job summary in the files the runner names. This stays the one place that writes commands
+// the job summary (appended here) in the files the runner names. This stays the one place that writes commands
 // (streams.ts lets them through as written and defuses everything else), and every message is
 // defused on its way: no text, a server's or ours, can come out as a runner
 // command (add-mask's value aside, which is ours). A command's message keeps its line breaks
 // (core escapes them; the runner shows them inside the annotation); a plain line is folded.
+import { appendFileSync } from 'node:fs';
 import * as core from '@actions/core';
 import { local } from '../base/errors.ts';
 import { defuse, neutralise } from '../base/text.ts';
@@ -39,15 +40,11 @@ export const setOutput = (name: string, value: string): void =>
 
 /** Appends Markdown to the job summary; false when the runner gave no summary file. */
 export async function appendSummary(markdown: string): Promise<boolean> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return false;
-  try {
-    await core.summary.addRaw(markdown).write();
-  } catch (e) {
-    local('the job summary (GITHUB_STEP_SUMMARY)', () => {
-      throw e;
-    });
-  } finally {
-    core.summary.emptyBuffer();
-  }
+  const path = process.env.GITHUB_STEP_SUMMARY;
+  if (!path) return false;
+  // Not core.summary: it writes through fs.promises, whose getter loads Node's promise API for
+  // files (and readline with it) at every start, about 3 ms (BENCHMARKS.md); and it keeps the first
+  // path it read. The runner creates the file; an append is what core.summary's write() does.
+  local('the job summary (GITHUB_STEP_SUMMARY)', () => appendFileSync(path, markdown, { encoding: 'utf8' }));
   return true;
 }

@@ -75,7 +75,6 @@ describe('the runner protocol', () => {
   });
 
   it('appendSummary appends, and is skipped without a summary file', async () => {
-    // core.summary keeps the first path it reads: one file for this test file.
     expect(await wc.appendSummary('# one\n')).toBe(true);
     expect(await wc.appendSummary('two\n')).toBe(true);
     expect(await readFile(summaryFile, 'utf8')).toBe('# one\ntwo\n');
