@@ -64,7 +64,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const unsettled = (): void => {
     if (!settled)
       core.setFailed(
-        `bk-ci ${getInput('operation') || 'action'} failed: the action stopped before its operation finished, with nothing left to wait for. This is a bug in the action; a request it sent may have been applied.`,
+        `bk-ci ${operation} failed: the action stopped before its operation finished, with nothing left to wait for. This is a bug in the action; a request it sent may have been applied.`,
       );
   };
   if (ownsProcess) process.once('beforeExit', unsettled);

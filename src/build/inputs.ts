@@ -6,17 +6,10 @@ import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
 import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
 import type { Gateway } from '../bkci/routes.ts';
-import { bool, isHttpUrl, oneOf, splitList } from '../inputs/fields.ts';
+import { bool, isHttpUrl, oneOf, segment, splitList } from '../inputs/fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
-export const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
-export const waitInput = bool('wait').default(true);
-export const consoleUrlInput = z
-  .string()
-  .refine(isHttpUrl, 'console-url must be an absolute http(s) URL, the root of the bk-ci web console')
-  .transform((u) => u.replace(/\/+$/, ''))
-  .optional();
-export const onReviewInput = oneOf('on-review', ['wait', 'fail'] as const).default('wait');
+const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
 
 /**
  * The console's root: console-url, else base-url on bk-ci's own gateway, whose host serves the
@@ -57,11 +50,28 @@ export const variablesInput = z.string().transform((text, ctx) => {
   return names;
 });
 
-/** The inputs that say what to show of a build: for start-build, build-status and review-build. */
-export const sightInputs = {
+/**
+ * The inputs that say how a build is followed and what is shown of it: for start-build,
+ * build-status and review-build (the registry's BUILD_SHOWN).
+ */
+export const followInputs = {
+  wait: bool('wait').default(true),
+  'console-url': z
+    .string()
+    .refine(isHttpUrl, 'console-url must be an absolute http(s) URL, the root of the bk-ci web console')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  'on-review': oneOf('on-review', ['wait', 'fail'] as const).default('wait'),
   logs: z.enum(['live', 'on-failure', 'none'], { error: 'logs must be live, on-failure or none' }).default('live'),
   variables: variablesInput.optional(),
   artifacts: bool('artifacts').default(false),
+};
+
+/** The inputs that name a build this step did not start: for build-status and review-build. */
+export const givenBuildInputs = {
+  'project-id': segment('project-id'),
+  'build-id': buildIdInput,
+  'pipeline-id': pipelineIdInput.optional(),
 };
 
 /** The endpoints showing a build may call. */

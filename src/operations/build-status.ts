@@ -1,32 +1,12 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
-import {
-  BUILD_OUTPUTS,
-  buildIdInput,
-  buildUrl,
-  consoleRoot,
-  consoleUrlInput,
-  onReviewInput,
-  pipelineIdInput,
-  SIGHT_ENDPOINTS,
-  sightInputs,
-  waitInput,
-} from '../build/inputs.ts';
+import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, givenBuildInputs, SIGHT_ENDPOINTS } from '../build/inputs.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
-import { segment } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
-const inputs = z.object({
-  'project-id': segment('project-id'),
-  'build-id': buildIdInput,
-  'pipeline-id': pipelineIdInput.optional(),
-  wait: waitInput,
-  'console-url': consoleUrlInput,
-  'on-review': onReviewInput,
-  ...sightInputs,
-});
+const inputs = z.object({ ...givenBuildInputs, ...followInputs });
 
 /** The inputs as parsed: what the run gets. */
 export type BuildStatusTask = z.output<typeof inputs>;

@@ -6,21 +6,17 @@ import { buildDetail } from '../bkci/builds.ts';
 import {
   BUILD_OUTPUTS,
   type BuildOutput,
-  buildIdInput,
   buildUrl,
   consoleRoot,
-  consoleUrlInput,
-  onReviewInput,
-  pipelineIdInput,
+  followInputs,
+  givenBuildInputs,
   SIGHT_ENDPOINTS,
-  sightInputs,
-  waitInput,
 } from '../build/inputs.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts';
 import { describePending, pendingReview } from '../build/reviews.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
-import { mapping, segment } from '../inputs/fields.ts';
+import { mapping } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /**
@@ -29,16 +25,11 @@ import { type Context, defineOperation } from './operation.ts';
  * parameter is not the review's. With wait it then follows the build like build-status.
  */
 const inputs = z.object({
-  'project-id': segment('project-id'),
-  'build-id': buildIdInput,
-  'pipeline-id': pipelineIdInput.optional(),
+  ...givenBuildInputs,
   decision: z.string().pipe(z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' })),
   suggestion: z.string().optional(),
   'review-params': mapping('review-params').optional(),
-  wait: waitInput,
-  'console-url': consoleUrlInput,
-  'on-review': onReviewInput,
-  ...sightInputs,
+  ...followInputs,
 });
 
 /** The inputs as parsed: what the run gets. */

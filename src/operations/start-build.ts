@@ -3,18 +3,7 @@ import { ActionError, InputError, OperationError, statusOf } from '../base/error
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
-import {
-  BUILD_OUTPUTS,
-  buildUrl,
-  consoleRoot,
-  consoleUrlInput,
-  historyUrl,
-  onReviewInput,
-  pipelineIdInput,
-  SIGHT_ENDPOINTS,
-  sightInputs,
-  waitInput,
-} from '../build/inputs.ts';
+import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, historyUrl, pipelineIdInput, SIGHT_ENDPOINTS } from '../build/inputs.ts';
 import { describeUnread } from '../build/outcome.ts';
 import { sightOptions } from '../build/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
@@ -33,11 +22,8 @@ const inputs = z.object({
   'project-id': segment('project-id'),
   'pipeline-id': pipelineIdInput,
   'build-params': buildParams.optional(),
-  wait: waitInput,
   'stop-on-cancel': bool('stop-on-cancel').default(true),
-  'console-url': consoleUrlInput,
-  'on-review': onReviewInput,
-  ...sightInputs,
+  ...followInputs,
 });
 
 /** The inputs as parsed: what the run gets. */
