@@ -10,15 +10,11 @@ import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Tran
 import { ignoredWarning, isOperationName, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
+import { type Lifecycle, startLifecycle } from './runner/lifecycle.ts';
 import { Secrets } from './runner/secrets.ts';
 import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
-
-/** The runner sends SIGTERM 7.5 s after SIGINT; a cancelled step is gone well before that. */
-const CANCEL_EXIT_MS = 1800;
-/** The most an operation may hold the exit after a cancel (holdExit), inside the runner's 7.5 s. */
-const MAX_HOLD_MS = 6900;
 
 /** The error annotation, and each output but data (which has data-file behind it): server text in them is bounded. */
 const ANNOTATION_LIMIT = 8000;
@@ -58,137 +54,137 @@ export async function run(options: RunOptions = {}): Promise<void> {
   // Before anything else can write: every line either stream carries passes the one writer.
   const ownsProcess = options.ownsProcess ?? true;
   guardProcessOutput(ownsProcess);
-  // Node ends a process with nothing left to wait on, run() settled or not, and with exit code 0:
-  // a step whose operation never finished would pass. It fails instead.
-  let settled = false;
-  const unsettled = (): void => {
-    if (!settled)
-      core.setFailed(
-        `bk-ci ${operation} failed: the action stopped before its operation finished, with nothing left to wait for. This is a bug in the action; a request it sent may have been applied.`,
-      );
-  };
-  if (ownsProcess) process.once('beforeExit', unsettled);
   const secrets = new Secrets((v) => core.setSecret(v));
   scrubStreams((text) => secrets.redact(text));
   // Masked before anything at all is printed, input errors included.
   for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
-  // Secrets out before a long line is cut, so no part of one survives; the writer then keeps
-  // each line from starting a runner command.
+  const log = stepLog(secrets);
+  // Named in the failure and the summary even when the other inputs are wrong.
+  const asked = getInput('operation');
+  const operation = isOperationName(asked) ? asked : 'action';
+  const life = startLifecycle({
+    ownsProcess,
+    onSignal: (signal) => log.info(`received ${signal}: stopping`),
+    // Node ends a process with nothing left to wait on, run() settled or not, and with exit
+    // code 0: a step whose operation never finished would pass. It fails instead.
+    onUnsettled: () =>
+      core.setFailed(
+        `bk-ci ${operation} failed: the action stopped before its operation finished, with nothing left to wait for. This is a bug in the action; a request it sent may have been applied.`,
+      ),
+  });
+  const state: StepState = { operation, baseUrl: getInput('base-url'), finished: false, close: () => undefined };
+  // Opened when written: a list answer's items go to it as they arrive.
+  const dataFile = new DataFile(operation, env.RUNNER_TEMP, (text) => secrets.redact(text));
+  const world: World = { options, getInput, env, clock, start, secrets, log, life, dataFile };
+  try {
+    await runStep(world, state);
+  } catch (e) {
+    await reportFailure(world, state, e);
+  } finally {
+    dataFile.abandon();
+    await Promise.resolve(state.close()).catch(() => undefined);
+    life.close();
+  }
+}
+
+/** What run() has made before the operation starts, handed to its parts. */
+interface World {
+  options: RunOptions;
+  getInput: (name: string) => string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  start: number;
+  secrets: Secrets;
+  log: Log;
+  life: Lifecycle;
+  dataFile: DataFile;
+}
+
+/** What is known of the step as it goes: read again when it fails. */
+interface StepState {
+  operation: string;
+  baseUrl: string;
+  step?: Step;
+  connection?: Connection;
+  outcome?: Outcome;
+  /** Set once the operation has ended well: what fails after it is the runner's side, never the server's. */
+  finished: boolean;
+  close: () => Promise<void> | void;
+}
+
+/** The step's log: secrets out before a long line is cut, so no part of one survives; the writer then keeps each line from starting a runner command. */
+function stepLog(secrets: Secrets): Log {
   const clean = (m: string): string => cut(secrets.redact(m), 20_000);
-  const log: Log = {
+  return {
     debug: (m) => core.debug(clean(m)),
     info: (m) => core.info(clean(m)),
     warning: (m) => core.warning(clean(m)),
     group: (title) => core.startGroup(clean(title)),
     endGroup: () => core.endGroup(),
   };
-  const cancel = new AbortController();
-  // A backstop: the step exits this long after the first signal, whatever is still under way.
-  let exitAfterMs = CANCEL_EXIT_MS;
-  let signalledAt: number | undefined;
-  let exitTimer: NodeJS.Timeout | undefined;
-  const armExit = (): void => {
-    if (signalledAt === undefined) return;
-    clearTimeout(exitTimer);
-    exitTimer = setTimeout(() => process.exit(1), Math.max(0, signalledAt + exitAfterMs - Date.now())).unref();
-  };
-  const holdExit = (ms: number): (() => void) => {
-    exitAfterMs = Math.max(exitAfterMs, Math.min(ms, MAX_HOLD_MS));
-    armExit();
-    // Released before any signal: a later cancel gets the short backstop again.
-    return () => {
-      if (signalledAt === undefined) exitAfterMs = CANCEL_EXIT_MS;
-    };
-  };
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (cancel.signal.aborted) return;
-    log.info(`received ${signal}: stopping`);
-    signalledAt = Date.now();
-    cancel.abort();
-    armExit();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let closeTransport = (): Promise<void> | void => undefined;
-  // Named in the failure and the summary even when the other inputs are wrong.
-  const asked = getInput('operation');
-  const operation = isOperationName(asked) ? asked : 'action';
-  const baseUrl = getInput('base-url');
+}
 
-  let step: Step | undefined;
-  let connection: Connection | undefined;
-  let outcome: Outcome | undefined;
-  /** Set once the operation has ended well: what fails after it is the runner's side, never the server's. */
-  let finished = false;
-  // Opened when written: a list answer's items go to it as they arrive.
-  const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
-  try {
-    step = await prepareStep(getInput);
-    if (step.ignored.length > 0) log.warning(ignoredWarning(step.operation, step.ignored));
-    for (const note of step.notes) log.warning(note);
-    const proxy = proxyProblem(env);
-    if (proxy !== undefined) throw new InputError([proxy]);
-    const { settings, job } = step;
-    let transport = options.transport;
-    if (transport === undefined) {
-      const opened = proxyConfigured(env) ? await proxyTransport() : nodeTransport({ keepAliveMs: job.waits ? 60_000 : 5000 });
-      transport = opened.transport;
-      closeTransport = opened.close;
-    }
-    connection = connect({
-      ...settings,
-      deadline: start + settings.timeoutMs,
-      transport,
-      clock,
-      random: options.random ?? Math.random,
-      log,
-      secrets,
-      signal: cancel.signal,
-    });
-    outcome = await job.run({
-      ...connection,
-      settings,
-      clock,
-      log,
-      signal: cancel.signal,
-      start,
-      workflow: workflowContext(env),
-      dataFile,
-      secrets,
-      holdExit,
-    });
-    finished = true;
-    log.info(outcome.headline);
-    setOutputs(step.outputs, outcome, connection.tokens, secrets, dataFile);
-    await writeSummary(operation, baseUrl, step, true, outcome, secrets);
-  } catch (e) {
-    if (e instanceof OperationError) outcome = e.outcome;
-    let message = errorMessage(e);
-    if (cancel.signal.aborted && !(e instanceof OperationError)) {
-      message = `cancelled after ${formatElapsed(clock.now() - start)}`;
-      if (e instanceof CancelledError && e.inFlight !== undefined)
-        message += ` while ${e.inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
-    }
-    if (e instanceof InputError) message = `${message}\nNo request was sent.`;
-    // Work done on the server is said first, whatever failed after it.
-    const done = outcome?.done ?? (finished && e instanceof LocalError ? outcome?.headline : undefined);
-    if (done !== undefined) message = `${done}, but ${message}`;
-    try {
-      if (connection !== undefined) setOutputs(step?.outputs ?? [], outcome, connection.tokens, secrets, dataFile, e);
-      await writeSummary(operation, baseUrl, step, false, outcome, secrets, message);
-    } catch (inner) {
-      log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
-    }
-    // Secrets out first, then cut: no part of one survives the cut.
-    core.setFailed(cut(secrets.redact(`bk-ci ${operation} failed: ${message}`), ANNOTATION_LIMIT));
-  } finally {
-    dataFile.abandon();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await Promise.resolve(closeTransport()).catch(() => undefined);
-    settled = true;
-    process.off('beforeExit', unsettled);
+/** Inputs → connection → the operation → outputs and summary. */
+async function runStep(w: World, state: StepState): Promise<void> {
+  const step = await prepareStep(w.getInput);
+  state.step = step;
+  if (step.ignored.length > 0) w.log.warning(ignoredWarning(step.operation, step.ignored));
+  for (const note of step.notes) w.log.warning(note);
+  const proxy = proxyProblem(w.env);
+  if (proxy !== undefined) throw new InputError([proxy]);
+  const { settings, job } = step;
+  let transport = w.options.transport;
+  if (transport === undefined) {
+    const opened = proxyConfigured(w.env) ? await proxyTransport() : nodeTransport({ keepAliveMs: job.waits ? 60_000 : 5000 });
+    transport = opened.transport;
+    state.close = opened.close;
   }
+  const common = { clock: w.clock, log: w.log, secrets: w.secrets, signal: w.life.signal };
+  const connection = connect({
+    ...settings,
+    ...common,
+    deadline: w.start + settings.timeoutMs,
+    transport,
+    random: w.options.random ?? Math.random,
+  });
+  state.connection = connection;
+  const outcome = await job.run({
+    ...connection,
+    ...common,
+    settings,
+    start: w.start,
+    workflow: workflowContext(w.env),
+    dataFile: w.dataFile,
+    holdExit: w.life.holdExit,
+  });
+  state.outcome = outcome;
+  state.finished = true;
+  w.log.info(outcome.headline);
+  setOutputs(step.outputs, outcome, connection.tokens, w.secrets, w.dataFile);
+  await writeSummary(state, true, outcome, w.secrets);
+}
+
+/** The failure said once, with what was done before it; outputs and the summary written with what is known. */
+async function reportFailure(w: World, state: StepState, e: unknown): Promise<void> {
+  const outcome = e instanceof OperationError ? e.outcome : state.outcome;
+  let message = errorMessage(e);
+  if (w.life.signal.aborted && !(e instanceof OperationError)) {
+    message = `cancelled after ${formatElapsed(w.clock.now() - w.start)}`;
+    if (e instanceof CancelledError && e.inFlight !== undefined)
+      message += ` while ${e.inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
+  }
+  if (e instanceof InputError) message = `${message}\nNo request was sent.`;
+  // Work done on the server is said first, whatever failed after it.
+  const done = outcome?.done ?? (state.finished && e instanceof LocalError ? outcome?.headline : undefined);
+  if (done !== undefined) message = `${done}, but ${message}`;
+  try {
+    if (state.connection !== undefined) setOutputs(state.step?.outputs ?? [], outcome, state.connection.tokens, w.secrets, w.dataFile, e);
+    await writeSummary(state, false, outcome, w.secrets, message);
+  } catch (inner) {
+    w.log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
+  }
+  // Secrets out first, then cut: no part of one survives the cut.
+  core.setFailed(cut(w.secrets.redact(`bk-ci ${state.operation} failed: ${message}`), ANNOTATION_LIMIT));
 }
 
 /**
@@ -233,18 +229,11 @@ const hostOf = (url: string): string => {
   }
 };
 
-async function writeSummary(
-  operation: string,
-  baseUrl: string,
-  step: Step | undefined,
-  ok: boolean,
-  outcome: Outcome | undefined,
-  secrets: Secrets,
-  error?: string,
-): Promise<void> {
+async function writeSummary(state: StepState, ok: boolean, outcome: Outcome | undefined, secrets: Secrets, error?: string): Promise<void> {
+  const { step } = state;
   const md = renderSummary({
-    operation,
-    host: hostOf(step?.settings.baseUrl ?? baseUrl),
+    operation: state.operation,
+    host: hostOf(step?.settings.baseUrl ?? state.baseUrl),
     asked: step === undefined ? [] : step.job.describe(step.settings),
     ok,
     headline: outcome?.headline ?? (ok ? 'done' : 'failed'),
