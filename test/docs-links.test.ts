@@ -1,0 +1,102 @@
+// Every relative link in README.md and the pages under docs/ leads somewhere: to a file of the
+// repository and, with a #fragment, to a heading of that page (as GitHub names its anchors). And
+// every page under docs/ can be reached from the README by following links.
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../emulator/runner.ts';
+import { userPages } from './support/user-docs.ts';
+
+/** GitHub's anchor for a heading: lower case, punctuation other than `-` and `_` dropped, spaces as `-`. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown page: one per heading outside code fences, repeats numbered as GitHub does. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const m of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.*)$/gm)) {
+    const base = anchorOf(m[1] ?? '');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+/** The relative links of a page (inline `[text](target)`), outside code. */
+function linksOf(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+const pages = await userPages();
+
+describe('anchors as GitHub names them', () => {
+  it.each([
+    ['Quick start', 'quick-start'],
+    ['Approve a bk-ci review from GitHub: `review-build`', 'approve-a-bk-ci-review-from-github-review-build'],
+    [
+      'See the build: its log, why it failed, its variables and artifacts, its reviews',
+      'see-the-build-its-log-why-it-failed-its-variables-and-artifacts-its-reviews',
+    ],
+    ['Requests, retries and limits', 'requests-retries-and-limits'],
+    ['X1 — a retry keeps the build id', 'x1--a-retry-keeps-the-build-id'],
+  ])('%s → #%s', (heading, anchor) => {
+    expect(anchorOf(heading)).toBe(anchor);
+  });
+
+  it('numbers a repeated heading and ignores headings in code', () => {
+    expect([...anchorsOf('# A\n\n```sh\n# B\n```\n\n## A\n')]).toEqual(['a', 'a-1']);
+  });
+});
+
+describe('the links of README.md and docs/', () => {
+  it('finds the pages and their links', () => {
+    expect(pages.map((p) => p.path)).toEqual(expect.arrayContaining(['README.md', 'docs/bkci/README.md', 'docs/troubleshooting.md']));
+    expect(pages.flatMap((p) => linksOf(p.text)).length).toBeGreaterThan(30);
+  });
+
+  it.each(pages.map((p) => [p.path, p.text] as const))('every relative link of %s resolves', async (path, text) => {
+    const broken: string[] = [];
+    for (const link of linksOf(text)) {
+      const [file = '', fragment] = link.split('#');
+      const target = file === '' ? join(ROOT, path) : normalize(join(ROOT, dirname(path), decodeURIComponent(file)));
+      if (relative(ROOT, target).startsWith('..') || !existsSync(target)) {
+        broken.push(`${link}: no such file`);
+        continue;
+      }
+      if (fragment === undefined) continue;
+      if (!statSync(target).isFile() || !target.endsWith('.md')) broken.push(`${link}: a fragment on a page that is not Markdown`);
+      else if (!anchorsOf(await readFile(target, 'utf8')).has(fragment)) broken.push(`${link}: no heading #${fragment}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('every page under docs/ is reached from README.md', () => {
+    const byPath = new Map(pages.map((p) => [p.path, p.text]));
+    const reached = new Set(['README.md']);
+    const queue = ['README.md'];
+    for (let page = queue.shift(); page !== undefined; page = queue.shift()) {
+      for (const link of linksOf(byPath.get(page) ?? '')) {
+        const file = link.split('#')[0] ?? '';
+        if (file === '') continue;
+        let target = relative(ROOT, normalize(join(ROOT, dirname(page), file)))
+          .split('\\')
+          .join('/');
+        if (byPath.has(`${target}/README.md`)) target = `${target}/README.md`;
+        if (byPath.has(target) && !reached.has(target)) {
+          reached.add(target);
+          queue.push(target);
+        }
+      }
+    }
+    expect(pages.map((p) => p.path).filter((p) => !reached.has(p))).toEqual([]);
+  });
+});
