@@ -1,8 +1,9 @@
-// Every relative link in README.md and the pages under docs/ leads somewhere: to a file of the
-// repository and, with a #fragment, to a heading of that page (as GitHub names its anchors). And
-// every page under docs/ can be reached from the README by following links.
+// Every relative link in README.md, the pages under docs/ and emulator/README.md leads somewhere:
+// to a file of the repository and, with a #fragment, to a heading of that page (as GitHub names
+// its anchors). Every page under docs/ can be reached from the README by following links. And the
+// code's comments cite pages a reader of the repository can open: docs/ pages that exist.
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../emulator/runner.ts';
@@ -36,7 +37,15 @@ function linksOf(markdown: string): string[] {
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
-const pages = await userPages();
+const pages = [...(await userPages()), { path: 'emulator/README.md', text: await readFile(join(ROOT, 'emulator', 'README.md'), 'utf8') }];
+
+/** Whether `path#fragment` (relative to the root) is a file and, with a fragment, a heading of that Markdown page. */
+async function problemWith(target: string, fragment: string | undefined): Promise<string | undefined> {
+  if (relative(ROOT, target).startsWith('..') || !existsSync(target)) return 'no such file';
+  if (fragment === undefined) return undefined;
+  if (!statSync(target).isFile() || !target.endsWith('.md')) return 'a fragment on a page that is not Markdown';
+  return anchorsOf(await readFile(target, 'utf8')).has(fragment) ? undefined : `no heading #${fragment}`;
+}
 
 describe('anchors as GitHub names them', () => {
   it.each([
@@ -68,13 +77,8 @@ describe('the links of README.md and docs/', () => {
     for (const link of linksOf(text)) {
       const [file = '', fragment] = link.split('#');
       const target = file === '' ? join(ROOT, path) : normalize(join(ROOT, dirname(path), decodeURIComponent(file)));
-      if (relative(ROOT, target).startsWith('..') || !existsSync(target)) {
-        broken.push(`${link}: no such file`);
-        continue;
-      }
-      if (fragment === undefined) continue;
-      if (!statSync(target).isFile() || !target.endsWith('.md')) broken.push(`${link}: a fragment on a page that is not Markdown`);
-      else if (!anchorsOf(await readFile(target, 'utf8')).has(fragment)) broken.push(`${link}: no heading #${fragment}`);
+      const problem = await problemWith(target, fragment);
+      if (problem !== undefined) broken.push(`${link}: ${problem}`);
     }
     expect(broken).toEqual([]);
   });
@@ -98,5 +102,48 @@ describe('the links of README.md and docs/', () => {
       }
     }
     expect(pages.map((p) => p.path).filter((p) => !reached.has(p))).toEqual([]);
+  });
+});
+
+describe("the code's comments cite what a reader of the repository can open", () => {
+  const sources = async (): Promise<[string, string][]> => {
+    const found: [string, string][] = [];
+    for (const dir of ['src', 'emulator', 'test', 'scripts']) {
+      for (const f of await readdir(join(ROOT, dir), { recursive: true })) {
+        const path = `${dir}/${f.split('\\').join('/')}`;
+        if (/\.(ts|mjs|md)$/.test(path) && path !== 'test/docs-links.test.ts') found.push([path, await readFile(join(ROOT, path), 'utf8')]);
+      }
+    }
+    return found;
+  };
+
+  it('every docs/ page a source file names exists, with the heading it names', async () => {
+    const broken: string[] = [];
+    let cited = 0;
+    for (const [path, text] of await sources()) {
+      for (const m of text.matchAll(/(?<![\w./])docs\/[\w/.-]*\.md(?:#[\w-]+)?/g)) {
+        cited++;
+        const [file = '', fragment] = m[0].split('#');
+        const problem = await problemWith(join(ROOT, file), fragment);
+        if (problem !== undefined) broken.push(`${path}: ${m[0]}: ${problem}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(cited).toBeGreaterThan(20);
+  });
+
+  it('none cites a document outside the repository', async () => {
+    const outside = new RegExp(
+      [
+        'bkci-(server-behaviour|builds-callbacks-gateway|logs-artifacts-review)\\.md',
+        '\\.\\./shared/',
+        'api-spec\\.md',
+        'action-contract\\.md',
+      ].join('|'),
+    );
+    const cites = (await sources()).flatMap(([path, text]) =>
+      text.split('\n').flatMap((line, i) => (outside.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(cites).toEqual([]);
   });
 });
