@@ -1,7 +1,9 @@
 // Every relative link in README.md, the pages under docs/ and emulator/README.md leads somewhere:
 // to a file of the repository and, with a #fragment, to a heading of that page (as GitHub names
-// its anchors). Every page under docs/ can be reached from the README by following links. And the
-// code's comments cite pages a reader of the repository can open: docs/ pages that exist.
+// its anchors), and every file of this repository they name in code exists (a move or rename
+// that leaves a page behind fails here). Every page under docs/ can be reached from the README by
+// following links. And the code's comments cite pages a reader of the repository can open: docs/
+// pages that exist.
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -81,6 +83,14 @@ describe('the links of README.md and docs/', () => {
       if (problem !== undefined) broken.push(`${link}: ${problem}`);
     }
     expect(broken).toEqual([]);
+  });
+
+  it.each(pages.map((p) => [p.path, p.text] as const))('every file of the repository %s names in code exists', (_, text) => {
+    // This repository's own: TypeScript, Markdown, JSON or a folder (bk-ci's sources are Kotlin, under core/).
+    const named = [...text.matchAll(/`((?:src|emulator|test|scripts|docs|dist)\/(?:[\w./-]*\.(?:ts|mjs|md|json)|[\w./-]*\/))`/g)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(named.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
   it('every page under docs/ is reached from README.md', () => {
