@@ -1,5 +1,5 @@
 // The BlueKing API Gateway in front of the emulated bk-ci, as bk-apigateway's APISIX plugins
-// behave (bkci-builds-callbacks-gateway.md §3): it verifies X-Bkapi-Authorization, refuses with
+// behave (docs/bkci/gateway.md): it verifies X-Bkapi-Authorization, refuses with
 // its own error bodies, limits the rate, and maps its v4 front paths to bk-ci's backend paths.
 import { z } from 'zod';
 import type { TokenAuthority } from './tokens.ts';

@@ -1,5 +1,5 @@
 // A build's artifacts as bk-ci lists them with bk-repo behind it (realm `bkrepo`;
-// bkci-logs-artifacts-review.md §2; bk-ci BkRepoArchiveFileServiceImpl): file_info pages whose
+// docs/bkci/artifacts-and-variables.md; bk-ci BkRepoArchiveFileServiceImpl): file_info pages whose
 // `count` is the page's length and `totalPages` always 1, and user_download_url's session links.
 import { z } from 'zod';
 import { buildOf } from './build-ref.ts';

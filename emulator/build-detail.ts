@@ -2,7 +2,7 @@
 // model with each stage, job and step as it stands now (a retried build: its latest run, or the
 // run `executeCount` names). Stage reviews show as the stage's `checkIn` (StagePauseCheck),
 // manual-review steps as `manualReviewUserTask` elements. Facts from
-// bkci-builds-callbacks-gateway.md §1.2 and bkci-logs-artifacts-review.md §3, §5.
+// docs/bkci/builds.md (its reviews and retry).
 import { type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
 import type { Build, BuildWorld, Life } from './builds.ts';
 import { runOf } from './retries.ts';

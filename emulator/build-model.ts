@@ -1,7 +1,7 @@
 // A pipeline's model as bk-ci lays it out (Model → stages → containers → elements), with the ids
 // bk-ci gives them: `stage-N` (stage-1 is the trigger stage), container ids counted from 1 beside a
-// `c-…` hash id, element ids `e-…`. Facts from bkci-builds-callbacks-gateway.md §1.2,
-// bkci-logs-artifacts-review.md §3 and bk-ci's Model, StagePauseCheck and ManualReviewUserTaskElement.
+// `c-…` hash id, element ids `e-…`. Facts from docs/bkci/builds.md
+// and bk-ci's Model, StagePauseCheck and ManualReviewUserTaskElement.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 

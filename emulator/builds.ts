@@ -1,7 +1,7 @@
 // Pipelines and their builds, as bk-ci's v4 OpenAPI shows them: start, status, stop, history,
 // detail. A seeded pipeline scripts the life of every build it starts: phases (QUEUE, RUNNING, a
 // stage waiting for review, a manual-review step, …), then an end status. Facts from
-// bkci-builds-callbacks-gateway.md §1 and bkci-logs-artifacts-review.md §3, §10.
+// docs/bkci/builds.md.
 import { z } from 'zod';
 import { artifactSeedSchema } from './artifacts.ts';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
@@ -441,7 +441,7 @@ export class BuildWorld {
     const shown = other ?? b;
     const life = this.life(shown);
     const queued = QUEUED.has(life.status) && life.endTime === null;
-    // BuildHistoryWithVars lacks BuildHistory's executeCount and updateTime (bkci-builds-callbacks-gateway.md §1.2, trap L1).
+    // BuildHistoryWithVars lacks BuildHistory's executeCount and updateTime (docs/bkci/builds.md, trap L1).
     const { executeCount: _, updateTime: __, ...row } = this.history(shown, life);
     return this.#wire.ok({
       ...row,

@@ -2,7 +2,7 @@
 // updateTimeDesc), paged, filtered as bk-ci's PipelineBuildDao does: buildMsg, materialCommitId and
 // remark are SQL `LIKE '%value%'` (the value's own % and _ are wildcards too; MySQL's default
 // collation ignores case), startUser and status are `IN`, times are bounds on columns that stay
-// NULL until set (START_TIME while a build is queued). Facts from bkci-builds-callbacks-gateway.md §1.1.
+// NULL until set (START_TIME while a build is queued). Facts from docs/bkci/builds.md.
 import type { Build, BuildWorld, Life } from './builds.ts';
 import type { Reply } from './wire.ts';
 

@@ -1,4 +1,4 @@
-// A build's log as bk-ci's log service serves it (bkci-logs-artifacts-review.md §1; bk-ci
+// A build's log as bk-ci's log service serves it (docs/bkci/logs.md; bk-ci
 // LogServiceESImpl.doQueryLogsAfterLine): lines are numbered as they arrive at the log service,
 // searchable a little later, and every page is sorted by the build machine's timestamp, then by
 // line number. A pipeline's seed scripts what its steps write and when; every build plays it.
@@ -70,7 +70,7 @@ export const logScriptSchema = z
     /**
      * ms after build_start (a retried run: after its retry) the build-level `finished` turns true. Default:
      * when the build ends. bk-ci can say it earlier (a job's stopLog collides with the build's row in
-     * T_LOG_STATUS, §1.5).
+     * T_LOG_STATUS; docs/bkci/logs.md).
      */
     finishedAtMs: z.number().int().min(0).optional(),
     /** The n-th log requests of each build (after_line_logs, more_logs; 1-based) that answer 999: a failed search. */

@@ -1,7 +1,7 @@
 // Retrying a finished build as bk-ci's PipelineBuildRetryService.retry does with no taskId (a
 // rebuild): the same build id, executeCount one more, back through the queue with the new run's
 // phases. The earlier runs stay readable: their log lines by executeCount, their model with
-// build_detail's executeCount. Facts from bkci-logs-artifacts-review.md §5 (retry) and §1.7 (L1).
+// build_detail's executeCount. Facts from docs/bkci/builds.md#retry and docs/bkci/logs.md (L1).
 import { z } from 'zod';
 import { type Build, type BuildWorld, checkPhases, type Phase, phaseSchema } from './builds.ts';
 import { logGeneratorSchema, logLineSchema } from './logs.ts';

@@ -1,6 +1,6 @@
 // Deciding what a build waits for: the control API's `POST /__emulator/reviews` (any named user,
 // no refusals beyond "nothing waits") and bk-ci's own review endpoints with their refusals
-// (bkci-logs-artifacts-review.md §3.1–3.3; PipelineBuildFacadeService, StagePauseCheck).
+// (docs/bkci/builds.md#reviews; PipelineBuildFacadeService, StagePauseCheck).
 import { z } from 'zod';
 import { allSteps } from './build-model.ts';
 import type { Build, BuildWorld } from './builds.ts';

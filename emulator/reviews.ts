@@ -1,5 +1,5 @@
 // Reviews a build waits on: a stage's entry review (StagePauseCheck with review groups) and a
-// manual-review step (manualReviewUserTask). Facts from bkci-logs-artifacts-review.md §3.2–3.3 and
+// manual-review step (manualReviewUserTask). Facts from docs/bkci/builds.md#reviews and
 // bk-ci's StagePauseCheck (groupToReview, reviewGroup, getReviewGroupById) and PipelineStageService
 // (cancelStage: a timeout is rejected by "SYSTEM" with suggest "TIMEOUT", on the first group).
 import { createHash } from 'node:crypto';

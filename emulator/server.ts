@@ -401,7 +401,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
     if (path === TOKEN_PATH) return issueToken(method, req);
     // Outside bk-ci's service locations (`/ms/<service>/api/…`) nginx itself answers, with its
-    // error page (bkci-server-behaviour.md §0.3): a BlueKing API Gateway path sent here, say.
+    // error page (docs/bkci/wrappers-and-errors.md): a BlueKing API Gateway path sent here, say.
     if (!path.startsWith('/ms/')) return wire.gatewayError(404, '请求资源不存在。');
     if (!path.startsWith(OPENAPI_ROOT)) return wire.notFound();
     const check = tokens.check(query.get('access_token'));

@@ -1,4 +1,4 @@
-// A build's variables as bk-ci's build_variables reads them (bkci-logs-artifacts-review.md §4;
+// A build's variables as bk-ci's build_variables reads them (docs/bkci/artifacts-and-variables.md;
 // bk-ci ServiceBuildResourceImpl.getBuildVariableValue, PipelineBuildFacadeService.getBuildVarsByNames):
 // start parameters, the BK_CI_* built-ins and what the pipeline's steps set, raw (secrets too).
 import { z } from 'zod';

@@ -25,8 +25,8 @@ export const html = (status: number, title: string): Reply => ({
 });
 
 /**
- * How one flavour puts things on the wire. `spec` is api-spec.md read literally; `bkci` is
- * what open-source bk-ci does (bkci-server-behaviour.md).
+ * How one flavour puts things on the wire. `spec` is the API specification read literally; `bkci` is
+ * what open-source bk-ci does (docs/bkci/wrappers-and-errors.md; docs/bkci/README.md#the-emulator).
  */
 export class Wire {
   readonly flavour: Flavour;

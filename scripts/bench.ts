@@ -1,6 +1,6 @@
 // `npm run bench`: prints what the action costs a user. Figures, never assertions.
 //   1. cold start, alternated: a bare Node fetch of the same GET (the floor), the action, the two
-//      peers of ../shared/bench-peers, a first-poll sign-detail and a three-request update;
+//      peers (BENCHMARKS.md says which), a first-poll sign-detail and a three-request update;
 //      the runner download (git archive of HEAD, gzipped)
 //   2. the size of dist/
 //   3. waiting: polls sent and detection delay (step end - task end)
@@ -84,7 +84,7 @@ const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
 const rows: [string, string, string][] = [];
 
 // 1. Cold start, alternated in one run: the floor (a bare Node fetch of the same GET), this
-//    action, the two peers of ../shared/bench-peers doing the same GET, and two more of ours.
+//    action, the two peers (BENCHMARKS.md says which) doing the same GET, and two more of ours.
 {
   const emu = await startEmulator({ flavour: 'bkci' });
   const { token } = emu.addUser('alice');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../emulator/runner.ts';
 import { OPERATION_NAMES } from '../src/operations/registry.ts';
 
-// What a start reads of dist/ (issue 21's cold start): each file is a cost of its own, and an ES
+// What a start reads of dist/ (its cold start): each file is a cost of its own, and an ES
 // import of one of Node's modules makes Node read all its exports (some load more of Node).
 
 const DIST = join(ROOT, 'dist');

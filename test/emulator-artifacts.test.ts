@@ -1,4 +1,4 @@
-// The emulator's artifacts with bk-repo behind bk-ci (bkci-logs-artifacts-review.md §2): file_info
+// The emulator's artifacts with bk-repo behind bk-ci (docs/bkci/artifacts-and-variables.md): file_info
 // pages that say `totalPages: 1` and count only the page (a client reads until a short page),
 // FileInfo as bk-ci fills it, and user_download_url's links and its refusal for a path that is not there.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// The emulator's build log (after_line_logs) with each of bk-ci's traps, as bkci-logs-artifacts-review.md
-// §1 describes them: status 2 before the first line, pages sorted by time, `start` inclusive, late
+// The emulator's build log (after_line_logs) with each of bk-ci's traps, as docs/bkci/logs.md
+// describes them: status 2 before the first line, pages sorted by time, `start` inclusive, late
 // lines, 999, lines after the end, executeCount, hasMore and bk-ci's page size, in both flavours and
 // behind the BlueKing API Gateway.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// A retried build (bk-ci's executeCount > 1), as bkci-logs-artifacts-review.md §5 and trap L1 describe
+// A retried build (bk-ci's executeCount > 1), as docs/bkci/builds.md#retry and trap L1 describe
 // it: retried through the control API (POST /__emulator/builds/retry) and the TypeScript API, then
 // read over loopback: build_detail's executeCount, build_status without one, after_line_logs per run.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// The emulator's build_variables (bkci-logs-artifacts-review.md §4, bkci-builds-callbacks-gateway.md
-// §1.1): start parameters, BK_CI_* built-ins and what steps set, "" for an unknown name, bk-ci's
+// The emulator's build_variables (docs/bkci/artifacts-and-variables.md): start parameters,
+// BK_CI_* built-ins and what steps set, "" for an unknown name, bk-ci's
 // refusals for an empty list and for more than 50 names, in both flavours and behind the gateway.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../emulator/server.ts';

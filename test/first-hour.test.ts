@@ -1,4 +1,4 @@
-// A newcomer's first hour (issue 23): the mistakes people make on day one, each through the built
+// A newcomer's first hour: the mistakes people make on day one, each through the built
 // action as a runner runs it, with the exact words that name the cause.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Class 1 of issue 22, through the built action: whatever reaches stdout or stderr (a library's
+// The runner's streams, through the built action: whatever reaches stdout or stderr (a library's
 // warning quoting an input, Node's own warnings, an error nobody caught), the runner, reading both
 // streams, finds no command but the action's own, and commands are never stopped.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -42,7 +42,7 @@ async function preload(source: string): Promise<Record<string, string>> {
 const HOSTILE = 'PR: !<x> ##[stop-commands]tok\n::error::pwned\n  ::add-mask::a';
 
 describe('stdout and stderr, one writer', () => {
-  it('the door: a YAML tag in build-params with pasted PR text is refused; nothing of it becomes a command on either stream', async () => {
+  it('a YAML tag in build-params with pasted PR text is refused; nothing of it becomes a command on either stream', async () => {
     const alice = emu.addUser('alice');
     const r = await runStep(installed(), {
       inputs: {

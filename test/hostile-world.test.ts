@@ -1,5 +1,5 @@
-// Issue 22, a hostile world: each class it names reached through the built action or run() in
-// process against the emulator, with the door the issue names.
+// A hostile world: servers, inputs and runners that misbehave, each reached through the built
+// action or run() in process against the emulator, by the way a user would meet it.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ afterEach(() => emu.close());
 const NOWHERE = join(tmpdir(), 'bkci-no', 'such', 'dir');
 
 describe('a local failure is told as local', () => {
-  it('the door: a data file that cannot be written while a list arrives is not a broken connection: the list is asked for once', async () => {
+  it('a data file that cannot be written while a list arrives is not a broken connection: the list is asked for once', async () => {
     for (let i = 0; i < 1200; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice' });
     const r = await runStep(installed(), {
       inputs: { operation: 'list-projects', 'base-url': emu.url, 'bk-token': alice.bkToken },
@@ -59,7 +59,7 @@ describe('an input that cannot mean what was written is refused before any reque
 
   it.each([
     [
-      'the door: request with a body and the default method GET',
+      'request with a body and the default method GET',
       { operation: 'request', path: 'v4/projects/demo', body: '{"projectName":"x"}' },
       /body is given but method is GET \(the default\)/,
     ],
@@ -82,7 +82,7 @@ describe('an input that cannot mean what was written is refused before any reque
 });
 
 describe('every loop that asks a server for more makes progress or stops', () => {
-  it('the door: a callbacks list that ignores page and sends no count is asked twice, paced, and nothing is deleted', async () => {
+  it('a callbacks list that ignores page and sends no count is asked twice, paced, and nothing is deleted', async () => {
     const quirky = await startEmulator({ flavour: 'bkci', callbackPaging: 'ignores-page' });
     try {
       const bob = quirky.addUser('bob');
@@ -132,7 +132,7 @@ describe('an answer is checked against the question', () => {
   const answer = (pattern: RegExp, body: string, method = 'GET') =>
     emu.faults.add({ method: method as 'GET', pattern, times: Infinity, fault: { kind: 'status', status: 200, body } });
 
-  it('the door: a body that gives a key twice is refused, once, not read one way here and another there', async () => {
+  it('a body that gives a key twice is refused, once, not read one way here and another there', async () => {
     answer(/\/projects\/demo$/, '{"code":0,"data":{"englishName":"demo","projectName":"Demo","projectName":"Evil"}}');
     const r = await step({ operation: 'get-project', 'project-id': 'demo' });
     failedWith(r, /gives the key "projectName" twice in one object; JSON readers differ on which one counts/);
@@ -204,7 +204,7 @@ describe('half-done work is told truly', () => {
     createdAt: id,
   });
 
-  it('the door: callbacks deleted before a batch that failed are said, and reenabled-events lists only what was created again', async () => {
+  it('callbacks deleted before a batch that failed are said, and reenabled-events lists only what was created again', async () => {
     emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
     emu.faults.add({
@@ -277,7 +277,7 @@ describe('time relative to what the server grants', () => {
       .filter((q) => q.path.includes('/detail'))
       .map((q) => q.time);
 
-  it('the door: a 30-second token is renewed when a fifth of its life is left, not before every poll', async () => {
+  it('a 30-second token is renewed when a fifth of its life is left, not before every poll', async () => {
     const bob = timed.addUser('bob');
     timed.seedSign({ resignId: 's-1', runningMs: 120_000 });
     const r = await sign(bob.bkToken, { 'resign-id': 's-1' });
@@ -323,7 +323,7 @@ describe('time relative to what the server grants', () => {
 });
 
 describe('everything shown is bounded, with a note', () => {
-  it('the door: a re-sign message of 300,000 characters is cut in the output, the annotation and the summary, each saying so', async () => {
+  it('a re-sign message of 300,000 characters is cut in the output, the annotation and the summary, each saying so', async () => {
     const long = `queue full ${'x'.repeat(300_000)} end`;
     emu.seedSign({ resignId: 's-long', runningMs: 0, result: 'FAIL', failMessage: long });
     const r = await runInProcess({

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../emulator/runner.ts';
 import { INPUT_NAMES, outputNames, REGISTRY } from '../src/operations/registry.ts';
+import { userPages, yamlBlocks } from './support/user-docs.ts';
 
 interface ActionYml {
   runs: { using: string; main: string };
@@ -12,7 +13,7 @@ interface ActionYml {
   outputs: Record<string, { description: string }>;
 }
 
-/** The names of the action's contract (action-contract.md): none may be renamed or dropped. */
+/** The names the action was first published with, which workflows use: none may be renamed or dropped. */
 const CONTRACT_INPUTS = [
   'operation',
   'base-url',
@@ -172,7 +173,7 @@ describe('README', () => {
     expect(tableAfter(readme, '## Outputs').map((r) => code(r[0]))).toEqual(Object.keys(action.outputs));
   });
 
-  it('every workflow example uses only declared inputs, and says its operation', () => {
+  it('every workflow example, in the README and docs/, uses only declared inputs, and says its operation', async () => {
     const steps: Record<string, unknown>[] = [];
     const collect = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(collect);
@@ -182,7 +183,7 @@ describe('README', () => {
         Object.values(step).forEach(collect);
       }
     };
-    for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) collect(parse(block ?? ''));
+    for (const block of yamlBlocks(await userPages())) collect(parse(block.text));
     expect(steps.length).toBeGreaterThanOrEqual(6);
     for (const step of steps) {
       if (typeof step.with !== 'object' || step.with === null) continue;
@@ -193,9 +194,8 @@ describe('README', () => {
   });
 });
 
-describe('README examples are safe to copy', () => {
+describe('the examples of the README and docs/ are safe to copy', () => {
   it('no run: script holds an expression: outputs reach shells through env', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
     const scripts: string[] = [];
     const collect = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(collect);
@@ -205,7 +205,7 @@ describe('README examples are safe to copy', () => {
         Object.values(step).forEach(collect);
       }
     };
-    for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) collect(parse(block ?? ''));
+    for (const block of yamlBlocks(await userPages())) collect(parse(block.text));
     expect(scripts.length).toBeGreaterThanOrEqual(2);
     for (const script of scripts) expect(script).not.toMatch(/\$\{\{/);
   });

@@ -1,38 +1,35 @@
-// Every example of the action in README.md runs, as written, against the emulator through the
-// built action. The examples are read FROM the README: a step added there later is run here too.
-// The shell steps around them (`run:`) are not run; the outputs they read from the action's step
-// (`steps.<id>.outputs.<name>`) must be set. What the test changes is said by explicit rules below (EXPRESSIONS, the two inputs it points
-// elsewhere) and what it cannot run is skipped by a rule with its reason in the test's name.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// Every example of the action in README.md and the pages under docs/ runs, as written, against
+// the emulator through the built action. The examples are read FROM those pages: a step added
+// there later is run here too. The shell steps around them (`run:`) are not run; the outputs they
+// read from the action's step (`steps.<id>.outputs.<name>`) must be set. What the test changes is
+// said by explicit rules below (EXPRESSIONS, the two inputs it points elsewhere) and what it
+// cannot run is skipped by a rule with its reason in the test's name.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT, runStep, useInstalledAction } from '../emulator/runner.ts';
+import { runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { userPages, yamlBlocks } from './support/user-docs.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
 
 interface Example {
-  /** Where it is: the heading above it and its place among the README's action steps. */
+  /** Where it is: the page, the heading above it and its place among the pages' action steps. */
   title: string;
   step: { id?: string; with?: unknown };
   /** The whole YAML block the step is in: later steps read its outputs. */
   block: string;
 }
 
-/** Every step of a YAML block in README.md that uses the action, in order, under its heading. */
+/** Every step of a YAML block in the user's pages that uses the action, in order, under its page and heading. */
 async function examples(): Promise<Example[]> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const found: Example[] = [];
-  for (const m of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) {
-    const block = m[1] ?? '';
-    const heading = [...readme.slice(0, m.index).matchAll(/^#+ (.*)$/gm)].at(-1)?.[1] ?? 'README';
+  for (const { page, heading, text: block } of yamlBlocks(await userPages())) {
     const visit = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(visit);
       else if (typeof node === 'object' && node !== null) {
         const step = node as Record<string, unknown>;
         if (typeof step.uses === 'string' && step.uses.includes('/bkci-action@'))
-          found.push({ title: `${heading} #${found.length + 1}`, step: step as Example['step'], block });
+          found.push({ title: `${page} › ${heading} #${found.length + 1}`, step: step as Example['step'], block });
         else Object.values(step).forEach(visit);
       }
     };
@@ -102,7 +99,7 @@ function outputsRead(e: Example): string[] {
   return [...e.block.matchAll(new RegExp(`steps\\.${e.step.id}\\.outputs\\.([\\w-]+)`, 'g'))].map((m) => m[1] ?? '');
 }
 
-describe('every example of the action in README.md runs against the emulator', () => {
+describe('every example of the action in README.md and docs/ runs against the emulator', () => {
   it('finds the examples: request, builds, projects, callbacks, tokens, re-signing, the gateway', () => {
     const operations = new Set(all.map((e) => (e.step.with as Record<string, unknown> | undefined)?.operation));
     for (const o of ['request', 'start-build', 'sign-detail', 'create-project', 'update-project', 'create-callbacks', 'get-token'])

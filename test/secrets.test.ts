@@ -22,7 +22,7 @@ async function shown(r: StepResult, operation: string): Promise<string> {
 
 const OPERATIONS: [string, Record<string, string>][] = [
   ['get-token', {}],
-  // A failing poll no longer ends a wait: the timeout does.
+  // A failing poll does not end a wait: the timeout does.
   ['sign-detail', { 'resign-id': 's-ok', 'download-url': 'true', timeout: '2s', 'poll-interval': '1s' }],
   ['sign-detail', { 'resign-id': 's-fail', timeout: '2s', 'poll-interval': '1s' }],
   ['get-project', { 'project-id': 'demo' }],

@@ -1,5 +1,5 @@
 // bk-ci's artifacts of a build (v4 artifactories): the files and a link to each. Facts and
-// traps: bkci-logs-artifacts-review.md §2 (bk-repo's paging says totalPages: 1 whatever the count).
+// traps: docs/bkci/artifacts-and-variables.md (bk-repo's paging says totalPages: 1 whatever the count).
 import { z } from '../base/schema.ts';
 
 export { FILE_INFO, USER_DOWNLOAD_URL } from './build-endpoints.ts';

@@ -1,6 +1,6 @@
 // bk-ci's pipeline builds (v4): where start, status, stop, detail and history live, and the
 // shapes of their answers. What the statuses mean is the build room's (src/build/status.ts).
-// Facts: bkci-builds-callbacks-gateway.md §1, bkci-logs-artifacts-review.md §3, §10.
+// Facts: docs/bkci/builds.md.
 import { z } from '../base/schema.ts';
 
 export { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from './build-endpoints.ts';

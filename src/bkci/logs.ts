@@ -1,5 +1,5 @@
 // bk-ci's build log (v4 logs/after_line_logs): lines from a number on, as the log service
-// answers them. Facts and traps: bkci-logs-artifacts-review.md §1.
+// answers them. Facts and traps: docs/bkci/logs.md.
 import { z } from '../base/schema.ts';
 
 export { LOG_AFTER } from './build-endpoints.ts';

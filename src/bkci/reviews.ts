@@ -1,5 +1,5 @@
 // Deciding what a build waits for (v4): a stage's entry review and a manual-review step; and
-// the build's variables. Facts and refusals: bkci-logs-artifacts-review.md §3, §4.
+// the build's variables. Facts and refusals: docs/bkci/builds.md#reviews, docs/bkci/artifacts-and-variables.md.
 import { z } from '../base/schema.ts';
 
 export { BUILD_VARIABLES, MANUAL_REVIEW, MANUAL_START_STAGE } from './build-endpoints.ts';

@@ -1,6 +1,6 @@
 // The build's files, each with a link: file_info read page after page until a short one (bk-repo
 // answers totalPages: 1 whatever the count), then user_download_url for each file. The links open
-// in a browser logged in to bk-ci; they are not downloads. Facts: bkci-logs-artifacts-review.md §2.
+// in a browser logged in to bk-ci; they are not downloads. Facts: docs/bkci/artifacts-and-variables.md.
 
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';

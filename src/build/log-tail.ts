@@ -1,5 +1,5 @@
 // Where the build's log is read from next, and which lines are ready to print: bk-ci's traps
-// (bkci-logs-artifacts-review.md §1.4, §1.7) handled in one pure place. Pages come ordered by
+// (docs/bkci/logs.md#traps) handled in one pure place. Pages come ordered by
 // time, not line number; `start` is inclusive; a line can become readable after higher-numbered
 // ones (numbers are given at ingestion, made searchable in bulk every few seconds); status 2
 // means no log yet and 999 a failed search. Lines are released in line-number order, each once.

@@ -2,7 +2,7 @@
 // pending group, by id) or a manual-review step (status always sent). Checked before anything
 // is sent: that something waits, that the user may decide it, that the review parameters exist.
 // The decision is a POST sent once: when its outcome is unknown it is never sent again.
-// Facts and refusals: bkci-logs-artifacts-review.md §3.
+// Facts and refusals: docs/bkci/builds.md#reviews.
 
 import { ActionError, errorMessage, HttpError, ServerSaidError } from '../base/errors.ts';
 import { z } from '../base/schema.ts';

@@ -1,5 +1,5 @@
 // What a build waits for and who may decide it, and whether a review was refused — read from
-// build_detail, the only place bk-ci says it (bkci-logs-artifacts-review.md §3.2, §3.3, §3.5).
+// build_detail, the only place bk-ci says it (docs/bkci/builds.md#reviews).
 import type { BuildDetail } from '../bkci/builds.ts';
 
 type Stage = NonNullable<NonNullable<BuildDetail['model']>['stages']>[number];

@@ -1,6 +1,6 @@
 // Starting a build once and never losing it: the start carries a message unique to this step;
 // when bk-ci's answer is lost, the build is looked for by that message in the pipeline's history
-// instead of being started again (bkci-logs-artifacts-review.md §10).
+// instead of being started again (docs/bkci/builds.md#finding-a-build-again-build_histories).
 import { randomUUID } from 'node:crypto';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import {

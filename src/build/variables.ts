@@ -1,5 +1,5 @@
 // The build's variables a later step asks for: read with build_variables once the build ended,
-// each value masked before anything can print it. Facts: bkci-logs-artifacts-review.md §4
+// each value masked before anything can print it. Facts: docs/bkci/artifacts-and-variables.md
 // (values come back raw, secrets included; an unknown name reads as "").
 import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';

@@ -1,5 +1,5 @@
 // What a build waits for and who may decide it, and whether a review was refused, from
-// build_detail's ModelRecord (bkci-logs-artifacts-review.md §3.2, §3.3).
+// build_detail's ModelRecord (docs/bkci/builds.md#reviews).
 import { describe, expect, it } from 'vitest';
 import { buildDetail } from '../../src/bkci/builds.ts';
 import { describeRejection, pendingReview, rejection } from '../../src/build/reviews.ts';

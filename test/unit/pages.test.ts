@@ -102,7 +102,7 @@ describe('the paging loop', () => {
 
   it.each([
     [
-      'the door: a server that ignores page and sends no count',
+      'a server that ignores page and sends no count',
       { kind: 'ignores-page' } as Behaviour,
       25,
       /page 2 brought nothing .* stopped after 2 requests/,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROOT } from '../../emulator/runner.ts';
 
-// What every step pays before it runs its operation (issue 21's cold start): the modules of the
+// What every step pays before it runs its operation (its cold start): the modules of the
 // start file build no zod schema at load but the shared settings; each operation's own schemas
 // are built when its module loads, which is only when the step runs it. The start file is the one
 // rollup.config.mjs makes: what src/index.ts reaches by static imports, and what the operations
