@@ -13,8 +13,10 @@ export default defineConfig({
     // stub the environment with vi.stubEnv and restore it, close their emulators, and run() in
     // this process restores what it changes (test/support/in-process.ts).
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A guard against a test that hangs, not a timing: on this machine at load 18-20 (six test runs
+    // at once) the one test that runs the built action twelve times in a row took over 30 s.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // The JSON report is what .ci/run counts; the default reporter is for people.
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
