@@ -8,6 +8,7 @@ import { cleanupSteps, installAction, runStep, unescapeData } from '../emulator/
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../emulator/server.ts';
 import type { Flavour } from '../emulator/wire.ts';
 import { failedWith } from './support/expect-step.ts';
+import { signRunningFor } from './support/sign-reads.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -100,8 +101,8 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
   });
 
   it('sign-detail: the token request and every poll share one connection', async () => {
-    emu.seedSign({ resignId: 's-ka', runningMs: 2200 });
-    const r = await step({ operation: 'sign-detail', 'resign-id': 's-ka', 'poll-interval': '1s' });
+    const done = signRunningFor(emu, 's-ka', 2);
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-ka', 'poll-interval': '1s' }).finally(done);
     expect(r.code).toBe(0);
     const polls = Number(r.outputs.polls);
     expect(polls).toBeGreaterThanOrEqual(2);

@@ -32,7 +32,7 @@ describe('the built action shows the build', () => {
           steps: [{ tag: 'e-pack', jobId: 'build', stepId: 'pack', containerHashId: 'c-1' }],
           lines: [
             { at: 100, step: 'e-pack', text: 'packing' },
-            { at: 200, step: 'e-pack', text: '::error::not a command' },
+            { at: 100, step: 'e-pack', text: '::error::not a command' },
           ],
         },
         variables: { APP_VERSION: '1.10.0', SIGNING_PASSWORD: 'pa55-w0rd-value' },

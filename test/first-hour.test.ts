@@ -10,6 +10,7 @@ import { readActionYml, runStep, useInstalledAction } from '../emulator/runner.t
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { OPERATION_NAMES } from '../src/operations/registry.ts';
 import { failedWith } from './support/expect-step.ts';
+import { signRunningFor } from './support/sign-reads.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
 
@@ -200,9 +201,9 @@ describe('outputs mean what action.yml says, for every operation that sets them'
   });
 
   it('polls counts the reads made, failed ones included, as its description says', async () => {
-    emu.seedSign({ resignId: 's-slow', runningMs: 2500 });
+    const done = signRunningFor(emu, 's-slow', 2);
     emu.faults.add({ method: 'GET', pattern: /s-slow\/detail$/, skip: 1, times: 1, fault: { kind: 'status', status: 503 } });
-    const r = await step({ operation: 'sign-detail', 'resign-id': 's-slow', retries: '0' });
+    const r = await step({ operation: 'sign-detail', 'resign-id': 's-slow', retries: '0' }).finally(done);
     expect(r.code, r.stdout).toBe(0);
     const reads = emu.requests({ method: 'GET', path: '/s-slow/detail' }).length;
     // A RUNNING, the 503, then at least one more: however late the step started.

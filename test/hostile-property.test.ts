@@ -104,5 +104,5 @@ describe('random server answers, the built action', () => {
       }),
       { numRuns: 24 },
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,5 +1,7 @@
-// The built action against a hostile server and a careless user: data never lost, server text
-// never obeyed, secrets never shown, the wire read as curl reads it, waits that survive.
+// The action against a hostile server and a careless user: data never lost, server text never
+// obeyed, secrets never shown, the wire read as curl reads it, waits that survive. run() in this
+// process, which prints and outputs through the same writer as dist/; the built action where only
+// it can show (a newcomer's failures, an old Node); hostile-property sends it random answers.
 
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,7 +61,7 @@ function useEmulator(clock?: Clock): { readonly emu: Emulator; bkToken: string; 
 describe('data is never lost', () => {
   const world = useEmulator();
   const step = (inputs: Record<string, string>, env: Record<string, string> = {}) =>
-    runStep(installed(), { inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, env });
+    runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, processEnv: env });
 
   it('create-project with if-exists: update applies only the given fields: no default blanks the description', async () => {
     world.emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'keep me', creator: 'alice', bgId: 12 });
@@ -141,7 +143,7 @@ describe('data is never lost', () => {
 describe('server text stays text', () => {
   const world = useEmulator();
   const step = (inputs: Record<string, string>) =>
-    runStep(installed(), { inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs } });
+    runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs } });
 
   it('neither ::cmd:: nor ##[cmd] comes out of a project name, an error page or a heartbeat', async () => {
     world.emu.seedProject({
@@ -183,7 +185,7 @@ describe('server text stays text', () => {
 describe('secrets never show, not even in part', () => {
   const world = useEmulator();
   const step = (inputs: Record<string, string>) =>
-    runStep(installed(), {
+    runInProcess({
       inputs: { 'base-url': world.emu.url, 'access-token': world.accessToken, 'user-id': 'alice', retries: '0', ...inputs },
     });
 
