@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // One worker more than the two cores: most suites wait on loopback sockets, child processes and
-    // 1 s polls, and a third file runs while two wait (vitest's default, cores - 1, runs them one
-    // after another on a 2-core runner). BENCHMARKS.md, "The test suite's time", has the measures.
-    maxWorkers: 3,
+    // One worker per core: most suites wait on loopback sockets and child processes, and vitest's
+    // default (cores - 1) runs them one after another on a 2-core runner. A third worker made the
+    // whole run shorter but each test slower, and on a loaded machine tests that run the built
+    // action a dozen times passed their timeouts (BENCHMARKS.md, "The test suite's time").
+    maxWorkers: 2,
     // Workers are reused across files instead of one process per file: a fresh worker costs a
     // process, vitest's environment and every module of src/ and emulator/ transformed and loaded
     // again (a third of the suite's CPU time). Nothing a file leaves behind reaches the next: tests
