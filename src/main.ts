@@ -10,6 +10,7 @@ import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Tran
 import { ignoredWarning, isOperationName, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
+import { outputValue } from './runner/outputs.ts';
 import { Secrets } from './runner/secrets.ts';
 import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
@@ -20,9 +21,8 @@ const CANCEL_EXIT_MS = 1800;
 /** The most an operation may hold the exit after a cancel (holdExit), inside the runner's 7.5 s. */
 const MAX_HOLD_MS = 6900;
 
-/** The error annotation, and each output but data (which has data-file behind it): server text in them is bounded. */
+/** The error annotation: server text in it is bounded (outputs are, in runner/outputs.ts). */
 const ANNOTATION_LIMIT = 8000;
-const OUTPUT_LIMIT = 64 * 1024;
 
 /** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
 const NODE_MAJOR = 24;
@@ -121,7 +121,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   /** Set once the operation has ended well: what fails after it is the runner's side, never the server's. */
   let finished = false;
   // Opened when written: a list answer's items go to it as they arrive.
-  const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
+  // Scrubbed inside its strings, with the step's own credentials only: it stays the JSON bk-ci sent.
+  const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redactOwnJson(text));
   try {
     step = await prepareStep(getInput);
     if (step.ignored.length > 0) log.warning(ignoredWarning(step.operation, step.ignored));
@@ -160,7 +161,10 @@ export async function run(options: RunOptions = {}): Promise<void> {
     finished = true;
     log.info(outcome.headline);
     setOutputs(step.outputs, outcome, connection.tokens, secrets, dataFile);
-    await writeSummary(operation, baseUrl, step, true, outcome, secrets);
+    // The summary is how the work is shown, not the work: one that cannot be written is a warning.
+    await writeSummary(operation, baseUrl, step, true, outcome, secrets).catch((e: unknown) =>
+      log.warning(`the job summary could not be written: ${errorMessage(e)}`),
+    );
   } catch (e) {
     if (e instanceof OperationError) outcome = e.outcome;
     let message = errorMessage(e);
@@ -193,8 +197,9 @@ export async function run(options: RunOptions = {}): Promise<void> {
 
 /**
  * What is known: the HTTP status (the failure's own, else the last call's), the user, and the
- * outcome's outputs (those `names` the operation has) and data. Outputs carry server text too, so a secret it echoes is scrubbed;
- * get-token's access-token is the one output that is a secret by design (masked when it arrived).
+ * outcome's outputs (those `names` the operation has) and data. Outputs carry server text too, so
+ * the step's own credentials it echoes are taken out (runner/outputs.ts); get-token's access-token
+ * is the one output that is a secret by design (masked when it arrived).
  */
 function setOutputs(
   names: readonly string[],
@@ -206,14 +211,19 @@ function setOutputs(
 ): void {
   core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
   const user = outcome?.user ?? tokens.user;
-  if (user !== undefined) core.setOutput('user-id', user);
+  if (user !== undefined)
+    core.setOutput(
+      'user-id',
+      outputValue('user-id', user, secrets, (m) => core.warning(m)),
+    );
   if (outcome === undefined) return;
   for (const name of names) {
     const value: string | undefined = outcome.outputs[name];
-    // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets
-    // taken out then, whole: a cut would leave no JSON); every other output scrubbed and bounded.
     if (value !== undefined)
-      core.setOutput(name, name === 'access-token' || name === 'variables' ? value : cut(secrets.redactOwn(value), OUTPUT_LIMIT));
+      core.setOutput(
+        name,
+        outputValue(name, value, secrets, (m) => core.warning(m)),
+      );
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

@@ -2,9 +2,10 @@
 // message that names the input and says what is valid.
 
 import { formatDuration, parseDuration } from '../base/duration.ts';
-import { bigintsToExact, duplicateKey, parseExact } from '../base/json.ts';
+import { bigintsToExact, duplicateKey, parseExact, tooDeep } from '../base/json.ts';
 import { z } from '../base/schema.ts';
-import { hasSpaceOrControl, isControl } from '../base/text.ts';
+import { isControl } from '../base/text.ts';
+import { isHttpUrl } from '../base/url.ts';
 
 export const bool = (name: string) =>
   z.string().transform((v, ctx) => {
@@ -69,14 +70,7 @@ export const withoutCredentials = (text: string): string => text.replace(/^([^/?
  * An absolute http(s) URL, exactly as written: the URL parser drops tabs and line breaks, so a
  * URL holding any (or a space) is not the one checked. For inputs and for a server's URLs alike.
  */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !hasSpaceOrControl(text);
-  } catch {
-    return false;
-  }
-}
+export { isHttpUrl };
 
 const hasCredentials = (text: string): boolean => {
   try {
@@ -162,6 +156,8 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
  */
 function readJson(t: string, parse: (text: string) => unknown): { value: unknown } | undefined {
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  const deep = tooDeep(t);
+  if (deep !== undefined) throw new Error(deep);
   let value: unknown;
   try {
     value = parse(t);
