@@ -82,4 +82,45 @@ describe('the built action', () => {
     failedWith(r, /JSON too deep: its arrays and objects nest more than 512 levels, the most the action reads/);
     expect(r.errors.join('\n')).not.toMatch(/not valid JSON|invalid JSON/i);
   }, 30_000);
+
+  it('a build value is output as it is and bounded; a link bk-ci hands back that is not http(s) is left out, never a link', async () => {
+    const big = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`V${i}`, `value-${i}-${'x'.repeat(2000)}`]));
+    emu.seedPipeline({
+      projectId: 'demo',
+      pipelineId: 'p-app',
+      phases: [{ status: 'RUNNING', ms: 500 }],
+      variables: { ...big, TAG: 'v2.3.4', APP_VERSION: '2.3.4' },
+      artifacts: [{ path: 'app/App.ipa', size: 1024 }],
+    });
+    emu.faults.add({
+      pattern: /user_download_url$/,
+      fault: { kind: 'patch', data: { url: 'data:text/html,<script>x</script>', url2: 'data:x' } },
+    });
+    const r = await runStep(actionDir, {
+      inputs: {
+        operation: 'start-build',
+        'base-url': emu.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'pipeline-id': 'p-app',
+        'poll-interval': '1s',
+        logs: 'none',
+        variables: ['TAG', 'APP_VERSION', ...Object.keys(big)].join(','),
+        'mask-variables': '*',
+        artifacts: 'true',
+      },
+    });
+    expect(r.errors).toEqual([]);
+    const variables = JSON.parse(r.outputs.variables ?? '') as Record<string, string>;
+    expect(Buffer.byteLength(r.outputs.variables ?? '')).toBeLessThanOrEqual(64 * 1024);
+    expect(variables).toMatchObject({ TAG: 'v2.3.4', APP_VERSION: '2.3.4', V0: big.V0 });
+    const n = Object.keys(variables).length;
+    expect(n).toBeLessThan(42);
+    const warnings = warningsOf(r.stdout).join('\n');
+    expect(warnings).toContain(`the variables output holds the first ${n} of 42 entries (64 KiB at most)`);
+    expect(warnings).toMatch(/APP_VERSION \(a short number\) is not masked/);
+    expect(JSON.parse(r.outputs.artifacts ?? '')).toEqual([expect.objectContaining({ name: 'App.ipa', url: '' })]);
+    expect(warnings).toMatch(/some artifact links bk-ci gave are not absolute http\(s\) URLs; their url is empty/);
+    expect(r.summary).not.toContain('data:text/html');
+  }, 30_000);
 });
