@@ -109,6 +109,76 @@ describe("the step's own credentials, and only they, leave the outputs", () => {
   });
 });
 
+describe('the scrubbing of outputs, where a textual scrub would differ', () => {
+  it('a credential that is also JSON syntax or a number is never replaced across the JSON: data stays JSON', () => {
+    const s = new Secrets(() => undefined);
+    s.add('1234');
+    s.add('{"a"');
+    for (const text of ['{"retry":1234,"id":"x1234"}', '  {"a":"1234"}', '[{"a":1234}]', '"a1234"'])
+      expect(() => JSON.parse(s.redactOwnOutput(text))).not.toThrow();
+    expect(s.redactOwnOutput('{"retry":1234,"id":"x1234"}')).toBe('{"retry":1234,"id":"x***"}');
+    expect(s.redactOwnOutput('  {"a":"1234"}')).toBe('  {"a":"***"}');
+    expect(s.redactOwnOutput('"a1234"')).toBe('"a***"');
+    // Not JSON: scrubbed as text.
+    expect(s.redactOwnOutput('retry 1234 {"a"')).toBe('retry *** ***');
+    expect(s.redactOwnOutput('{"a" is no JSON 1234')).toBe('*** is no JSON ***');
+    expect(s.redactOwnOutput('x{"a":1234}')).toBe('x***:***}');
+  });
+
+  it("the step's own secrets are replaced longest first, whichever came first", () => {
+    for (const order of [
+      ['tok-1234', 'tok-1234-refresh'],
+      ['tok-1234-refresh', 'tok-1234'],
+    ]) {
+      const s = new Secrets(() => undefined);
+      for (const v of order) s.add(v);
+      expect(s.redactOwn('a tok-1234-refresh b tok-1234')).toBe('a *** b ***');
+      expect(s.redactOwnJson('["tok-1234-refresh","tok-1234"]')).toBe('["***","***"]');
+    }
+  });
+
+  it('before any secret is known, nothing is replaced', () => {
+    const s = new Secrets(() => undefined);
+    expect(s.redactOwn('Stryker was here')).toBe('Stryker was here');
+    expect(s.redactOwnJson('["Stryker was here"]')).toBe('["Stryker was here"]');
+    expect(s.redactOwnOutput('Stryker was here')).toBe('Stryker was here');
+  });
+
+  it('each string is handed over decoded, between strings the text is kept', () => {
+    const seen: string[] = [];
+    const out = mapJsonStrings(String.raw`ab"a\u0041" , "\"q\"":"c"`, (v) => {
+      seen.push(v);
+      return v === 'aA' ? 'ok' : v;
+    });
+    expect(seen).toEqual(['aA', '"q"', 'c']);
+    expect(out).toBe(String.raw`ab"ok" , "\"q\"":"c"`);
+  });
+});
+
+describe('URL outputs pass the one check', () => {
+  it.each([
+    ['build-url', 'https://devops.example.com/console/pipeline/p/b', 'https://devops.example.com/console/pipeline/p/b', []],
+    ['build-url', '', '', []],
+    [
+      'download-url',
+      'javascript:alert(1)',
+      '',
+      ['the download-url output is left out: it is not an absolute http(s) URL ("javascript:alert(1)")'],
+    ],
+    [
+      'build-url',
+      'https://h.example/a\nb',
+      '',
+      ['the build-url output is left out: it holds white space or control characters ("https://h.example/a\\nb")'],
+    ],
+    ['build-status', 'javascript:x', 'javascript:x', []],
+  ])('%s %j → %j', (name, value, expected, warnings) => {
+    const warned: string[] = [];
+    expect(outputValue(name, value, secrets().s, (m) => warned.push(m))).toBe(expected);
+    expect(warned).toEqual(warnings);
+  });
+});
+
 describe('every output is bounded', () => {
   it('text is cut, with a warning', () => {
     const warned: string[] = [];
@@ -130,6 +200,20 @@ describe('every output is bounded', () => {
     expect(n).toBeGreaterThan(5);
     expect(warned).toEqual([`the variables output holds the first ${n} of 100 entries (${1000 / 1024} KiB at most)`]);
     expect(JSON.stringify(value).startsWith(out.slice(0, -1))).toBe(true);
+  });
+
+  it('whole entries up to the byte: one that would pass the bound by a byte is left out', () => {
+    const text = JSON.stringify(['aaaa', 'aaaa', 'aaaa']);
+    expect(text).toHaveLength(22);
+    expect(bounded('x', text, 21, () => undefined)).toBe('["aaaa","aaaa"]');
+    expect(bounded('x', text, 16, () => undefined)).toBe('["aaaa","aaaa"]');
+    expect(bounded('x', text, 15, () => undefined)).toBe('["aaaa"]');
+    expect(bounded('x', '{"a":"bbbb","c":"dddd"}', 20, () => undefined)).toBe('{"a":"bbbb"}');
+  });
+
+  it('text is cut to 100 characters under the bound, then the note', () => {
+    const out = bounded('x', 'a'.repeat(2000), 1000, () => undefined);
+    expect(out).toBe(`${'a'.repeat(900)}… (1100 more characters)`);
   });
 
   it('a value within the bound is untouched, without a word', () => {
