@@ -8,6 +8,7 @@ export default defineConfig({
       'test/unit/**/*.test.ts',
       'test/callbacks.test.ts',
       'test/secrets.test.ts',
+      'test/build-outputs.test.ts',
       'test/run.test.ts',
       'test/list-stream.test.ts',
       'test/retry-faults.test.ts',

@@ -3,7 +3,7 @@
 // run `executeCount` names). Stage reviews show as the stage's `checkIn` (StagePauseCheck),
 // manual-review steps as `manualReviewUserTask` elements. Facts from
 // docs/bkci/builds.md (its reviews and retry).
-import { type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
+import { declaredParams, type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
 import type { Build, BuildWorld, Life } from './builds.ts';
 import { runOf } from './retries.ts';
 import { groupId, stageReview, stepReview } from './reviews.ts';
@@ -131,7 +131,10 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
     startTime: life.startTime,
     ...(life.endTime === null ? {} : { endTime: life.endTime }),
     status: life.status,
-    model: { name: p?.name ?? '', stages: [triggerStage(life.startTime === 0 ? undefined : 'SUCCEED'), ...stages] },
+    model: {
+      name: p?.name ?? '',
+      stages: [triggerStage(life.startTime === 0 ? undefined : 'SUCCEED', declaredParams(p, b.params)), ...stages],
+    },
     currentTimestamp: w.now(),
     buildNum: b.num,
     ...(b.cancelUserId === undefined ? {} : { cancelUserId: b.cancelUserId }),

@@ -112,7 +112,24 @@ export function layout(pipelineId: string, stages: string[], jobs: Record<string
 export const allSteps = (stages: StageLayout[]): StepLayout[] => stages.flatMap((s) => s.jobs.flatMap((j) => j.steps));
 
 /** The trigger stage bk-ci puts first in every model: stage-1, container 0, the manual trigger. */
-export function triggerStage(status: string | undefined): Record<string, unknown> {
+/**
+ * The trigger container's params (bk-ci's BuildFormProperty): the start parameters the pipeline
+ * declares, each with its type; those seeded as passwords are PASSWORD, the others STRING.
+ */
+export function declaredParams(
+  p: { required: string[]; passwords: string[] } | undefined,
+  given: Record<string, string>,
+): { id: string; type: string; required: boolean; defaultValue: string }[] {
+  const ids = new Set([...(p?.required ?? []), ...(p?.passwords ?? []), ...Object.keys(given)]);
+  return [...ids].map((id) => ({
+    id,
+    type: p?.passwords.includes(id) ? 'PASSWORD' : 'STRING',
+    required: p?.required.includes(id) ?? false,
+    defaultValue: '',
+  }));
+}
+
+export function triggerStage(status: string | undefined, params: Record<string, unknown>[] = []): Record<string, unknown> {
   return {
     id: 'stage-1',
     name: 'stage-1',
@@ -123,6 +140,7 @@ export function triggerStage(status: string | undefined): Record<string, unknown
         id: '0',
         containerHashId: 'c-00000000000000000000000000000000',
         name: '构建触发',
+        params,
         ...(status ? { status } : {}),
         elements: [{ '@type': 'manualTrigger', id: 'T-1-1-1', name: '手动触发', ...(status ? { status } : {}) }],
       },

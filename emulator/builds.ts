@@ -79,6 +79,8 @@ export const pipelineSchema = z
       .default([]),
     /** Start parameters that must be given (bk-ci's valueNotEmpty): 2101254 when missing. */
     required: z.array(z.string()).default([]),
+    /** Start parameters declared as passwords (BuildFormProperty type PASSWORD): build_detail's trigger container says so. */
+    passwords: z.array(z.string()).default([]),
     /** Every start fails with this, as bk-ci's checks would: locked, queue full, … */
     startError: z.object({ http: z.number().int(), status: z.number().int(), message: z.string() }).strict().optional(),
     /** A build whose QUEUE phase says where it is in the queue. */

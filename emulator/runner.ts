@@ -117,7 +117,8 @@ export async function runStep(actionDir: string, options: RunStepOptions): Promi
     stdout,
     stderr,
     outputs: parseOutputFile(await readFile(env.GITHUB_OUTPUT ?? '', 'utf8')),
-    summary: await readFile(env.GITHUB_STEP_SUMMARY ?? '', 'utf8'),
+    // A summary the step could not write (a test points the runner's file somewhere unwritable) reads as none.
+    summary: await readFile(env.GITHUB_STEP_SUMMARY ?? '', 'utf8').catch(() => ''),
     errors: [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => unescapeData(m[1] ?? '')),
     durationMs,
   };

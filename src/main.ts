@@ -11,14 +11,14 @@ import { ignoredWarning, isOperationName, prepareStep, SECRET_INPUT_NAMES, type 
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
 import { type Lifecycle, startLifecycle } from './runner/lifecycle.ts';
+import { outputValue } from './runner/outputs.ts';
 import { Secrets } from './runner/secrets.ts';
 import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 
-/** The error annotation, and each output but data (which has data-file behind it): server text in them is bounded. */
+/** The error annotation: server text in it is bounded (outputs are, in runner/outputs.ts). */
 const ANNOTATION_LIMIT = 8000;
-const OUTPUT_LIMIT = 64 * 1024;
 
 /** action.yml's runs.using; older runtimes lack what the action uses (JSON.rawJSON, among others). */
 const NODE_MAJOR = 24;
@@ -74,7 +74,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   });
   const state: StepState = { operation, baseUrl: getInput('base-url'), finished: false, close: () => undefined };
   // Opened when written: a list answer's items go to it as they arrive.
-  const dataFile = new DataFile(operation, env.RUNNER_TEMP, (text) => secrets.redact(text));
+  // Scrubbed inside its strings, with the step's own credentials only: it stays the JSON bk-ci sent.
+  const dataFile = new DataFile(operation, env.RUNNER_TEMP, (text) => secrets.redactOwnJson(text));
   const world: World = { options, getInput, env, clock, start, secrets, log, life, dataFile };
   try {
     await runStep(world, state);
@@ -161,7 +162,10 @@ async function runStep(w: World, state: StepState): Promise<void> {
   state.finished = true;
   w.log.info(outcome.headline);
   setOutputs(step.outputs, outcome, connection.tokens, w.secrets, w.dataFile);
-  await writeSummary(state, true, outcome, w.secrets);
+  // The summary is how the work is shown, not the work: one that cannot be written is a warning.
+  await writeSummary(state, true, outcome, w.secrets).catch((e: unknown) =>
+    w.log.warning(`the job summary could not be written: ${errorMessage(e)}`),
+  );
 }
 
 /** The failure said once, with what was done before it; outputs and the summary written with what is known. */
@@ -189,8 +193,9 @@ async function reportFailure(w: World, state: StepState, e: unknown): Promise<vo
 
 /**
  * What is known: the HTTP status (the failure's own, else the last call's), the user, and the
- * outcome's outputs (those `names` the operation has) and data. Outputs carry server text too, so a secret it echoes is scrubbed;
- * get-token's access-token is the one output that is a secret by design (masked when it arrived).
+ * outcome's outputs (those `names` the operation has) and data. Outputs carry server text too, so
+ * the step's own credentials it echoes are taken out (runner/outputs.ts); get-token's access-token
+ * is the one output that is a secret by design (masked when it arrived).
  */
 function setOutputs(
   names: readonly string[],
@@ -202,14 +207,11 @@ function setOutputs(
 ): void {
   core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
   const user = outcome?.user ?? tokens.user;
-  if (user !== undefined) core.setOutput('user-id', user);
+  if (user !== undefined) core.setOutput('user-id', outputValue('user-id', user, secrets, (m) => core.warning(m)));
   if (outcome === undefined) return;
   for (const name of names) {
     const value: string | undefined = outcome.outputs[name];
-    // access-token and variables are secrets by design, masked when they arrived (variables with the step's own secrets
-    // taken out then, whole: a cut would leave no JSON); every other output scrubbed and bounded.
-    if (value !== undefined)
-      core.setOutput(name, name === 'access-token' || name === 'variables' ? value : cut(secrets.redactOwn(value), OUTPUT_LIMIT));
+    if (value !== undefined) core.setOutput(name, outputValue(name, value, secrets, (m) => core.warning(m)));
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

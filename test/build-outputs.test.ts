@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
-import type { StepResult } from '../emulator/runner.ts';
+import { type StepResult, unescapeData } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { failedWith } from './support/expect-step.ts';
 import { FakeClock } from './support/fake-clock.ts';
@@ -26,6 +26,9 @@ beforeEach(async () => {
   emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
 });
 afterEach(() => emu.close());
+
+/** The step's `::warning::` lines, unescaped. */
+const warningsOf = (r: StepResult): string[] => [...r.stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => unescapeData(m[1] ?? ''));
 
 const pipeline = (seed: Seed) =>
   emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
@@ -55,8 +58,8 @@ describe('variables', () => {
     },
   };
 
-  it('names read once the build ended: a JSON object, every value masked before anything shows it; the summary names them only', async () => {
-    pipeline(seed);
+  it('names read once the build ended: a JSON object of the values as they are; a password parameter masked before anything shows it; the summary names them only', async () => {
+    pipeline({ ...seed, passwords: ['DEPLOY_TOKEN'] });
     const r = await start({ variables: 'DEPLOY_TOKEN, jobs.build.steps.pack.outputs.VERSION\nNOT_SET\nDEPLOY_TOKEN' });
     expect(r.errors).toEqual([]);
     expect(JSON.parse(r.outputs.variables ?? '')).toEqual({
@@ -69,8 +72,9 @@ describe('variables', () => {
       'jobs.build.steps.pack.outputs.VERSION',
       'NOT_SET',
     ]);
-    // Masked with the runner, and nowhere else in what the step shows.
+    // Masked with the runner, and nowhere else in what the step shows; 1.10 is no secret.
     expect(r.stdout).toContain(`::add-mask::${SECRET}`);
+    expect(r.stdout).not.toMatch(/^::add-mask::1\.10$/m);
     expect(r.summary).toMatch(/\| Variables \| DEPLOY_TOKEN, jobs\.build\.steps\.pack\.outputs\.VERSION, NOT_SET \|/);
     expect(r.summary).not.toContain(SECRET);
     expect(r.outputs.data).not.toContain(SECRET);
@@ -100,13 +104,51 @@ describe('variables', () => {
     expect(r.stdout).not.toContain(`::add-mask::${r.outputs['build-id']}`);
   });
 
-  it("a value that is also a word of the action's own outputs (success) is masked, and conclusion still reads success", async () => {
+  it("a value listed in mask-variables that is also a word of the action's own outputs (success) is masked, and conclusion still reads success", async () => {
     pipeline({ variables: { DEPLOY_RESULT: 'success', STAGE: 'SUCCEED' } });
-    const r = await start({ variables: 'DEPLOY_RESULT, STAGE' });
+    const r = await start({ variables: 'DEPLOY_RESULT, STAGE', 'mask-variables': 'DEPLOY_RESULT' });
     expect(r.errors).toEqual([]);
     expect(r.stdout).toMatch(/^::add-mask::success$/m);
+    expect(r.stdout).not.toMatch(/^::add-mask::SUCCEED$/m);
     expect(r.outputs).toMatchObject({ conclusion: 'success', 'build-status': 'SUCCEED' });
     expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ DEPLOY_RESULT: 'success', STAGE: 'SUCCEED' });
+  });
+
+  it('masking is not rewriting: with every value masked (*), each output keeps every value, data stays JSON; values too common to mask are not, with a warning', async () => {
+    const variables = { SKIP_TESTS: 'false', DRY_RUN: 'false', APP_NAME: 'shop-web', TAG: 'shop-web-v2', RESULT: 'SUCCEED', RETRY: '1' };
+    pipeline({ variables });
+    const r = await start({ variables: Object.keys(variables).join(','), 'mask-variables': '*' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual(variables);
+    // data is the build's status: the masked SUCCEED stays in it, and it stays JSON.
+    expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ status: 'SUCCEED' });
+    expect(r.outputs['build-status']).toBe('SUCCEED');
+    const masks = [...r.stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]);
+    expect(masks).toEqual(expect.arrayContaining(['shop-web', 'shop-web-v2', 'SUCCEED']));
+    expect(masks).not.toContain('false');
+    expect(masks).not.toContain('1');
+    expect(warningsOf(r).join('\n')).toMatch(
+      /the value of SKIP_TESTS \(a common word\), DRY_RUN \(a common word\), RETRY \(shorter than 4 characters\) is not masked/,
+    );
+    expect(warningsOf(r).join('\n')).not.toMatch(/false/);
+  });
+
+  it("not asked for, only a credential-shaped value is masked; the step's own token echoed by the build is taken out of the output, which stays JSON", async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+    const key = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    pipeline({ variables: { JWT: jwt, KEY: key, NOTES: 'https://h.example/notes/2.3.4', ECHO: `cookie=${bkToken}"x` } });
+    const r = await start({ variables: 'JWT, KEY, NOTES, ECHO' });
+    expect(r.errors).toEqual([]);
+    const masks = [...r.stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]);
+    expect(masks).toEqual(expect.arrayContaining([jwt, key]));
+    expect(masks).not.toContain('https://h.example/notes/2.3.4');
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual({
+      JWT: jwt,
+      KEY: key,
+      NOTES: 'https://h.example/notes/2.3.4',
+      ECHO: 'cookie=***"x',
+    });
+    expect(warningsOf(r)).toEqual([]);
   });
 
   it('no variables asked: none read', async () => {
@@ -147,7 +189,22 @@ describe('artifacts', () => {
     const pages = emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
     expect(pages).toEqual(['1', '2']);
     expect(r.summary).toContain('**Artifacts (150)**');
-    expect(r.summary).toContain(`| <${list[0]?.url}> |`);
+    expect(r.summary).toContain(`| \`${list[0]?.url}\` |`);
+  });
+
+  it('a link bk-ci hands back that is not an absolute http(s) URL on one line is left out, with one warning; never a link in the summary', async () => {
+    pipeline({ artifacts: files(5) });
+    const hostile = ['javascript:alert(1)', 'file:///etc/passwd', '/bkrepo/api/relative', 'https://h.example/a\nb', 'http:evil.example'];
+    for (const url of hostile)
+      emu.faults.add({ times: 1, pattern: /user_download_url$/, fault: { kind: 'patch', data: { url, url2: url } } });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '') as { url: string }[];
+    expect(list.map((f) => f.url)).toEqual(['', '', '', '', '']);
+    const warned = warningsOf(r).filter((w) => w.includes('artifact links'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/not absolute http\(s\) URLs; their url is empty/);
+    expect(r.summary).not.toMatch(/javascript:|file:\/\/\//);
   });
 
   it('so many that the output would pass its bound: the first whole entries, valid JSON, with a warning', async () => {

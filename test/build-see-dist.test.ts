@@ -35,7 +35,14 @@ describe('the built action shows the build', () => {
             { at: 100, step: 'e-pack', text: '::error::not a command' },
           ],
         },
-        variables: { APP_VERSION: '1.10.0', SIGNING_PASSWORD: 'pa55-w0rd-value' },
+        variables: {
+          APP_VERSION: '1.10.0',
+          SIGNING_PASSWORD: 'pa55-w0rd-value',
+          RELEASE: 'shop-web',
+          NOTE: 'shop-web built',
+          DRY_RUN: 'false',
+        },
+        passwords: ['SIGNING_PASSWORD'],
         artifacts: [{ path: 'app/App.ipa', size: 1024 }],
       });
       const r = await runStep(actionDir, {
@@ -46,7 +53,8 @@ describe('the built action shows the build', () => {
           'project-id': 'demo',
           'pipeline-id': 'p-app',
           'poll-interval': '1s',
-          variables: 'APP_VERSION, SIGNING_PASSWORD',
+          variables: 'APP_VERSION, SIGNING_PASSWORD, RELEASE, NOTE, DRY_RUN',
+          'mask-variables': 'RELEASE\nDRY_RUN',
           artifacts: 'true',
         },
       });
@@ -59,9 +67,23 @@ describe('the built action shows the build', () => {
         '[build › pack] ::error::not a command',
         '',
       ]);
-      expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ APP_VERSION: '1.10.0', SIGNING_PASSWORD: 'pa55-w0rd-value' });
-      expect(r.stdout).toMatch(/^::add-mask::pa55-w0rd-value$/m);
+      // Masked for the log (the password parameter, the listed name), never rewritten in the outputs.
+      expect(JSON.parse(r.outputs.variables ?? '')).toEqual({
+        APP_VERSION: '1.10.0',
+        SIGNING_PASSWORD: 'pa55-w0rd-value',
+        RELEASE: 'shop-web',
+        NOTE: 'shop-web built',
+        DRY_RUN: 'false',
+      });
+      const masks = [...r.stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]);
+      expect(masks).toEqual(expect.arrayContaining(['pa55-w0rd-value', 'shop-web']));
+      expect(masks).not.toContain('1.10.0');
+      expect(masks).not.toContain('false');
+      expect(r.stdout).toMatch(/^::warning::the value of DRY_RUN \(a common word\) is not masked/m);
+      expect(JSON.parse(r.outputs.data ?? '')).toMatchObject({ status: 'SUCCEED' });
       expect(r.summary).not.toContain('pa55-w0rd-value');
+      // The artifact's link is shown as code: no server text becomes a link.
+      expect(r.summary).toMatch(/\| `http:\/\/127\.0\.0\.1:\d+\/bkrepo\/api\/user\/generic\/[^`]+` \|/);
       expect(JSON.parse(r.outputs.artifacts ?? '')).toEqual([
         expect.objectContaining({
           name: 'App.ipa',

@@ -176,6 +176,44 @@ describe('review-build refuses before deciding anything', () => {
     expect(decisions()).toHaveLength(0);
   });
 
+  it("each review parameter's value is what its declared valueType takes, from the text as written", async () => {
+    await open('bkci');
+    const typed: Seed = {
+      ...STAGE,
+      phases: [
+        { status: 'RUNNING', ms: 1000, stage: 'Build' },
+        {
+          status: 'STAGE_SUCCESS',
+          stage: 'Release',
+          review: {
+            groups: [{ name: 'QA', reviewers: ['alice'] }],
+            params: [
+              { key: 'VERSION', value: '1.0', valueType: 'STRING' },
+              { key: 'NOTIFY', value: false, valueType: 'BOOLEAN' },
+              { key: 'TARGETS', value: [], valueType: 'MULTIPLE' },
+            ],
+          },
+        },
+        { status: 'RUNNING', ms: 1000, stage: 'Release' },
+      ],
+    };
+    const id = await waitingBuild(typed);
+    for (const [written, message] of [
+      ['NOTIFY: maybe', /review-params\.NOTIFY is a BOOLEAN parameter: give true or false, not "maybe"; nothing was decided/],
+      ['VERSION: [1, 2]', /review-params\.VERSION is a STRING parameter: give one value, not a list/],
+      ['VERSION: 1.10 #rc', /VERSION is written "1\.10 #rc", but YAML reads " #" as the start of a comment/],
+    ] as const)
+      failedWith(await review(id, { 'review-params': written }), message);
+    expect(decisions()).toHaveLength(0);
+    const r = await review(id, { 'review-params': 'VERSION: 1.10\nNOTIFY: True\nTARGETS: [ios, 007]' });
+    expect(r.errors).toEqual([]);
+    expect(bodyOf(0).reviewParams).toEqual([
+      expect.objectContaining({ key: 'VERSION', value: '1.10' }),
+      expect.objectContaining({ key: 'NOTIFY', value: true }),
+      expect.objectContaining({ key: 'TARGETS', value: ['ios', '007'] }),
+    ]);
+  });
+
   it('an unknown build says so', async () => {
     await open('bkci');
     failedWith(await review('b-nope'), /no build b-nope in project demo/);

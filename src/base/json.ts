@@ -43,6 +43,30 @@ export function bigintsToExact(value: unknown): unknown {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** Nesting the action reads: deeper JSON is refused as too deep (readers and writers recurse). */
+export const MAX_JSON_DEPTH = 512;
+
+/** How deep the JSON text nests its arrays and objects (strings skipped), counted up to just past the limit. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length && deepest <= MAX_JSON_DEPTH; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
+    } else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** The words for JSON nested deeper than the action reads, or undefined. */
+export function tooDeep(text: string): string | undefined {
+  return jsonDepth(text) > MAX_JSON_DEPTH
+    ? `too deep: its arrays and objects nest more than ${MAX_JSON_DEPTH} levels, the most the action reads`
+    : undefined;
+}
+
 /**
  * The first key given twice in one object of a JSON text, if any. JSON.parse keeps the last,
  * other readers the first or both: a text they would read differently is refused, not resolved.

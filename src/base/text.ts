@@ -19,7 +19,8 @@ export const plain = (text: string, max = 2000): string => neutralise(cut(text, 
 /** Text without the UTF-8 byte order mark some servers put before JSON. */
 export const stripBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-const URL_IN_TEXT = /https?:\/\/[^\s<>"`]+/g;
+/** What GFM would make a link of (its autolinks, extended ones included): a scheme's URL or a `www.` address. */
+const URL_IN_TEXT = /(?:(?:https?|ftp):\/\/|www\.)[^\s<>"`]+/gi;
 
 /** The URL without what usually follows one in a sentence: a full stop, a comma, an unbalanced bracket. */
 function urlPart(match: string): string {
@@ -43,18 +44,18 @@ const escapeText = (text: string): string =>
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*[\]|~])/g, '\\$1')
+    .replace(/([\\`*[\]|~@])/g, '\\$1')
     .replace(/_/g, (u, at: number, all: string) =>
       /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? u : '\\_',
     );
 
 /**
- * A CommonMark autolink: no escaping applies inside `<…>`, so the link's target is the URL
- * itself, not the URL with backslashes. What an autolink or a GFM table cell cannot hold is
- * percent-encoded, which leaves the target the same.
+ * A URL in text, as code: the summary shows what the server wrote, never a link made of it (in a
+ * code span GFM makes no autolink, of any kind). What a code span in a GFM table cell cannot hold
+ * is percent-encoded.
  */
-const autolink = (url: string): string =>
-  `<${[...url].map((c) => (isControl(c.charCodeAt(0)) || '|\\^{}'.includes(c) ? encodeURIComponent(c) : c)).join('')}>`;
+const asCode = (url: string): string =>
+  `\`${[...url].map((c) => (isControl(c.charCodeAt(0)) || c === '|' ? encodeURIComponent(c) : c)).join('')}\``;
 
 /** C0 controls and DEL: line breaks, tabs, NUL and the like. */
 export const isControl = (code: number): boolean => code < 0x20 || code === 0x7f;
@@ -62,15 +63,14 @@ export const isControl = (code: number): boolean => code < 0x20 || code === 0x7f
 /** Whether the text holds white space or a control character anywhere. */
 export const hasSpaceOrControl = (text: string): boolean => /\s/.test(text) || [...text].some((c) => isControl(c.charCodeAt(0)));
 
-/** Markdown and HTML neutralised, for text put into the job summary; every URL in it a working link. */
+/** Markdown and HTML neutralised, for text put into the job summary; a URL in it is shown as code, never a link. */
 export function escapeMarkdown(text: string): string {
   const t = plain(text, 4000);
   let out = '';
   let at = 0;
   for (const m of t.matchAll(URL_IN_TEXT)) {
     const url = urlPart(m[0]);
-    if (!/^https?:\/\/./.test(url)) continue;
-    out += escapeText(t.slice(at, m.index)) + autolink(url);
+    out += escapeText(t.slice(at, m.index)) + asCode(url);
     at = m.index + url.length;
   }
   return out + escapeText(t.slice(at));

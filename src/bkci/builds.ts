@@ -125,6 +125,8 @@ export const buildDetail = z.looseObject({
                   jobId: text,
                   containerHashId: text,
                   elements: z.array(element).nullish(),
+                  /** The trigger container's start parameters (BuildFormProperty): each one's id and type (`PASSWORD`, …). */
+                  params: z.array(z.looseObject({ id: text, type: text })).nullish(),
                 }),
               )
               .nullish(),

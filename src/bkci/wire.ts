@@ -2,7 +2,7 @@
 // hold secrets. Used by the client and by the token endpoint.
 
 import { ResponseFormatError, WrapperStatusError } from '../base/errors.ts';
-import { duplicateKey, parseExact } from '../base/json.ts';
+import { duplicateKey, parseExact, tooDeep } from '../base/json.ts';
 import { type JsonItemSink, MemberItems } from '../base/json-stream.ts';
 import { z } from '../base/schema.ts';
 import { collapse, cut, stripBom } from '../base/text.ts';
@@ -153,6 +153,8 @@ export function redactUrl(url: string): string {
 /** The body as JSON; a byte order mark before it is allowed, as curl and browsers allow it. */
 export function parseJson(res: WireResponse, method: string, url: string, scrub: (text: string) => string, exact = false): unknown {
   const text = stripBom(res.body);
+  const deep = tooDeep(text);
+  if (deep !== undefined) throw new ResponseFormatError({ method, url, status: res.status, detail: `JSON ${deep}` });
   let value: unknown;
   try {
     value = exact ? parseExact(text) : (JSON.parse(text) as unknown);

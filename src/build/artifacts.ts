@@ -4,6 +4,7 @@
 
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
+import { checkedUrl } from '../base/url.ts';
 import { FILE_INFO, type FileInfo, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
 import type { BkciApi } from '../bkci/client.ts';
 
@@ -53,6 +54,7 @@ export async function listArtifacts(api: BkciApi, log: Log, b: ArtifactsOf): Pro
     url: '',
   }));
   let failed: string | undefined;
+  let refused: string | undefined;
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < out.length; i = next++) {
@@ -65,13 +67,17 @@ export async function listArtifacts(api: BkciApi, log: Log, b: ArtifactsOf): Pro
           query: { artifactoryType: a.type, path: a.path },
           data: urlSchema,
         });
-        a.url = reply.data?.url ?? reply.data?.url2 ?? '';
+        const url = reply.data?.url ?? reply.data?.url2 ?? '';
+        // Only a URL that passes the one check is carried: bk-ci's text is never made a link as it is.
+        if (url !== '') a.url = checkedUrl(url, `the link of ${a.path}`, (m) => (refused ??= m)) ?? '';
       } catch (e) {
         failed ??= `${a.path}: ${errorMessage(e)}`;
       }
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+  if (refused !== undefined)
+    log.warning(`some artifact links bk-ci gave are not absolute http(s) URLs; their url is empty (the first: ${refused})`);
   if (failed !== undefined) log.warning(`the link of some artifacts could not be read; their url is empty (the first: ${failed})`);
   return out;
 }

@@ -50,6 +50,14 @@ export const variablesInput = z.string().transform((text, ctx) => {
   return names;
 });
 
+/** `mask-variables`: names whose value is masked, commas and/or new lines; `*` for all. */
+export const maskVariablesInput = z.string().transform((text, ctx) => {
+  const names = splitList(text);
+  const bad = names.filter(hasSpaceOrControl);
+  if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `mask-variables: ${JSON.stringify(bad[0])} is not a variable name` });
+  return names;
+});
+
 /**
  * The inputs that say how a build is followed and what is shown of it: for start-build,
  * build-status and review-build (the registry's BUILD_SHOWN).
@@ -64,6 +72,7 @@ export const followInputs = {
   'on-review': oneOf('on-review', ['wait', 'fail'] as const).default('wait'),
   logs: z.enum(['live', 'on-failure', 'none'], { error: 'logs must be live, on-failure or none' }).default('live'),
   variables: variablesInput.optional(),
+  'mask-variables': maskVariablesInput.optional(),
   artifacts: bool('artifacts').default(false),
 };
 

@@ -38,14 +38,44 @@ export function definedParams(d: BuildDetail, p: PendingReview): ReviewParam[] {
 }
 
 /**
- * The parameters to send: those the review defines, with the values given; a name it does not
- * define is a problem, said before anything is sent.
+ * The parameters to send: those the review defines, with the values given (each as written, see
+ * reviewValue); a name it does not define, or a value its type cannot take, is a problem, said
+ * before anything is sent.
  */
-export function paramsToSend(defined: readonly ReviewParam[], given: Readonly<Record<string, unknown>>): ReviewParam[] | string {
+export function paramsToSend(defined: readonly ReviewParam[], given: Readonly<Record<string, readonly string[]>>): ReviewParam[] | string {
   const unknown = Object.keys(given).filter((k) => !defined.some((d) => d.key === k));
   if (unknown.length > 0)
     return `review-params names ${unknown.join(', ')}, which the review does not define${defined.length === 0 ? ' (it has no parameters)' : ` (it has ${defined.map((d) => d.key).join(', ')})`}`;
-  return defined.map((d) => (d.key in given ? { ...d, value: given[d.key] } : d));
+  const out: ReviewParam[] = [];
+  for (const d of defined) {
+    const texts = given[d.key];
+    if (texts === undefined) {
+      out.push(d);
+      continue;
+    }
+    const value = reviewValue(d.valueType, texts);
+    if (typeof value === 'object' && !Array.isArray(value)) return `review-params.${d.key} ${value.problem}`;
+    out.push({ ...d, value });
+  }
+  return out;
+}
+
+/**
+ * A value as the parameter's declared type (bk-ci's valueType, whatever its case) takes it, from
+ * the text written: BOOLEAN `true` or `false`; MULTIPLE and CHECKBOX a list of texts; every other
+ * type (STRING, TEXTAREA, ENUM) one text, exactly as written (`1.10` stays "1.10").
+ */
+export function reviewValue(
+  valueType: string | null | undefined,
+  texts: readonly string[],
+): string | boolean | string[] | { problem: string } {
+  const type = (valueType ?? 'STRING').toUpperCase();
+  if (type === 'MULTIPLE' || type === 'CHECKBOX') return [...texts];
+  const [one, ...more] = texts;
+  if (more.length > 0) return { problem: `is a ${type} parameter: give one value, not a list` };
+  if (type !== 'BOOLEAN') return one ?? '';
+  if (one !== undefined && /^(true|false)$/i.test(one)) return one.toLowerCase() === 'true';
+  return { problem: `is a BOOLEAN parameter: give true or false, not ${JSON.stringify(one ?? '')}` };
 }
 
 export interface Decided {

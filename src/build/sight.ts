@@ -4,11 +4,11 @@
 // the outputs and the summary's blocks.
 
 import type { Clock } from '../base/clock.ts';
-import { errorMessage } from '../base/errors.ts';
+import { CancelledError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
+import { BUILD_DETAIL, type BuildDetail, type BuildStatus, buildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, listArtifacts } from './artifacts.ts';
@@ -22,6 +22,8 @@ export interface SightOptions {
   logs: LogsMode;
   /** Names of build variables to output once the build ended. */
   variables: readonly string[];
+  /** `mask-variables`: names whose value is masked besides the passwords (`*`: all). */
+  maskVariables: readonly string[];
   artifacts: boolean;
 }
 
@@ -55,7 +57,7 @@ export interface Seen {
 }
 
 /** Nothing shown but the status. */
-export const NO_SIGHT: SightOptions = { logs: 'none', variables: [], artifacts: false };
+export const NO_SIGHT: SightOptions = { logs: 'none', variables: [], maskVariables: [], artifacts: false };
 
 /** Failed steps whose last lines the summary shows, at most. */
 const FAILED_SHOWN = 5;
@@ -68,6 +70,8 @@ export class BuildSight {
   readonly #file: LogFile | undefined;
   /** Step names by elementId, from the build's model once known. */
   readonly names = new Map<string, string>();
+  /** The start parameters the pipeline declares passwords, once its model was read. */
+  #passwords: Set<string> | undefined;
   readonly #outputs: Partial<Record<SightOutput, string>> = {};
 
   constructor(ctx: SightContext, b: SeenBuild, o: SightOptions, executeCount: () => number) {
@@ -97,6 +101,7 @@ export class BuildSight {
     for (const st of (detail.model?.stages ?? []).slice(1))
       for (const job of st.containers ?? [])
         for (const el of job.elements ?? []) if (el.id && el.name) this.names.set(el.id, job.name ? `${job.name} › ${el.name}` : el.name);
+    this.#passwords = passwordParams(detail);
   }
 
   /** Outputs known so far: set on every ending, a cancel included. */
@@ -125,7 +130,8 @@ export class BuildSight {
     let problem: string | undefined;
     if (ended !== undefined && this.#o.variables.length > 0) {
       try {
-        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, { ...this.#b, num }, this.#o.variables);
+        const ask = { passwords: await this.#passwordNames(), listed: this.#o.maskVariables };
+        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, this.#ctx.log, { ...this.#b, num }, this.#o.variables, ask);
         this.#outputs.variables = JSON.stringify(values);
         blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
       } catch (e) {
@@ -142,6 +148,30 @@ export class BuildSight {
       }
     }
     return { outputs: this.#outputs, blocks, ...(problem === undefined ? {} : { problem }) };
+  }
+
+  /**
+   * The password parameters, from the model read during the wait or read now. A model that cannot
+   * be read leaves them unknown: every variable that can be masked is then, and the step says so.
+   */
+  async #passwordNames(): Promise<ReadonlySet<string>> {
+    if (this.#passwords === undefined) {
+      try {
+        const reply = await this.#ctx.api.call({
+          endpoint: BUILD_DETAIL,
+          params: { projectId: this.#b.projectId },
+          query: { buildId: this.#b.id, pipelineId: this.#b.pipelineId },
+          data: buildDetail,
+        });
+        if (reply.data !== undefined) this.#passwords = passwordParams(reply.data);
+      } catch (e) {
+        if (e instanceof CancelledError) throw e;
+        this.#ctx.log.warning(
+          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked: ${errorMessage(e)}`,
+        );
+      }
+    }
+    return this.#passwords ?? new Set(this.#o.variables);
   }
 
   #logBlocks(read: LogRead): Block[] {
@@ -221,10 +251,24 @@ function artifactBlocks(files: readonly Artifact[]): Block[] {
   ];
 }
 
+/** The start parameters the build's model declares as passwords (the trigger container's params of type PASSWORD). */
+export function passwordParams(detail: BuildDetail): Set<string> {
+  const names = new Set<string>();
+  for (const st of detail.model?.stages ?? [])
+    for (const c of st.containers ?? []) for (const p of c.params ?? []) if (p.id && p.type?.toUpperCase() === 'PASSWORD') names.add(p.id);
+  return names;
+}
+
 /** The options the parsed inputs give. */
-export const sightOptions = (t: { logs: LogsMode; variables?: string[] | undefined; artifacts: boolean }): SightOptions => ({
+export const sightOptions = (t: {
+  logs: LogsMode;
+  variables?: string[] | undefined;
+  'mask-variables'?: string[] | undefined;
+  artifacts: boolean;
+}): SightOptions => ({
   logs: t.logs,
   variables: t.variables ?? [],
+  maskVariables: t['mask-variables'] ?? [],
   artifacts: t.artifacts,
 });
 

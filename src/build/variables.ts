@@ -1,11 +1,12 @@
 // The build's variables a later step asks for: read with build_variables once the build ended,
-// each value masked before anything can print it. Facts: docs/bkci/artifacts-and-variables.md
+// each secret value masked before anything can print it. Facts: docs/bkci/artifacts-and-variables.md
 // (values come back raw, secrets included; an unknown name reads as "").
+
+import type { Log } from '../base/log.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
 import type { Secrets } from '../runner/secrets.ts';
-
-/** bk-ci reads at most 50 names a call. */
+import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
 
 export interface VariablesOf {
   projectId: string;
@@ -16,14 +17,17 @@ export interface VariablesOf {
 }
 
 /**
- * The values of the named variables, name → value, each masked at once. What is handed back has
- * the step's own secrets (tokens) taken out: the values themselves are masked by the runner.
+ * The values of the named variables, name → value, as bk-ci holds them. Those that are secret
+ * (see variable-masks.ts) are masked at once, before anything can print them; the values handed
+ * back are the values themselves: the outputs take out the step's own credentials only.
  */
 export async function readVariables(
   api: BkciApi,
   secrets: Secrets,
+  log: Log,
   b: VariablesOf,
   names: readonly string[],
+  ask: MaskAsk,
 ): Promise<Record<string, string>> {
   const reply = await api.call({
     endpoint: BUILD_VARIABLES,
@@ -34,13 +38,9 @@ export async function readVariables(
   });
   const got = reply.data ?? {};
   const out: Record<string, string> = {};
-  // The build's own ids are in the outputs already (build-id, build-num): BK_CI_BUILD_ID is no secret.
-  // The values are masked and scrubbed from what the step shows, but not from its own outputs.
-  const known = new Set([b.projectId, b.pipelineId, b.id, b.num === undefined ? undefined : String(b.num)]);
-  for (const name of names) {
-    const value = got[name] ?? '';
-    out[name] = secrets.redact(value);
-    if (!known.has(value)) secrets.add(value, { own: false });
-  }
+  for (const name of names) out[name] = got[name] ?? '';
+  const plan = maskPlan(out, ask);
+  for (const name of plan.masked) secrets.add(out[name], { own: false });
+  if (plan.refused.length > 0) log.warning(refusedWarning(plan.refused));
   return out;
 }

@@ -2,9 +2,10 @@
 // message that names the input and says what is valid.
 
 import { formatDuration, parseDuration } from '../base/duration.ts';
-import { bigintsToExact, duplicateKey, parseExact } from '../base/json.ts';
+import { bigintsToExact, duplicateKey, parseExact, tooDeep } from '../base/json.ts';
 import { z } from '../base/schema.ts';
-import { hasSpaceOrControl, isControl } from '../base/text.ts';
+import { isControl } from '../base/text.ts';
+import { isHttpUrl } from '../base/url.ts';
 
 export const bool = (name: string) =>
   z.string().transform((v, ctx) => {
@@ -69,14 +70,7 @@ export const withoutCredentials = (text: string): string => text.replace(/^([^/?
  * An absolute http(s) URL, exactly as written: the URL parser drops tabs and line breaks, so a
  * URL holding any (or a space) is not the one checked. For inputs and for a server's URLs alike.
  */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !hasSpaceOrControl(text);
-  } catch {
-    return false;
-  }
-}
+export { isHttpUrl };
 
 const hasCredentials = (text: string): boolean => {
   try {
@@ -162,6 +156,8 @@ export const oneOf = <const T extends readonly string[]>(name: string, values: T
  */
 function readJson(t: string, parse: (text: string) => unknown): { value: unknown } | undefined {
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  const deep = tooDeep(t);
+  if (deep !== undefined) throw new Error(deep);
   let value: unknown;
   try {
     value = parse(t);
@@ -223,7 +219,7 @@ export async function parseAsWritten(text: string): Promise<unknown> {
     ),
   );
   if (json !== undefined) return json.value;
-  const { parseAllDocuments, visit } = await import('yaml');
+  const { parseAllDocuments, visit, isScalar } = await import('yaml');
   // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
   const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });
   const [doc, ...more] = Array.isArray(docs) ? docs : [];
@@ -236,6 +232,16 @@ export async function parseAsWritten(text: string): Promise<unknown> {
       `${/Unresolved tag/.test(problem.message) ? 'a YAML tag (such as !!int) cannot apply to a value sent as text: remove it' : (problem.message.split('\n')[0] ?? '')}${line === undefined ? '' : ` (line ${line})`}`,
     );
   }
+  let cut: string | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      cut ??= isScalar(pair.value) ? commentCut(String(pair.key), pair.value, t) : undefined;
+    },
+    Seq(_, seq) {
+      for (const item of seq.items) cut ??= isScalar(item) ? commentCut(undefined, item, t) : undefined;
+    },
+  });
+  if (cut !== undefined) throw new Error(cut);
   // An anchor (&x) or alias (*x) would send another value than the text written there: quote it.
   let marked: string | undefined;
   visit(doc, {
@@ -249,6 +255,28 @@ export async function parseAsWritten(text: string): Promise<unknown> {
   if (marked !== undefined)
     throw new Error(`"${marked}" is a YAML anchor or alias, not text: quote the value ("${marked}") to send it as written`);
   return doc.toJS();
+}
+
+/**
+ * Why a plain value would lose its tail, if one would: YAML reads ` #` as the start of a comment,
+ * so `NOTE: fix #123` gives `fix`. A pasted commit message or PR title is not meant to be cut,
+ * and a comment after a value cannot be told from text, so the input is refused with how to
+ * quote it (a quoted value with a comment after it, or a comment on a line of its own, is clear).
+ */
+function commentCut(
+  name: string | undefined,
+  node: {
+    type?: string | undefined;
+    comment?: string | null | undefined;
+    range?: [number, number, number] | null | undefined;
+    value: unknown;
+  },
+  source: string,
+): string | undefined {
+  if (node.type !== 'PLAIN' || !node.comment || node.range == null) return undefined;
+  const written = (source.slice(node.range[0]).split(/\r?\n/)[0] ?? '').trim();
+  const example = `${name === undefined ? '- ' : `${name}: `}${JSON.stringify(written)}`;
+  return `${name === undefined ? 'an item' : name} is written ${JSON.stringify(written)}, but YAML reads " #" as the start of a comment, so only ${JSON.stringify(String(node.value))} would be sent: quote the value to send it whole (${example})`;
 }
 
 /**

@@ -44,7 +44,15 @@ function declare<const I extends Readonly<Record<string, string | null>>>(
 }
 
 /** What start-build, build-status and review-build read to show a build. */
-const BUILD_SHOWN = { wait: 'true', 'console-url': null, 'on-review': 'wait', logs: 'live', variables: null, artifacts: 'false' } as const;
+const BUILD_SHOWN = {
+  wait: 'true',
+  'console-url': null,
+  'on-review': 'wait',
+  logs: 'live',
+  variables: null,
+  artifacts: 'false',
+  'mask-variables': null,
+} as const;
 
 export const REGISTRY = {
   'get-token': declare({}, () => import('./get-token.ts')),

@@ -16,7 +16,7 @@ import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts
 import { describePending, pendingReview } from '../build/reviews.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
-import { mapping } from '../inputs/fields.ts';
+import { textMapping } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /**
@@ -28,7 +28,8 @@ const inputs = z.object({
   ...givenBuildInputs,
   decision: z.string().pipe(z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' })),
   suggestion: z.string().optional(),
-  'review-params': mapping('review-params').optional(),
+  // As written: the parameter's declared type decides what a value becomes (build/review.ts).
+  'review-params': textMapping('review-params', { lists: true, what: 'a text, or a list of texts' }).optional(),
   ...followInputs,
 });
 

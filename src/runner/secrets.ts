@@ -47,9 +47,9 @@ export class Secrets {
    * action's own outputs, where a word such as `success` is the output's meaning.
    */
   add(value: string | undefined, o: { own?: boolean } = {}): void {
-    if (value === undefined || value.length < 4) return;
+    if (value === undefined || value.length < MIN_SECRET) return;
     for (const form of secretForms(value)) {
-      if (form.length < 4) continue;
+      if (form.length < MIN_SECRET) continue;
       if (o.own !== false) this.#own.add(form);
       if (this.#values.has(form)) continue;
       this.#values.add(form);
@@ -68,6 +68,68 @@ export class Secrets {
   /** The text with the step's own secrets replaced by `***`: for the action's outputs. */
   redactOwn(text: string): string {
     return replaceAll(text, this.#ownSorted);
+  }
+
+  /**
+   * An output: JSON has the step's own secrets taken out of each of its strings (keys and values,
+   * decoded, then written back as JSON), never across its syntax, so it stays the same JSON with
+   * the same numbers as written; any other text is scrubbed as text.
+   */
+  redactOwnOutput(text: string): string {
+    return isJson(text) ? this.redactOwnJson(text) : this.redactOwn(text);
+  }
+
+  /**
+   * JSON text, or a run of whole JSON tokens (a piece of a list: items and commas), with the step's
+   * own secrets out of every string in it; what lies between strings is kept as it is.
+   */
+  redactOwnJson(text: string): string {
+    if (this.#ownSorted.length === 0) return text;
+    return mapJsonStrings(text, (value) => replaceAll(value, this.#ownSorted));
+  }
+}
+
+/** Shorter values are not masked: the runner would blank every such run of characters job-wide. */
+export const MIN_SECRET = 4;
+
+function isJson(text: string): boolean {
+  if (!/^\s*[[{"]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Each JSON string literal of the text (outside strings JSON has no `"`) replaced by `fn` of its
+ * value, written back as a JSON string when `fn` changed it. A string left open (never in the
+ * whole JSON this is given) is taken as it is.
+ */
+export function mapJsonStrings(text: string, fn: (value: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', at)) {
+    let close = open + 1;
+    while (close < text.length && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+    if (close >= text.length) break;
+    const literal = text.slice(open, close + 1);
+    const value = stringOf(literal);
+    // A literal JSON cannot read (a piece of text that only looks like JSON) is scrubbed as text.
+    const changed = value === undefined ? fn(literal) : fn(value);
+    out += text.slice(at, open) + (changed === (value ?? literal) ? literal : value === undefined ? changed : JSON.stringify(changed));
+    at = close + 1;
+  }
+  return out + text.slice(at);
+}
+
+function stringOf(literal: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(literal);
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -39,7 +39,10 @@ describe('values exactly as written', () => {
     ["'007'", '007'],
     ['"a \\"quoted\\" text"', 'a "quoted" text'],
     ['', ''],
-    ['v1.2.3 # a comment', 'v1.2.3'],
+    // A comment after a quoted value cannot be taken for text.
+    ['"v1.2.3" # a comment', 'v1.2.3'],
+    ['fix#123', 'fix#123'],
+    ['|-\n  fix #123', 'fix #123'],
   ])('YAML %s is sent as %j', async (written, expected) => {
     expect(await sent(params, `APP_VERSION: ${written}`)).toEqual({ APP_VERSION: [expected] });
     expect(await sent(query, `v: ${written}`)).toEqual({ v: [expected] });
@@ -56,6 +59,27 @@ describe('values exactly as written', () => {
   ])('JSON %s is sent as %j', async (written, expected) => {
     expect(await sent(params, `{"A": ${written}}`)).toEqual({ A: [expected] });
     expect(await sent(query, `{"A": [${written}, ${written}]}`)).toEqual({ A: [expected, expected] });
+  });
+
+  it('a list item with a comment is refused as well, naming it', async () => {
+    const r = await query.safeParseAsync('q:\n  - a #1\n  - b');
+    expect(r.error?.issues.map((i) => i.message).join('; ')).toMatch(/an item is written "a #1".*\(- "a #1"\)/);
+  });
+
+  it('any one-line text of words, numbers, #, : and spaces is sent as written or refused with the reason, never cut', async () => {
+    const word = fc.constantFrom('fix', '#123', '#', 'v1.10', '007', ':', 'a:b', 'x#y', ' ', '  ', '1.10', 'PR', '(#42)', 'yes');
+    const text = fc
+      .array(word, { minLength: 1, maxLength: 8 })
+      .map((w) => w.join(' ').trim())
+      .filter((t) => t !== '' && !/^[#:]/.test(t));
+    await fc.assert(
+      fc.asyncProperty(text, async (t) => {
+        const r = await params.safeParseAsync(`NOTE: ${t}`);
+        if (r.success) expect(r.data).toEqual({ NOTE: [t] });
+        else expect(r.error.issues[0]?.message).toMatch(/^build-params is neither a JSON object nor a YAML mapping: /);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a JSON null is an empty parameter, and no query parameter at all', async () => {
@@ -98,6 +122,13 @@ describe('values exactly as written', () => {
     ['A: &release', /"&release" is a YAML anchor or alias, not text: quote the value/],
     ['A: &x 1\nB: *x', /"&x" is a YAML anchor or alias/],
     ['A: @acme/lib@1.2.0', /reserved/],
+    // YAML reads " #" as a comment: the value's tail would be lost, so the input is refused with how to quote it.
+    [
+      'NOTE: fix #123',
+      /NOTE is written "fix #123", but YAML reads " #" as the start of a comment, so only "fix" would be sent: quote the value to send it whole \(NOTE: "fix #123"\)/,
+    ],
+    ['A: 1\nTITLE: Release v2 #42 (hotfix)\nB: 2', /TITLE is written "Release v2 #42 \(hotfix\)".*only "Release v2" would be sent/],
+    ['V: v1.2.3 # the version', /V is written "v1.2.3 # the version"/],
   ])('%j is refused before any request', async (text, message) => {
     const r = await params.safeParseAsync(text);
     expect(r.success).toBe(false);

@@ -4,7 +4,8 @@ import { CANCEL_EXIT_MS, MAX_HOLD_MS, type ProcessSeam, startLifecycle } from '.
 /** A process of our own: signals sent by hand, time moved by hand, exits recorded. */
 function fakeProcess() {
   let now = 1_000_000;
-  const timers: { at: number; f: () => void; live: boolean }[] = [];
+  type Timer = { at: number; f: () => void; live: boolean; unref(): Timer };
+  const timers: Timer[] = [];
   const signalListeners = new Set<(s: NodeJS.Signals) => void>();
   const exitListeners = new Set<() => void>();
   const exits: { code: number; at: number }[] = [];
@@ -14,7 +15,7 @@ function fakeProcess() {
     exit: (code) => void exits.push({ code, at: now }),
     now: () => now,
     setTimeout: (f, ms) => {
-      const t = { at: now + ms, f, live: true, unref: () => t };
+      const t: Timer = { at: now + ms, f, live: true, unref: () => t };
       timers.push(t);
       return t;
     },

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { renderSummary, SUMMARY_LIMIT, SUMMARY_ROWS } from '../../src/runner/summary.ts';
@@ -126,7 +127,30 @@ function links(md: string): { href: string; text: string }[] {
   return [...html.matchAll(/<a href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((m) => ({ href: decode(m[1] ?? ''), text: decode(m[2] ?? '') }));
 }
 
-describe('links in the summary, as GitHub renders it', () => {
+/** The text of every code span of the rendered summary, entities decoded. */
+function codes(md: string): string[] {
+  const html = marked.parse(md, { gfm: true, async: false });
+  return [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) =>
+    (m[1] ?? '')
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
+}
+
+const summaryOf = (rows: [string, string][], error?: string): string =>
+  renderSummary({
+    operation: 'get-project',
+    host: 'h',
+    asked: [],
+    ok: error === undefined,
+    headline: 'x',
+    blocks: [{ kind: 'facts', rows }],
+    ...(error === undefined ? {} : { error }),
+  });
+
+describe('no server text becomes a link in the summary, as GitHub renders it (GFM)', () => {
   it.each([
     [
       'a plain download URL',
@@ -136,42 +160,84 @@ describe('links in the summary, as GitHub renders it', () => {
     [
       'underscores, stars, brackets and a query',
       'https://h.example/a_b/c*d/(e)?x=1&y=[2]#top',
-      'https://h.example/a_b/c*d/(e)?x=1&y=%5B2%5D#top',
+      'https://h.example/a_b/c*d/(e)?x=1&y=[2]#top',
     ],
     ['a pipe, which would split a table cell', 'https://h.example/a|b', 'https://h.example/a%7Cb'],
-  ])('%s in a facts table is a working link with the right target', (_, url, href) => {
-    const md = renderSummary({
-      operation: 'sign-detail',
-      host: 'h',
-      asked: [],
-      ok: true,
-      headline: 'done',
-      blocks: [{ kind: 'facts', rows: [['Download URL', url]] }],
-    });
-    // A pipe is shown percent-encoded too: the target is the same resource.
-    expect(links(md)).toEqual([{ href, text: url.includes('|') ? href : url }]);
-    expect(links(md)[0]?.href).not.toContain('\\');
+    ['an autolink', '<https://evil.example/x>', 'https://evil.example/x'],
+    ['a www. address', 'see www.evil.example/login', 'www.evil.example/login'],
+    ['an upper-case scheme', 'HTTPS://EVIL.EXAMPLE', 'HTTPS://EVIL.EXAMPLE'],
+    ['an ftp URL', 'ftp://files.example/x', 'ftp://files.example/x'],
+  ])('%s in a facts table is shown whole, as code, never a link', (_, text, code) => {
+    const md = summaryOf([['Download URL', text]]);
+    expect(links(md)).toEqual([]);
+    expect(codes(md)).toEqual([code]);
   });
 
-  it('a URL in an error message is a link without the sentence around it, the rest stays text', () => {
-    const md = renderSummary({
-      operation: 'get-project',
-      host: 'h',
-      asked: [],
-      ok: false,
-      headline: 'failed',
-      blocks: [],
-      error:
-        'GET https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=*** answered HTTP 500 (see https://status.example.com/a_b).',
-    });
-    expect(links(md)).toEqual([
-      {
-        href: 'https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=***',
-        text: 'https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=***',
-      },
-      { href: 'https://status.example.com/a_b', text: 'https://status.example.com/a_b' },
+  it('an e-mail address stays text, not a mailto link', () => {
+    const md = summaryOf([['By', 'alice@example.com wrote to mailto:bob@example.com']]);
+    expect(links(md)).toEqual([]);
+    expect(marked.parse(md, { gfm: true, async: false })).toContain('alice@example.com');
+  });
+
+  it('a URL in an error message is code without the sentence around it, the rest stays text', () => {
+    const md = summaryOf(
+      [],
+      'GET https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=*** answered HTTP 500 (see https://status.example.com/a_b).',
+    );
+    expect(links(md)).toEqual([]);
+    expect(codes(md)).toEqual([
+      'https://devops.example.com/ms/openapi/api/apigw/v3/projects/my_proj?access_token=***',
+      'https://status.example.com/a_b',
     ]);
     expect(marked.parse(md, { gfm: true, async: false })).toContain('answered HTTP 500 (see ');
+  });
+
+  it('whatever the server writes, in every kind of block, no link and no HTML element comes of it', () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        'https://',
+        'http://',
+        'www.',
+        '<',
+        '>',
+        '[',
+        '](',
+        ')',
+        '@',
+        'mailto:',
+        '\\',
+        '`',
+        '|',
+        ' ',
+        '\n',
+        '.com',
+        'x',
+        '_',
+        '*',
+      ),
+    );
+    const text = fc.array(piece, { maxLength: 12 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        const md = renderSummary({
+          operation: 'get-project',
+          host: 'h',
+          asked: [['q', a]],
+          ok: false,
+          headline: b,
+          blocks: [
+            { kind: 'facts', rows: [[a, b]] },
+            { kind: 'table', title: a, headers: ['h'], rows: [[b]] },
+            { kind: 'note', text: `${a} ${b}` },
+          ],
+          error: `${b}\n- ${a}`,
+        });
+        const html = marked.parse(md, { gfm: true, async: false });
+        expect(html).not.toMatch(/<a[\s>]|<img|<script/i);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('server text that looks like a link or HTML stays text', () => {

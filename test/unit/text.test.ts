@@ -26,7 +26,7 @@ describe('escapeMarkdown', () => {
     ['<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert(1)&gt;'],
     ['a | b', 'a \\| b'],
     ['**bold** _it_ `code`', '\\*\\*bold\\*\\* \\_it\\_ \\`code\\`'],
-    ['[link](http://x)', '\\[link\\](<http://x>)'],
+    ['[link](http://x)', '\\[link\\](`http://x`)'],
     // Nothing escaped that renders as itself: JSON, an event name, a heading mark mid-line.
     ['{"status":400} BUILD_END my_proj #3 (see below)!', '{"status":400} BUILD_END my_proj #3 (see below)!'],
     ['_edge_ snake_case', '\\_edge\\_ snake_case'],
@@ -68,6 +68,6 @@ describe('the bounds and checks under every guard', () => {
 
   it.each([
     ['a & b', 'a &amp; b'],
-    ['see http://. now', 'see http://. now'],
+    ['see http://. now', 'see `http://`. now'],
   ])('escapeMarkdown(%j) → %j', (text, out) => expect(escapeMarkdown(text)).toBe(out));
 });

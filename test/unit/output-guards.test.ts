@@ -1,0 +1,339 @@
+// The guards every output passes: the step's own credentials out (inside JSON's strings, never
+// across its syntax), build values masked for the log but never out of an output, one URL check,
+// one bound, and which build values are masked at all.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isHttpUrl, urlProblem } from '../../src/base/url.ts';
+import { credentialShaped, maskPlan, refusedWarning, unmaskable } from '../../src/build/variable-masks.ts';
+import { bounded, OUTPUT_LIMIT, outputValue } from '../../src/runner/outputs.ts';
+import { mapJsonStrings, Secrets } from '../../src/runner/secrets.ts';
+
+const OWN = 'own-Cr3d+/=x"y\\z';
+
+function secrets(): { s: Secrets; masked: string[] } {
+  const masked: string[] = [];
+  const s = new Secrets((v) => masked.push(v));
+  s.add(OWN);
+  s.add('shop-web', { own: false });
+  return { s, masked };
+}
+
+describe("the step's own credentials, and only they, leave the outputs", () => {
+  it.each([
+    ['plain text', `token ${OWN} here`, 'token *** here'],
+    ['a build value in text stays', 'shop-web v2', 'shop-web v2'],
+    ['JSON: inside a string, escaped as JSON writes it', JSON.stringify({ a: `x${OWN}y`, b: 'shop-web' }), '{"a":"x***y","b":"shop-web"}'],
+    ['JSON: a key too', JSON.stringify({ [OWN]: 1 }), '{"***":1}'],
+    [
+      'JSON: numbers as written, strings untouched when clean',
+      '{"v":1.10,"n":12345678901234567890,"s":"a\\u0041"}',
+      '{"v":1.10,"n":12345678901234567890,"s":"a\\u0041"}',
+    ],
+    ['JSON: an array of strings', JSON.stringify([OWN, encodeURIComponent(OWN)]), '["***","***"]'],
+    ['text that only starts like JSON is text', `[not json ${OWN}`, '[not json ***'],
+  ])('%s', (_, value, expected) => {
+    expect(outputValue('x', value, secrets().s, () => undefined)).toBe(expected);
+  });
+
+  it('redact takes build values out of shown text, redactOwn does not', () => {
+    const { s } = secrets();
+    expect(s.redact(`shop-web ${OWN}`)).toBe('*** ***');
+    expect(s.redactOwn(`shop-web ${OWN}`)).toBe('shop-web ***');
+    expect(s.redactOwnJson('["shop-web"]')).toBe('["shop-web"]');
+  });
+
+  it('a build value given again as the step’s own becomes own', () => {
+    const s = new Secrets(() => undefined);
+    s.add('shared-value', { own: false });
+    expect(s.redactOwn('shared-value')).toBe('shared-value');
+    s.add('shared-value');
+    expect(s.redactOwn('shared-value')).toBe('***');
+  });
+
+  it('access-token is output as it is: it was asked for', () => {
+    expect(outputValue('access-token', OWN, secrets().s, () => undefined)).toBe(OWN);
+  });
+
+  it('with no credential, JSON is handed back untouched', () => {
+    const s = new Secrets(() => undefined);
+    expect(s.redactOwnJson('{"a":"b"')).toBe('{"a":"b"');
+  });
+
+  it('a piece of a list (items and commas) keeps its syntax', () => {
+    const { s } = secrets();
+    expect(s.redactOwnJson(`,{"t":"${OWN.replace(/["\\]/g, '\\$&')}"},"x"`)).toBe(',{"t":"***"},"x"');
+    expect(s.redactOwnJson('[')).toBe('[');
+  });
+
+  it('any JSON with the credential anywhere in its strings stays JSON, the same but for those strings', () => {
+    const { s } = secrets();
+    const str = fc.oneof(
+      fc.string(),
+      fc.constant(OWN),
+      fc.string().map((t) => `${t}${OWN}${t}`),
+    );
+    const json = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        str,
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('v')),
+        fc.dictionary(str, tie('v')),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(json, (v) => {
+        const text = JSON.stringify(v);
+        const out = s.redactOwnJson(text);
+        expect(out).not.toContain(OWN.slice(0, 6) + 'Cr3d');
+        const back: unknown = JSON.parse(out);
+        const expected: unknown = JSON.parse(text, (_k, x: unknown) => (typeof x === 'string' ? x.split(OWN).join('***') : x));
+        const keys = (x: unknown): unknown =>
+          Array.isArray(x)
+            ? x.map(keys)
+            : x !== null && typeof x === 'object'
+              ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k.split(OWN).join('***'), keys(y)]))
+              : x;
+        expect(back).toEqual(keys(expected));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('mapJsonStrings leaves a string left open as it is, and scrubs a literal JSON cannot read as text', () => {
+    expect(mapJsonStrings('"abc', (v) => v.toUpperCase())).toBe('"abc');
+    expect(mapJsonStrings('"a\\qb" "c"', (v) => v.toUpperCase())).toBe('"A\\QB" "C"');
+    expect(mapJsonStrings('x"a\\"b"y', (v) => v.toUpperCase())).toBe('x"A\\"B"y');
+  });
+});
+
+describe('the scrubbing of outputs, where a textual scrub would differ', () => {
+  it('a credential that is also JSON syntax or a number is never replaced across the JSON: data stays JSON', () => {
+    const s = new Secrets(() => undefined);
+    s.add('1234');
+    s.add('{"a"');
+    for (const text of ['{"retry":1234,"id":"x1234"}', '  {"a":"1234"}', '[{"a":1234}]', '"a1234"'])
+      expect(() => JSON.parse(s.redactOwnOutput(text))).not.toThrow();
+    expect(s.redactOwnOutput('{"retry":1234,"id":"x1234"}')).toBe('{"retry":1234,"id":"x***"}');
+    expect(s.redactOwnOutput('  {"a":"1234"}')).toBe('  {"a":"***"}');
+    expect(s.redactOwnOutput('"a1234"')).toBe('"a***"');
+    // Not JSON: scrubbed as text.
+    expect(s.redactOwnOutput('retry 1234 {"a"')).toBe('retry *** ***');
+    expect(s.redactOwnOutput('{"a" is no JSON 1234')).toBe('*** is no JSON ***');
+    expect(s.redactOwnOutput('x{"a":1234}')).toBe('x***:***}');
+  });
+
+  it("the step's own secrets are replaced longest first, whichever came first", () => {
+    for (const order of [
+      ['tok-1234', 'tok-1234-refresh'],
+      ['tok-1234-refresh', 'tok-1234'],
+    ]) {
+      const s = new Secrets(() => undefined);
+      for (const v of order) s.add(v);
+      expect(s.redactOwn('a tok-1234-refresh b tok-1234')).toBe('a *** b ***');
+      expect(s.redactOwnJson('["tok-1234-refresh","tok-1234"]')).toBe('["***","***"]');
+    }
+  });
+
+  it('before any secret is known, nothing is replaced', () => {
+    const s = new Secrets(() => undefined);
+    expect(s.redactOwn('Stryker was here')).toBe('Stryker was here');
+    expect(s.redactOwnJson('["Stryker was here"]')).toBe('["Stryker was here"]');
+    expect(s.redactOwnOutput('Stryker was here')).toBe('Stryker was here');
+  });
+
+  it('each string is handed over decoded, between strings the text is kept', () => {
+    const seen: string[] = [];
+    const out = mapJsonStrings(String.raw`ab"a\u0041" , "\"q\"":"c"`, (v) => {
+      seen.push(v);
+      return v === 'aA' ? 'ok' : v;
+    });
+    expect(seen).toEqual(['aA', '"q"', 'c']);
+    expect(out).toBe(String.raw`ab"ok" , "\"q\"":"c"`);
+  });
+});
+
+describe('URL outputs pass the one check', () => {
+  it.each([
+    ['build-url', 'https://devops.example.com/console/pipeline/p/b', 'https://devops.example.com/console/pipeline/p/b', []],
+    ['build-url', '', '', []],
+    [
+      'download-url',
+      'javascript:alert(1)',
+      '',
+      ['the download-url output is left out: it is not an absolute http(s) URL ("javascript:alert(1)")'],
+    ],
+    [
+      'build-url',
+      'https://h.example/a\nb',
+      '',
+      ['the build-url output is left out: it holds white space or control characters ("https://h.example/a\\nb")'],
+    ],
+    ['build-status', 'javascript:x', 'javascript:x', []],
+  ])('%s %j → %j', (name, value, expected, warnings) => {
+    const warned: string[] = [];
+    expect(outputValue(name, value, secrets().s, (m) => warned.push(m))).toBe(expected);
+    expect(warned).toEqual(warnings);
+  });
+});
+
+describe('every output is bounded', () => {
+  it('text is cut, with a warning', () => {
+    const warned: string[] = [];
+    const out = outputValue('build-status', 'é'.repeat(OUTPUT_LIMIT), secrets().s, (m) => warned.push(m));
+    expect(Buffer.byteLength(out)).toBeLessThanOrEqual(OUTPUT_LIMIT);
+    expect(out).toMatch(/… \(\d+ more characters\)$/);
+    expect(warned).toEqual(['the build-status output is longer than 64 KiB, so it is cut']);
+  });
+
+  it.each([
+    ['an object keeps its first whole entries', Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`V${i}`, 'x'.repeat(100)]))],
+    ['an array keeps its first whole items', Array.from({ length: 100 }, (_, i) => ({ i, v: 'y'.repeat(100) }))],
+  ])('%s, still JSON', (_, value) => {
+    const warned: string[] = [];
+    const out = bounded('variables', JSON.stringify(value), 1000, (m) => warned.push(m));
+    expect(Buffer.byteLength(out)).toBeLessThanOrEqual(1000);
+    const back: unknown = JSON.parse(out);
+    const n = Array.isArray(back) ? back.length : Object.keys(back as object).length;
+    expect(n).toBeGreaterThan(5);
+    expect(warned).toEqual([`the variables output holds the first ${n} of 100 entries (${1000 / 1024} KiB at most)`]);
+    expect(JSON.stringify(value).startsWith(out.slice(0, -1))).toBe(true);
+  });
+
+  it('whole entries up to the byte: one that would pass the bound by a byte is left out', () => {
+    const text = JSON.stringify(['aaaa', 'aaaa', 'aaaa']);
+    expect(text).toHaveLength(22);
+    expect(bounded('x', text, 21, () => undefined)).toBe('["aaaa","aaaa"]');
+    expect(bounded('x', text, 16, () => undefined)).toBe('["aaaa","aaaa"]');
+    expect(bounded('x', text, 15, () => undefined)).toBe('["aaaa"]');
+    expect(bounded('x', '{"a":"bbbb","c":"dddd"}', 20, () => undefined)).toBe('{"a":"bbbb"}');
+  });
+
+  it('text is cut to 100 characters under the bound, then the note', () => {
+    const out = bounded('x', 'a'.repeat(2000), 1000, () => undefined);
+    expect(out).toBe(`${'a'.repeat(900)}… (1100 more characters)`);
+  });
+
+  it('a value within the bound is untouched, without a word', () => {
+    const warned: string[] = [];
+    expect(bounded('x', 'abc', 3, (m) => warned.push(m))).toBe('abc');
+    expect(warned).toEqual([]);
+  });
+});
+
+describe('one URL check', () => {
+  it.each([
+    ['https://h.example/a?b=1#c', undefined],
+    ['HTTP://H.EXAMPLE', undefined],
+    ['', 'it is empty'],
+    ['javascript:alert(1)', 'it is not an absolute http(s) URL'],
+    ['file:///etc/passwd', 'it is not an absolute http(s) URL'],
+    ['/relative/path', 'it is not an absolute http(s) URL'],
+    ['http:evil.example', 'it is not an absolute http(s) URL'],
+    ['http:\\\\evil.example', 'it is not an absolute http(s) URL'],
+    ['https://h.example/a\nb', 'it holds white space or control characters'],
+    ['https://h.example/a b', 'it holds white space or control characters'],
+    ['https://h.example/\u202egnp.exe', 'it holds white space or control characters'],
+    ['https://h.example/\u0085', 'it holds white space or control characters'],
+    ['https://h.example/\u2028', 'it holds white space or control characters'],
+    ['https://[::1', 'it is not a URL'],
+  ])('%j: %s', (url, problem) => {
+    expect(urlProblem(url)).toBe(problem);
+  });
+
+  it('what passes is one line, absolute, http(s), and the URL parser reads it as given', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.string(),
+          fc.string().map((s) => `https://h.example/${s}`),
+        ),
+        (text) => {
+          if (!isHttpUrl(text)) return;
+          expect(text).not.toMatch(/\s/);
+          expect(
+            [...text].some((c) => (c.codePointAt(0) ?? 0) < 0x20 || ((c.codePointAt(0) ?? 0) >= 0x7f && (c.codePointAt(0) ?? 0) <= 0x9f)),
+          ).toBe(false);
+          const u = new URL(text);
+          expect(['http:', 'https:']).toContain(u.protocol);
+          expect(u.hostname).not.toBe('');
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('which build values are masked', () => {
+  it.each([
+    ['abc', 'shorter than 4 characters'],
+    ['  ab  ', 'shorter than 4 characters'],
+    ['true', 'a common word'],
+    ['FALSE', 'a common word'],
+    ['null', 'a common word'],
+    ['1.10', 'a short number'],
+    ['2.3.4', 'a short number'],
+    ['12:30', 'a short number'],
+    ['1234567', 'a short number'],
+    ['12345678', undefined],
+    ['shop-web', undefined],
+    ['truest', undefined],
+  ])('unmaskable(%j) is %s', (value, why) => {
+    expect(unmaskable(value)).toBe(why);
+  });
+
+  it.each([
+    ['-----BEGIN OPENSSH PRIVATE KEY-----\nabc', true],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln', true],
+    ['ghp_abcdefghijklmnopqrstuvwxyz0123456789', true],
+    ['github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv', true],
+    ['AKIAIOSFODNN7EXAMPLE', true],
+    ['xoxb-123456789012-abcdef', true],
+    ['Zq8Kp2LmN4vX7rT1wY9bC3dF6gH0jS5a', true],
+    ['3f786850e387550fdab836ed7e6dc881de23001b', false],
+    ['123e4567-e89b-12d3-a456-426614174000', false],
+    ['https://h.example/notes/2.3.4', false],
+    ['release notes for version two', false],
+    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaA1', false],
+    ['ghp_short', false],
+  ])('credentialShaped(%j) is %s', (value, shaped) => {
+    expect(credentialShaped(value)).toBe(shaped);
+  });
+
+  it('asked for (a password, a listed name, or *) and maskable: masked; not asked: only a credential shape; asked but too common: refused, an empty value silently', () => {
+    const values = {
+      PW: 'pa55-w0rd',
+      LISTED: 'shop-web',
+      OTHER: 'shop-api',
+      TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      FLAG: 'false',
+      EMPTY: '',
+    };
+    expect(maskPlan(values, { passwords: new Set(['PW', 'EMPTY']), listed: ['LISTED', 'FLAG'] })).toEqual({
+      masked: ['PW', 'LISTED', 'TOKEN'],
+      refused: [['FLAG', 'a common word']],
+    });
+    expect(maskPlan(values, { passwords: new Set(), listed: ['*'] })).toEqual({
+      masked: ['PW', 'LISTED', 'OTHER', 'TOKEN'],
+      refused: [['FLAG', 'a common word']],
+    });
+    expect(maskPlan({ TOKEN: values.TOKEN, FLAG: 'false' }, { passwords: new Set(), listed: [] })).toEqual({
+      masked: ['TOKEN'],
+      refused: [],
+    });
+  });
+
+  it('the warning names the variables and why, never their values', () => {
+    expect(
+      refusedWarning([
+        ['A', 'a common word'],
+        ['B', 'a short number'],
+      ]),
+    ).toBe(
+      "the value of A (a common word), B (a short number) is not masked: masking so short or common a value would blank every occurrence of it in the whole job's log; keep such values out of secrets, or make them longer",
+    );
+  });
+});
