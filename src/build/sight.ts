@@ -16,6 +16,7 @@ import type { SightOutput } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
+import { END_READ_MS, sideCalls } from './side-reads.ts';
 import { readVariables } from './variables.ts';
 
 export interface SightOptions {
@@ -75,8 +76,13 @@ export class BuildSight {
     this.#b = b;
     this.#o = o;
     if (o.logs === 'none') return;
-    this.#file = new LogFile(process.env.RUNNER_TEMP, (t) => ctx.secrets.redact(t));
-    this.#outputs['log-file'] = this.#file.path;
+    this.#file = new LogFile(
+      process.env.RUNNER_TEMP,
+      (t) => ctx.secrets.redact(t),
+      (m) => ctx.log.warning(`${m}; the build's status decides`),
+    );
+    // A file that could not even be made is no output: nothing would be there.
+    if (this.#file.failed === undefined) this.#outputs['log-file'] = this.#file.path;
     this.follow = new LogFollower({
       api: ctx.api,
       log: ctx.log,
@@ -125,7 +131,8 @@ export class BuildSight {
     let problem: string | undefined;
     if (ended !== undefined && this.#o.variables.length > 0) {
       try {
-        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, { ...this.#b, num }, this.#o.variables);
+        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.variables);
+        const values = await readVariables(calls, this.#ctx.secrets, { ...this.#b, num }, this.#o.variables);
         this.#outputs.variables = JSON.stringify(values);
         blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
       } catch (e) {
@@ -134,7 +141,8 @@ export class BuildSight {
     }
     if (ended !== undefined && this.#o.artifacts) {
       try {
-        const files = await listArtifacts(this.#ctx.api, this.#ctx.log, this.#b);
+        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.artifacts);
+        const files = await listArtifacts(calls, this.#ctx.log, this.#b, this.#ctx);
         this.#outputs.artifacts = boundedList(files, this.#ctx.log);
         blocks.push(...artifactBlocks(files));
       } catch (e) {
@@ -146,7 +154,7 @@ export class BuildSight {
 
   #logBlocks(read: LogRead): Block[] {
     const rows: [string, string][] = [['Log lines read', String(read.lines)]];
-    if (this.#file !== undefined) rows.push(['Log file', `${this.#file.path} (the log-file output)`]);
+    if (this.#file !== undefined) rows.push(['Log file', this.#file.failed ?? `${this.#file.path} (the log-file output)`]);
     for (const [key, left] of read.cut) {
       const tail = read.tails.find((t) => t.key === key);
       rows.push([`Not in the step's log`, `${left} lines of ${tail?.label ?? key}`]);

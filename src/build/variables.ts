@@ -1,9 +1,9 @@
 // The build's variables a later step asks for: read with build_variables once the build ended,
 // each value masked before anything can print it. Facts: bkci-logs-artifacts-review.md §4
 // (values come back raw, secrets included; an unknown name reads as "").
-import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
 import type { Secrets } from '../runner/secrets.ts';
+import type { Calls } from './side-reads.ts';
 
 /** bk-ci reads at most 50 names a call. */
 
@@ -20,7 +20,7 @@ export interface VariablesOf {
  * the step's own secrets (tokens) taken out: the values themselves are masked by the runner.
  */
 export async function readVariables(
-  api: BkciApi,
+  api: Calls,
   secrets: Secrets,
   b: VariablesOf,
   names: readonly string[],
