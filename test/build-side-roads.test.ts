@@ -5,10 +5,10 @@
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../emulator/builds.ts';
-import type { StepResult } from '../emulator/runner.ts';
+import { runStep, type StepResult, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import type { Clock } from '../src/base/clock.ts';
 import { failedWith } from './support/expect-step.ts';
@@ -254,5 +254,64 @@ describe('"may have started" only when the start was sent and its answer lost', 
     emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
     const r = await start({ retries: '0' });
     expect(r.errors.join('\n')).toMatch(/may have started/);
+  });
+});
+
+describe('live-log gaps are given up together', () => {
+  it('a 16 s build whose every third line is DEBUG (never in the query): most lines show while it runs, not 27 of 198', async () => {
+    const lines = Array.from({ length: 198 }, (_, i) => ({
+      at: 100 + i * 80,
+      step: 'e-compile',
+      text: `line ${i + 1}`,
+      ...(i % 3 === 2 ? { debug: true } : {}),
+    }));
+    pipeline({ phases: [{ status: 'RUNNING', ms: 16_000 }], logs: { steps: STEPS, lines } });
+    const r = await start({ retries: '0' });
+    expect(r.errors).toEqual([]);
+    const out = r.stdout.split('\n');
+    const end = out.findIndex((l) => /: SUCCEED/.test(l));
+    const whileRunning = out.slice(0, end).filter((l) => /^line \d+$/.test(l)).length;
+    const all = out.filter((l) => /^line \d+$/.test(l)).length;
+    expect(all).toBe(132);
+    // Lines older than the hold (6 s) at the end: about 10 s of the 16 s build.
+    expect(whileRunning).toBeGreaterThanOrEqual(70);
+  });
+});
+
+describe('a cancel with a review decision on its way, through dist/ as the runner runs it', () => {
+  const installed = useInstalledAction({ beforeAll, afterAll });
+
+  it('says the approval may have been applied, not a plain "cancelled"', async () => {
+    await emu.close();
+    emu = await startEmulator({ flavour: 'bkci' });
+    bkToken = emu.addUser('alice').bkToken;
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    pipeline({
+      stages: ['Build', 'Release'],
+      phases: [
+        { status: 'RUNNING', ms: 50, stage: 'Build' },
+        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
+        { status: 'RUNNING', ms: 50, stage: 'Release' },
+      ],
+    });
+    const base = { 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'pipeline-id': 'p-app', retries: '0', logs: 'none' };
+    const started = await runStep(installed(), { inputs: { ...base, operation: 'start-build', wait: 'false' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    emu.faults.add({ method: 'POST', pattern: /manual_start_build_stage$/, fault: { kind: 'hang' } });
+    const r = await runStep(installed(), {
+      inputs: { ...base, operation: 'review-build', 'build-id': started.outputs['build-id'] ?? '', decision: 'approve', wait: 'false' },
+      onSpawn: (kill) => {
+        const timer = setInterval(() => {
+          if (emu.requests({ path: '/manual_start_build_stage' }).length > 0) {
+            clearInterval(timer);
+            kill('SIGINT');
+          }
+        }, 10);
+      },
+    });
+    failedWith(
+      r,
+      /^bk-ci review-build failed: cancelled after .* while POST http:\/\/.*\/manual_start_build_stage was on its way: bk-ci may have applied it; check before running the step again$/,
+    );
   });
 });
