@@ -145,7 +145,7 @@ describe('retries by what a call is, not by its verb', () => {
 
 describe('every paging loop demands progress', () => {
   const files = (n: number) =>
-    Array.from({ length: n }, (_, i) => ({ path: `app/f-${String(i).padStart(3, '0')}.bin`, type: 'PIPELINE', size: 1 }));
+    Array.from({ length: n }, (_, i) => ({ path: `app/f-${String(i).padStart(3, '0')}.bin`, type: 'PIPELINE' as const, size: 1 }));
 
   it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102, and a warning', async () => {
     pipeline({ ...QUICK, logs: undefined, artifacts: files(100) });
