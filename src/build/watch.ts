@@ -5,6 +5,7 @@ import type { Clock } from '../base/clock.ts';
 import { countOf, formatDuration, formatElapsed } from '../base/duration.ts';
 import {
   ActionError,
+  BudgetSpentError,
   CancelledError,
   DeadlineError,
   errorMessage,
@@ -218,6 +219,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         log.info(`${name()} was retried in bk-ci: following its run ${executeCount} now`);
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
+      // No time left beside this poll: read at the next, nothing to warn about.
+      if (e instanceof BudgetSpentError) return log.debug(`build_detail: ${errorMessage(e)}`);
       if (needed) {
         // A passing failure costs one poll: the end is read again at the next.
         if (isTransient(e)) throw e;
