@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from './base/clock.ts';
 import { formatElapsed } from './base/duration.ts';
-import { CancelledError, errorMessage, InputError, LocalError, OperationError, statusOf } from './base/errors.ts';
+import { errorMessage, factsOf, InputError, LocalError, OperationError, statusOf } from './base/errors.ts';
 import type { Log } from './base/log.ts';
 import type { Outcome } from './base/outcome.ts';
 import { cut } from './base/text.ts';
@@ -174,8 +174,9 @@ async function reportFailure(w: World, state: StepState, e: unknown): Promise<vo
   let message = errorMessage(e);
   if (w.life.signal.aborted && !(e instanceof OperationError)) {
     message = `cancelled after ${formatElapsed(w.clock.now() - w.start)}`;
-    if (e instanceof CancelledError && e.inFlight !== undefined)
-      message += ` while ${e.inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
+    // The write on its way is found through every wrapper around the cancel.
+    const { inFlight } = factsOf(e);
+    if (inFlight !== undefined) message += ` while ${inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
   }
   if (e instanceof InputError) message = `${message}\nNo request was sent.`;
   // Work done on the server is said first, whatever failed after it.

@@ -112,6 +112,14 @@ export class DeadlineError extends RequestError {
   }
 }
 
+/** A read beside the wait found its own budget spent before it could be sent: it was not sent. */
+export class BudgetSpentError extends RequestError {
+  override name = 'BudgetSpentError';
+  constructor(init: { method: string; url: string }) {
+    super(`${init.method} ${init.url.split('?')[0]} was not sent: the time it may take beside the wait was spent`, init);
+  }
+}
+
 /** The job was cancelled (SIGINT/SIGTERM) while a request or a wait was under way. */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
@@ -185,6 +193,66 @@ export class OperationError extends ActionError {
 /** bk-ci refused a project write, or the action refused to send one that would lose data. */
 export class ProjectWriteError extends ActionError {
   override name = 'ProjectWriteError';
+}
+
+/** Failures marked as coming before the request they stand for was sent (its token could not be had, say). */
+const unsent = new WeakSet<object>();
+
+/** Marks `e` as a failure before the request was sent; returns it. */
+export function notSent<E>(e: E): E {
+  if (typeof e === 'object' && e !== null) unsent.add(e);
+  return e;
+}
+
+/** `e` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
+function chain(e: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (
+    let x: unknown = e;
+    x !== undefined && x !== null && out.length < 8 && !out.includes(x);
+    x = x instanceof Error ? x.cause : undefined
+  )
+    out.push(x);
+  return out;
+}
+
+/**
+ * What a failure, however wrapped, says of the request it stands for: `cancelled` when the job's
+ * cancel is in it, `inFlight` when a write was on its way then, `mayHaveApplied` only when the
+ * request was sent and its answer lost (no answer, a cut one, a timeout, a 5xx). An answer (a
+ * 4xx, a 404 from another service, bk-ci's own refusal) or a failure before the request was
+ * sent (its token, the deadline, a refused connection, a cancel before it left) is the opposite.
+ */
+export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | undefined; mayHaveApplied: boolean } {
+  const links = chain(e);
+  const cancel = links.find((x): x is CancelledError => x instanceof CancelledError);
+  const inFlight = cancel?.inFlight;
+  // The first link that says what happened to the request decides: wrappers around it say no more.
+  let mayHaveApplied = true;
+  for (const x of links) {
+    if (unsent.has(x as object)) {
+      mayHaveApplied = false;
+      break;
+    }
+    const said = sentFact(x);
+    if (said !== undefined) {
+      mayHaveApplied = said;
+      break;
+    }
+  }
+  return { cancelled: cancel !== undefined, inFlight, mayHaveApplied };
+}
+
+/** Whether the request behind this one failure may have been applied; undefined when it does not say. */
+function sentFact(x: unknown): boolean | undefined {
+  if (x instanceof CancelledError) return x.inFlight !== undefined;
+  if (x instanceof HttpError) return x.status >= 500;
+  if (x instanceof NetworkError) return !x.beforeSend;
+  if (x instanceof RequestTimeoutError || x instanceof ResponseFormatError) return true;
+  if (x instanceof ServerSaidError || x instanceof MisdirectedError || x instanceof DeadlineError || x instanceof BudgetSpentError)
+    return false;
+  if (x instanceof AuthError || x instanceof InputError) return false;
+  return undefined;
 }
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));

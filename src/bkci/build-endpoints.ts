@@ -12,4 +12,5 @@ export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/fi
 export const USER_DOWNLOAD_URL = onBoth('GET', 'v4/projects/{projectId}/artifactories/user_download_url');
 export const MANUAL_START_STAGE = onBoth('POST', 'v4/projects/{projectId}/manual_start_build_stage');
 export const MANUAL_REVIEW = onBoth('POST', 'v4/projects/{projectId}/manual_review');
-export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_variables');
+/** A read: the names go in the body, nothing changes (docs/bkci/artifacts-and-variables.md). */
+export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_variables', 'read');

@@ -2,9 +2,10 @@
 // of its result wrappers, its error bodies, and one renewal when it says the token expired.
 
 import type { Clock } from '../base/clock.ts';
+import { notSent } from '../base/errors.ts';
 import type { JsonItemSink } from '../base/json-stream.ts';
 import type { z } from '../base/schema.ts';
-import type { HttpCaller } from '../http/caller.ts';
+import type { HttpCaller, SideBudget } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
 import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
@@ -25,6 +26,8 @@ interface RequestSpec {
   survivesCancel?: boolean;
   /** One attempt within this time, no retry (see CallRequest.once). */
   once?: { timeoutMs: number };
+  /** A read beside the wait: its own short budget instead of the step's deadline (see SideBudget). */
+  budget?: SideBudget;
 }
 
 export interface CallSpec<T> extends RequestSpec {
@@ -95,13 +98,13 @@ export class BkciApi {
     if (this.#o.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
     try {
       // A request sent after a cancel takes the token in hand: a renewal now would be cut off.
-      return await this.#once(spec, read, await this.#o.tokens.current({ unexpired: spec.detached !== undefined }));
+      return await this.#once(spec, read, await this.#token({ unexpired: spec.detached !== undefined }));
     } catch (e) {
       const problem = tokenProblem(e);
       if (problem === undefined) throw e;
       if (problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry())) {
         try {
-          return await this.#once(spec, read, await this.#o.tokens.current());
+          return await this.#once(spec, read, await this.#token());
         } catch (again) {
           const second = tokenProblem(again);
           if (second === undefined) throw again;
@@ -112,11 +115,19 @@ export class BkciApi {
     }
   }
 
+  /** The token; a failure to get it comes before the request, which was then never sent. */
+  #token(o?: { unexpired: boolean }): Promise<{ token: string; userId: string }> {
+    return this.#o.tokens.current(o).catch((e: unknown) => {
+      throw notSent(e);
+    });
+  }
+
   async #once<T>(spec: RequestSpec, read: Reader<T>, creds: { token: string; userId: string } | undefined): Promise<Reply<T>> {
     const { method } = spec.endpoint;
     const gw = this.#o.gatewayAuth;
     const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params, gw?.type);
-    if (path === undefined) throw new Error(`${method} ${spec.endpoint.path['bk-ci']} is not published on the ${this.#o.gateway} gateway`);
+    if (path === undefined)
+      throw notSent(new Error(`${method} ${spec.endpoint.path['bk-ci']} is not published on the ${this.#o.gateway} gateway`));
     const query = Object.entries(spec.query ?? {})
       .flatMap(([k, v]) => (v === undefined ? [] : typeof v === 'string' ? [[k, v]] : v.map((item) => [k, item])))
       .map(([k, v]) => `&${encodeURIComponent(k ?? '')}=${encodeURIComponent(v ?? '')}`)
@@ -146,6 +157,8 @@ export class BkciApi {
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
       ...(spec.survivesCancel ? { survivesCancel: true } : {}),
       ...(spec.once === undefined ? {} : { once: spec.once }),
+      ...(spec.budget === undefined ? {} : { budget: spec.budget }),
+      ...(spec.endpoint.kind === undefined ? {} : { kind: spec.endpoint.kind }),
       ...(read.sink === undefined ? {} : { sink: read.sink }),
     });
     const data = read.read(res, method, shown, (t) => this.#http.scrub(t));

@@ -1,6 +1,7 @@
 // Where each bk-ci endpoint lives on each front door. An operation names its endpoints once;
 // the client resolves them for the gateway the step uses.
 import type { Method } from '../http/caller.ts';
+import type { CallKind } from '../http/retry.ts';
 
 export const GATEWAYS = ['bk-ci', 'bk-apigateway'] as const;
 export type Gateway = (typeof GATEWAYS)[number];
@@ -14,10 +15,16 @@ export type Gateway = (typeof GATEWAYS)[number];
 export interface Endpoint {
   readonly method: Method;
   readonly path: Readonly<Record<Gateway, string | null>>;
+  /** What a call to it is, when its verb says otherwise (a read published as POST); else the verb's default. */
+  readonly kind?: CallKind;
 }
 
 /** An endpoint both gateways publish at the same path (the gateway puts its API type after the version). */
-export const onBoth = (method: Method, path: string): Endpoint => ({ method, path: { 'bk-ci': path, 'bk-apigateway': path } });
+export const onBoth = (method: Method, path: string, kind?: CallKind): Endpoint => ({
+  method,
+  path: { 'bk-ci': path, 'bk-apigateway': path },
+  ...(kind === undefined ? {} : { kind }),
+});
 
 /**
  * The API type on the BlueKing API Gateway: `apigw-app` when the app identifies itself (app state,

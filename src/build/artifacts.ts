@@ -1,12 +1,15 @@
-// The build's files, each with a link: file_info read page after page until a short one (bk-repo
-// answers totalPages: 1 whatever the count), then user_download_url for each file. The links open
+// The build's files, each with a link: file_info read page after page through the one paging
+// loop (bk-repo answers totalPages: 1 whatever the count: until a short page, and never on past a
+// page that brought no new file), then user_download_url for each file. The links open
 // in a browser logged in to bk-ci; they are not downloads. Facts: docs/bkci/artifacts-and-variables.md.
 
+import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import { checkedUrl } from '../base/url.ts';
-import { FILE_INFO, type FileInfo, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
-import type { BkciApi } from '../bkci/client.ts';
+import { FILE_INFO, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
+import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
+import type { Calls } from './side-reads.ts';
 
 /** One file of the build, as the `artifacts` output lists it. */
 export interface Artifact {
@@ -19,8 +22,8 @@ export interface Artifact {
 }
 
 const PAGE_SIZE = 100;
-/** Pages read at most: 10,000 files. */
-const MAX_PAGES = 100;
+/** Files listed at most. */
+const MAX_FILES = 10_000;
 /** Links asked for at once. */
 const PARALLEL = 4;
 
@@ -31,21 +34,26 @@ export interface ArtifactsOf {
 }
 
 /** Every file of the build with its link. A link that cannot be had is "", with one warning. */
-export async function listArtifacts(api: BkciApi, log: Log, b: ArtifactsOf): Promise<Artifact[]> {
-  const files: FileInfo[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const reply = await api.call({
-      endpoint: FILE_INFO,
-      params: { projectId: b.projectId },
-      query: { buildId: b.id, pipelineId: b.pipelineId, page: String(page), pageSize: String(PAGE_SIZE) },
-      data: fileInfoPage,
-    });
-    const records = reply.data?.records ?? [];
-    files.push(...records.filter((f) => f.folder !== true));
-    if (records.length < PAGE_SIZE) break;
-    if (page === MAX_PAGES)
-      log.warning(`the build has more than ${MAX_PAGES * PAGE_SIZE} artifacts: only the first ${files.length} are listed`);
-  }
+export async function listArtifacts(api: Calls, log: Log, b: ArtifactsOf, o: { clock: Clock; signal: AbortSignal }): Promise<Artifact[]> {
+  const entries = await readAllPages({
+    read: async (page) => {
+      const reply = await api.call({
+        endpoint: FILE_INFO,
+        params: { projectId: b.projectId },
+        query: { buildId: b.id, pipelineId: b.pipelineId, page: String(page), pageSize: String(PAGE_SIZE) },
+        data: fileInfoPage,
+      });
+      return { items: reply.data?.records ?? [] };
+    },
+    key: (f) => `${f.artifactoryType ?? ''}:${f.fullPath}`,
+    pageSize: PAGE_SIZE,
+    maxItems: MAX_FILES,
+    paceMs: PAGE_PACE_MS,
+    clock: o.clock,
+    signal: o.signal,
+    what: "the build's artifacts",
+  });
+  const files = entries.filter((f) => f.folder !== true);
   const out: Artifact[] = files.map((f) => ({
     name: f.name,
     path: f.fullPath,
@@ -57,7 +65,7 @@ export async function listArtifacts(api: BkciApi, log: Log, b: ArtifactsOf): Pro
   let refused: string | undefined;
   let next = 0;
   const worker = async (): Promise<void> => {
-    for (let i = next++; i < out.length; i = next++) {
+    for (let i = next++; i < out.length && !o.signal.aborted; i = next++) {
       const a = out[i];
       if (a === undefined || a.type === '') continue;
       try {

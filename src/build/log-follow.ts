@@ -3,15 +3,16 @@
 // read the log is one warning and never the step's verdict: the build's status decides.
 
 import type { Clock } from '../base/clock.ts';
-import { DeadlineError, errorMessage } from '../base/errors.ts';
+import { BudgetSpentError, DeadlineError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import type { BkciApi } from '../bkci/client.ts';
 import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
+import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
 import type { LogFile } from './log-print.ts';
 import { LogPrinter, type StepTail } from './log-print.ts';
 import { LogTail, type TailLine, type TailPage } from './log-tail.ts';
+import { type Calls, SETTLE_BUDGET_MS, sideCalls } from './side-reads.ts';
 
 export type LogsMode = 'live' | 'on-failure' | 'none';
 
@@ -25,7 +26,7 @@ const QUIET_READS = 2;
 const HOLD = { holdPolls: 2, holdMs: 6000 };
 
 export interface FollowOptions {
-  api: BkciApi;
+  api: Calls;
   log: Log;
   projectId: string;
   pipelineId?: string | undefined;
@@ -59,6 +60,7 @@ const toTail = (l: BkciLogLine): TailLine => ({
 });
 
 export class LogFollower<T> implements Follower<T> {
+  readonly settleMs = SETTLE_BUDGET_MS;
   readonly #o: FollowOptions;
   readonly #printer: LogPrinter;
   #tail = new LogTail(HOLD);
@@ -83,8 +85,9 @@ export class LogFollower<T> implements Follower<T> {
     });
   }
 
-  async afterRead(): Promise<void> {
-    if (this.#o.mode === 'live') await this.#read();
+  /** One read, over by `until` (the next poll); by default one side read's budget. */
+  async afterRead(_value?: unknown, until?: number): Promise<void> {
+    if (this.#o.mode === 'live') await this.#read(until);
   }
 
   pending(end: 'done' | 'failed'): boolean {
@@ -92,9 +95,9 @@ export class LogFollower<T> implements Follower<T> {
     return this.#quiet < QUIET_READS && this.#settleReads < SETTLE_READS;
   }
 
-  async settle(): Promise<void> {
+  async settle(_end?: 'done' | 'failed', until?: number): Promise<void> {
     this.#settleReads++;
-    const fresh = await this.#read();
+    const fresh = await this.#read(until);
     this.#quiet = fresh === 0 && !this.#tail.holding ? this.#quiet + 1 : 0;
   }
 
@@ -105,16 +108,16 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   /** One read: a page, and the next at once while bk-ci says hasMore; the lines ready printed. New lines read, or undefined when none could be. */
-  async #read(): Promise<number | undefined> {
+  async #read(until: number | undefined): Promise<number | undefined> {
     if (this.#gone || this.#o.signal.aborted) return undefined;
     const count = this.#o.executeCount();
     if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail(HOLD);
     this.#executeCount = count;
     let fresh = 0;
-    for (let page = 0; page < PAGES_PER_READ; page++) {
+    for (let page = 0; page < PAGES_PER_READ && !this.#o.signal.aborted; page++) {
       let got: TailPage;
       try {
-        got = await this.#page(this.#tail.start(page === 0), count);
+        got = await this.#page(this.#tail.start(page === 0), count, until);
       } catch (e) {
         this.#trouble(e);
         break;
@@ -131,7 +134,11 @@ export class LogFollower<T> implements Follower<T> {
         break;
       }
       fresh += v.fresh;
-      if (!v.more) break;
+      // hasMore with nothing new (a server that repeats its page) is not read again at once.
+      const step = nextPage(v);
+      if (step === 'stalled')
+        this.#o.log.debug('build log: bk-ci says it has more, but its page brought no new line; read again at the next poll');
+      if (step !== 'next') break;
     }
     const ready = this.#tail.ready({ atPoll: true, now: this.#o.clock.now() });
     this.#lines += ready.length;
@@ -139,9 +146,9 @@ export class LogFollower<T> implements Follower<T> {
     return fresh;
   }
 
-  async #page(start: number, executeCount: number): Promise<TailPage> {
+  async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {
     const { projectId, pipelineId, buildId } = this.#o;
-    const reply = await this.#o.api.call({
+    const reply = await sideCalls(this.#o.api, this.#o.clock, until).call({
       endpoint: LOG_AFTER,
       params: { projectId },
       query: { buildId, pipelineId, start: String(start), executeCount: String(executeCount) },
@@ -156,6 +163,7 @@ export class LogFollower<T> implements Follower<T> {
   /** A read that failed: a passing failure is tried again at the next poll; any other ends the reading. */
   #trouble(e: unknown): void {
     if (this.#o.signal.aborted) return;
+    if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; read at the next poll`);
     if (e instanceof DeadlineError || !isTransient(e)) {
       this.#gone = true;
       this.#say(`reading the build's log failed (${errorMessage(e)}); no more of it is read, and the build's status decides`);

@@ -21,34 +21,57 @@ const oneLine = (text: string): string => text.replace(/\r\n|\r|\n|\u2028|\u2029
 /**
  * Every line read, in line-number order, one per line, secrets scrubbed and runner commands
  * defused (a later step may print it), in a file under RUNNER_TEMP. Written as lines come, a
- * batch at a time: a long log is never whole in memory.
+ * batch at a time: a long log is never whole in memory. A file that cannot be made or grow
+ * (a full disk, EFBIG, EACCES) is one warning, and writing stops: it never fails the step that
+ * watches a build (a step that fails after a start is re-run, and the pipeline runs twice).
  */
 export class LogFile {
   readonly path: string;
   readonly #scrub: (text: string) => string;
+  readonly #warn: (message: string) => void;
   #batch: string[] = [];
   #lines = 0;
+  /** Why the file stopped growing, once it did. */
+  #failed: string | undefined;
 
-  constructor(runnerTemp: string | undefined, scrub: (text: string) => string) {
+  constructor(runnerTemp: string | undefined, scrub: (text: string) => string, warn: (message: string) => void = () => undefined) {
     this.path = join(runnerTemp || tmpdir(), `bkci-build-log-${randomUUID()}.txt`);
     this.#scrub = scrub;
-    writeFileSync(this.path, '', { mode: 0o600 });
+    this.#warn = warn;
+    this.#write(() => writeFileSync(this.path, '', { mode: 0o600 }));
   }
 
   get lines(): number {
     return this.#lines;
   }
 
+  /** Why the file is not whole, when it is not. */
+  get failed(): string | undefined {
+    return this.#failed;
+  }
+
   add(label: string, message: string): void {
+    if (this.#failed !== undefined) return;
     this.#batch.push(defuse(oneLine(this.#scrub(`[${label}] ${message}`))));
     this.#lines++;
     if (this.#batch.length >= 500) this.flush();
   }
 
   flush(): void {
-    if (this.#batch.length === 0) return;
-    appendFileSync(this.path, `${this.#batch.join('\n')}\n`);
+    if (this.#batch.length === 0 || this.#failed !== undefined) return;
+    this.#write(() => appendFileSync(this.path, `${this.#batch.join('\n')}\n`));
     this.#batch = [];
+  }
+
+  #write(act: () => void): void {
+    try {
+      act();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      this.#failed = `the log file ${this.path} could not be written${typeof code === 'string' ? ` (${code})` : ''}: ${e instanceof Error ? e.message : String(e)}; it holds only the lines before that`;
+      this.#batch = [];
+      this.#warn(this.#failed);
+    }
   }
 }
 

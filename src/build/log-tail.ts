@@ -41,8 +41,10 @@ export interface TailOptions {
  * The cursor of a build's log. `start()` says where the next read begins: past the highest line
  * seen, or, at a poll while lines wait above a gap, at the gap (so a late line is found; what
  * was seen again is dropped). `take()` files a page; `ready()` hands out the lines that can be
- * printed, in order. A gap is waited on for `holdPolls` polls and `holdMs`, then given up (debug lines, which
- * the query leaves out, leave gaps that never fill; so do a retried build's earlier runs).
+ * printed, in order. A line above a gap waits `holdPolls` polls and `holdMs` from when it was
+ * first seen; then every gap below it is given up at once (debug lines, which the query leaves
+ * out, leave gaps that never fill; so do a retried build's earlier runs): gaps are not waited on
+ * one after another. Releasing costs a sort of what is held, never a scan per gap.
  */
 export class LogTail {
   readonly #o: TailOptions;
@@ -52,9 +54,12 @@ export class LogTail {
   #cursor = 1;
   /** Lines seen above a gap, not yet released. */
   readonly #held = new Map<number, TailLine>();
-  /** Polls the gap at #next has been waited on, and since when. */
-  #gapPolls = 0;
-  #gapSince: number | undefined;
+  /** Lines taken, in the order they came, with the poll and time they were first counted at. */
+  #arrivals: { lineNo: number; poll: number; at: number }[] = [];
+  /** Arrivals before this index are stamped and ripe-checked; from `#unstamped` on they have no poll yet. */
+  #ripeFrom = 0;
+  #unstamped = 0;
+  #polls = 0;
   #read = 0;
 
   constructor(o: TailOptions) {
@@ -86,6 +91,7 @@ export class LogTail {
     for (const line of page.lines) {
       if (line.lineNo < this.#next || this.#held.has(line.lineNo)) continue;
       this.#held.set(line.lineNo, line);
+      this.#arrivals.push({ lineNo: line.lineNo, poll: 0, at: 0 });
       this.#cursor = Math.max(this.#cursor, line.lineNo + 1);
       fresh++;
     }
@@ -94,34 +100,50 @@ export class LogTail {
   }
 
   /**
-   * The lines that can be printed now, in line-number order. `atPoll` counts a poll against a gap
-   * (made at `now`); `final` gives up every gap (the build ended and reading is over).
+   * The lines that can be printed now, in line-number order. `atPoll` counts a poll (made at
+   * `now`) against what waits above a gap; `final` gives up every gap (reading is over).
    */
   ready(o: { atPoll: boolean; now: number; final?: boolean }): TailLine[] {
     const out: TailLine[] = [];
-    const release = (): void => {
-      for (let line = this.#held.get(this.#next); line !== undefined; line = this.#held.get(this.#next)) {
-        this.#held.delete(this.#next);
-        out.push(line);
-        this.#next++;
-        this.#gapPolls = 0;
-        this.#gapSince = undefined;
-      }
-    };
-    release();
-    if (this.#held.size > 0 && o.atPoll) {
-      this.#gapPolls++;
-      this.#gapSince ??= o.now;
+    if (o.atPoll) this.#polls++;
+    for (; this.#unstamped < this.#arrivals.length; this.#unstamped++) {
+      const a = this.#arrivals[this.#unstamped];
+      if (a !== undefined) Object.assign(a, { poll: this.#polls, at: o.now });
     }
-    const expired = (): boolean => this.#gapPolls > this.#o.holdPolls && o.now - (this.#gapSince ?? o.now) >= this.#o.holdMs;
-    while (this.#held.size > 0 && (o.final || expired())) {
-      let lowest = Number.POSITIVE_INFINITY;
-      for (const n of this.#held.keys()) lowest = Math.min(lowest, n);
-      this.#next = lowest;
-      this.#gapPolls = 0;
-      this.#gapSince = undefined;
-      release();
+    this.#release(out);
+    // The highest line that has waited long enough: every gap below it is given up.
+    let upTo = o.final ? Number.POSITIVE_INFINITY : 0;
+    for (; this.#ripeFrom < this.#unstamped && !o.final; this.#ripeFrom++) {
+      const a = this.#arrivals[this.#ripeFrom];
+      if (a === undefined || this.#polls - a.poll < this.#o.holdPolls || o.now - a.at < this.#o.holdMs) break;
+      upTo = Math.max(upTo, a.lineNo);
+    }
+    if (upTo >= this.#next && this.#held.size > 0) {
+      const below = [...this.#held.keys()].filter((n) => n <= upTo).sort((a, b) => a - b);
+      for (const n of below) {
+        const line = this.#held.get(n);
+        this.#held.delete(n);
+        if (line !== undefined) out.push(line);
+        this.#next = n + 1;
+      }
+      this.#release(out);
+    }
+    // What was checked is done with: dropped now and then, not at every poll.
+    const done = this.#held.size === 0 || o.final ? this.#unstamped : this.#ripeFrom > 4096 ? this.#ripeFrom : 0;
+    if (done > 0) {
+      this.#arrivals = this.#arrivals.slice(done);
+      this.#ripeFrom -= Math.min(done, this.#ripeFrom);
+      this.#unstamped -= done;
     }
     return out;
+  }
+
+  /** Releases the lines that follow on from #next without a gap. */
+  #release(out: TailLine[]): void {
+    for (let line = this.#held.get(this.#next); line !== undefined; line = this.#held.get(this.#next)) {
+      this.#held.delete(this.#next);
+      out.push(line);
+      this.#next++;
+    }
   }
 }

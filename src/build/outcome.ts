@@ -71,7 +71,8 @@ export function describeUnread(
 
 export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {
   const last = v.progress.last;
-  const num = last?.buildNum ?? v.num;
+  // The number first known stays: a later answer with another is not followed.
+  const num = v.num ?? last?.buildNum;
   const outputs: Outcome<BuildOutput>['outputs'] = {
     'build-id': v.id,
     'build-num': num === undefined || num === null ? '' : String(num),

@@ -4,7 +4,7 @@
 // The decision is a POST sent once: when its outcome is unknown it is never sent again.
 // Facts and refusals: docs/bkci/builds.md#reviews.
 
-import { ActionError, errorMessage, HttpError, ServerSaidError } from '../base/errors.ts';
+import { ActionError, errorMessage, factsOf, HttpError, ServerSaidError, statusOf } from '../base/errors.ts';
 import { z } from '../base/schema.ts';
 import type { BuildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
@@ -123,13 +123,25 @@ export async function decide(
         data: z.unknown(),
       });
   } catch (e) {
-    if (e instanceof ServerSaidError && !(e instanceof HttpError && e.status >= 500)) {
+    const facts = factsOf(e);
+    if (!facts.mayHaveApplied && e instanceof ServerSaidError) {
       const known = e.serverStatus === undefined ? undefined : REVIEW_REFUSALS[e.serverStatus];
       throw new ActionError(
         `bk-ci refused to ${decision} the review of ${describePending(p)}${known === undefined ? '' : `: ${known}`}; nothing was decided (bk-ci said: ${e.serverMessage || errorMessage(e)})`,
         { status: e.status, cause: e },
       );
     }
+    // Cancelled before it was sent: the cancel as it is, nothing to say about the decision.
+    if (!facts.mayHaveApplied && facts.cancelled) throw e;
+    if (!facts.mayHaveApplied)
+      throw new ActionError(
+        `the decision to ${decision} the review of ${describePending(p)} was not applied: ${errorMessage(e)}; nothing was decided`,
+        {
+          status: statusOf(e),
+          cause: e,
+        },
+      );
+    // The cause (a cancel with the POST in flight, say) is kept: run() says what was on its way.
     throw new ActionError(
       `the decision to ${decision} the review of ${describePending(p)} may have been applied: bk-ci's answer was lost (${errorMessage(e)}). It was not sent again; look at the build before deciding again`,
       { ...(e instanceof HttpError ? { status: e.status } : {}), cause: e },

@@ -16,6 +16,7 @@ import type { SightOutput } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
+import { type Calls, END_READ_MS, sideCalls } from './side-reads.ts';
 import { readVariables } from './variables.ts';
 
 export interface SightOptions {
@@ -79,8 +80,13 @@ export class BuildSight {
     this.#b = b;
     this.#o = o;
     if (o.logs === 'none') return;
-    this.#file = new LogFile(process.env.RUNNER_TEMP, (t) => ctx.secrets.redact(t));
-    this.#outputs['log-file'] = this.#file.path;
+    this.#file = new LogFile(
+      process.env.RUNNER_TEMP,
+      (t) => ctx.secrets.redact(t),
+      (m) => ctx.log.warning(`${m}; the build's status decides`),
+    );
+    // A file that could not even be made is no output: nothing would be there.
+    if (this.#file.failed === undefined) this.#outputs['log-file'] = this.#file.path;
     this.follow = new LogFollower({
       api: ctx.api,
       log: ctx.log,
@@ -130,8 +136,9 @@ export class BuildSight {
     let problem: string | undefined;
     if (ended !== undefined && this.#o.variables.length > 0) {
       try {
-        const ask = { passwords: await this.#passwordNames(), listed: this.#o.maskVariables };
-        const values = await readVariables(this.#ctx.api, this.#ctx.secrets, this.#ctx.log, { ...this.#b, num }, this.#o.variables, ask);
+        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.variables);
+        const ask = { passwords: await this.#passwordNames(calls), listed: this.#o.maskVariables };
+        const values = await readVariables(calls, this.#ctx.secrets, this.#ctx.log, { ...this.#b, num }, this.#o.variables, ask);
         this.#outputs.variables = JSON.stringify(values);
         blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
       } catch (e) {
@@ -140,7 +147,8 @@ export class BuildSight {
     }
     if (ended !== undefined && this.#o.artifacts) {
       try {
-        const files = await listArtifacts(this.#ctx.api, this.#ctx.log, this.#b);
+        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.artifacts);
+        const files = await listArtifacts(calls, this.#ctx.log, this.#b, this.#ctx);
         this.#outputs.artifacts = boundedList(files, this.#ctx.log);
         blocks.push(...artifactBlocks(files));
       } catch (e) {
@@ -154,10 +162,10 @@ export class BuildSight {
    * The password parameters, from the model read during the wait or read now. A model that cannot
    * be read leaves them unknown: every variable that can be masked is then, and the step says so.
    */
-  async #passwordNames(): Promise<ReadonlySet<string>> {
+  async #passwordNames(calls: Calls): Promise<ReadonlySet<string>> {
     if (this.#passwords === undefined) {
       try {
-        const reply = await this.#ctx.api.call({
+        const reply = await calls.call({
           endpoint: BUILD_DETAIL,
           params: { projectId: this.#b.projectId },
           query: { buildId: this.#b.id, pipelineId: this.#b.pipelineId },
@@ -176,7 +184,7 @@ export class BuildSight {
 
   #logBlocks(read: LogRead): Block[] {
     const rows: [string, string][] = [['Log lines read', String(read.lines)]];
-    if (this.#file !== undefined) rows.push(['Log file', `${this.#file.path} (the log-file output)`]);
+    if (this.#file !== undefined) rows.push(['Log file', this.#file.failed ?? `${this.#file.path} (the log-file output)`]);
     for (const [key, left] of read.cut) {
       const tail = read.tails.find((t) => t.key === key);
       rows.push([`Not in the step's log`, `${left} lines of ${tail?.label ?? key}`]);

@@ -3,17 +3,7 @@
 // instead of being started again (docs/bkci/builds.md#finding-a-build-again-build_histories).
 import { randomUUID } from 'node:crypto';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
-import {
-  ActionError,
-  AuthError,
-  CancelledError,
-  DeadlineError,
-  errorMessage,
-  HttpError,
-  NetworkError,
-  ServerSaidError,
-  WrapperStatusError,
-} from '../base/errors.ts';
+import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
 import {
   BUILD_HISTORIES,
   BUILD_MSG,
@@ -106,13 +96,11 @@ export class CancelledBeforeStartError extends ActionError {
   override name = 'CancelledBeforeStartError';
 }
 
-/** The start failed and bk-ci said why, or it was never sent: no build exists. */
-function refused(e: unknown): boolean {
-  if (e instanceof HttpError) return e.status < 500;
-  if (e instanceof NetworkError) return e.beforeSend;
-  // No attempt was under way when the job was cancelled (the one in flight outlives a cancel).
-  return e instanceof WrapperStatusError || e instanceof CancelledError || e instanceof DeadlineError || e instanceof AuthError;
-}
+/**
+ * The start failed and bk-ci said why, or it was never sent: no build exists. (No attempt is
+ * under way when a cancel is heard: the one in flight outlives it.)
+ */
+const refused = (e: unknown): boolean => !factsOf(e).mayHaveApplied;
 
 type BuildIdAnswer = NonNullable<Awaited<ReturnType<typeof startCall>>['data']>;
 
@@ -171,7 +159,7 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started>
     else return fromAnswer(reply.data, ctx.signal.aborted);
   } catch (e) {
     if (!refused(e)) lost = e;
-    else if (e instanceof CancelledError) throw new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
+    else if (factsOf(e).cancelled) throw new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
     else if (e instanceof ServerSaidError) {
       const said = startProblem(e.serverStatus, e.status, { ...r, user: r.user() }, e.serverMessage);
       throw said === undefined

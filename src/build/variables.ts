@@ -3,9 +3,9 @@
 // (values come back raw, secrets included; an unknown name reads as "").
 
 import type { Log } from '../base/log.ts';
-import type { BkciApi } from '../bkci/client.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
 import type { Secrets } from '../runner/secrets.ts';
+import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
 
 export interface VariablesOf {
@@ -22,7 +22,7 @@ export interface VariablesOf {
  * back are the values themselves: the outputs take out the step's own credentials only.
  */
 export async function readVariables(
-  api: BkciApi,
+  api: Calls,
   secrets: Secrets,
   log: Log,
   b: VariablesOf,

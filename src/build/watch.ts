@@ -5,6 +5,7 @@ import type { Clock } from '../base/clock.ts';
 import { countOf, formatDuration, formatElapsed } from '../base/duration.ts';
 import {
   ActionError,
+  BudgetSpentError,
   CancelledError,
   DeadlineError,
   errorMessage,
@@ -25,6 +26,7 @@ import type { BuildOutput } from './inputs.ts';
 import { buildUrl } from './inputs.ts';
 import { describeBuild } from './outcome.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './reviews.ts';
+import { sideCalls } from './side-reads.ts';
 import { BuildSight, failedSteps, NO_SIGHT, type Seen, type SightOptions } from './sight.ts';
 import { type Conclusion, endOf, firstError, isKnownStatus, stagePaused, waitingOn } from './status.ts';
 
@@ -43,6 +45,26 @@ export interface Watched {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   sight?: SightOptions | undefined;
+  /**
+   * Told what the wait sees: after each poll that got a status, and once at the end with the
+   * conclusion (a GitHub check run follows the build through it). Its failures are its own.
+   */
+  onView?: ((view: WatchView) => void) | undefined;
+}
+
+/** What the wait sees of the build at a poll, or at its end (`conclusion` set). */
+export interface WatchView {
+  id: string;
+  num: number | undefined;
+  executeCount: number | undefined;
+  /** bk-ci's status; undefined when no poll was answered. */
+  status: string | undefined;
+  /** The stage under way or paused, by name, when bk-ci's status names one. */
+  stage: string | undefined;
+  /** The review the build waits for, when it waits for one. */
+  pending: PendingReview | undefined;
+  url: string;
+  conclusion?: Conclusion;
 }
 
 /** What watching a build needs of the step: the operations' Context has it all. */
@@ -89,24 +111,40 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let pending: PendingReview | undefined;
   const pauses: PendingReview[] = [];
   let executeCount = b.executeCount;
+  /** The build's number: once known it stays (an answer with another is not followed). */
+  let num = b.num;
   /** The status of the last poll: a build seen running that is queued again was retried. */
   let lastStatus: string | undefined;
   let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
-  const name = (): string => {
-    const num = progress.last?.buildNum ?? b.num;
-    return `build ${num ? `#${num} ` : ''}(${b.id})`;
+  const name = (): string => `build ${num ? `#${num} ` : ''}(${b.id})`;
+  const view = (conclusion?: Conclusion, s: BuildStatus | undefined = progress.last): void => {
+    try {
+      b.onView?.({
+        id: b.id,
+        num,
+        executeCount,
+        status: s?.status,
+        stage: s === undefined ? undefined : stageOf(s),
+        pending,
+        url: b.url,
+        ...(conclusion === undefined ? {} : { conclusion }),
+      });
+    } catch (e) {
+      log.debug(`an observer of the wait failed: ${errorMessage(e)}`);
+    }
   };
   const sight = new BuildSight(ctx, b, b.sight ?? NO_SIGHT, () => executeCount ?? 1);
   let seen: Seen | undefined;
-  const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> =>
-    withSight(seen, sight, {
+  const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> => {
+    view(conclusion);
+    return withSight(seen, sight, {
       ...describeBuild(headline, {
         projectId: b.projectId,
         pipelineId: b.pipelineId,
         id: b.id,
-        num: b.num,
+        num,
         executeCount,
         // build-status without pipeline-id learns the pipeline from the model.
         url: b.url || buildUrl(b.consoleUrl, b.projectId, detail?.pipelineId ?? undefined, b.id),
@@ -121,6 +159,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       }),
       status,
     });
+  };
   /** The answer must be about the build asked for: another build's status is never a verdict. */
   const sameBuild = (id: string, what: string): void => {
     if (id !== b.id)
@@ -144,12 +183,16 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     status = reply.status;
     if (reply.data === undefined) throw new ActionError(`bk-ci answered without the status of ${name()}`, { status: reply.status });
     sameBuild(reply.data.id, 'the status');
+    num ??= reply.data.buildNum ?? undefined;
     return reply.data;
   };
-  /** The model; `needed` when the verdict depends on it (a STAGE_SUCCESS end), else a failure is one warning. */
-  const readDetail = async (needed: boolean): Promise<void> => {
+  /**
+   * The model; `needed` when the verdict depends on it (a STAGE_SUCCESS end), else it is a read
+   * beside the wait, over by `until` (the next poll), and a failure is one warning.
+   */
+  const readDetail = async (needed: boolean, until: number): Promise<void> => {
     try {
-      const reply = await api.call({
+      const reply = await (needed ? api : sideCalls(api, clock, until)).call({
         endpoint: BUILD_DETAIL,
         params: { projectId: b.projectId },
         query: { buildId: b.id, pipelineId: b.pipelineId },
@@ -157,15 +200,27 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       });
       if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
       sameBuild(reply.data.id, 'build_detail');
+      // A run number never goes back: a model of an earlier run is a stale answer, not followed.
+      const run = reply.data.executeCount ?? undefined;
+      if (run !== undefined && executeCount !== undefined && run < executeCount) {
+        if (needed)
+          throw new ActionError(`bk-ci answered build_detail with run ${run} of ${name()}, older than run ${executeCount} already seen`, {
+            status: reply.status,
+          });
+        log.debug(`build_detail answered with run ${run}, older than run ${executeCount}: not followed`);
+        return;
+      }
       detail = reply.data;
       sight.learn(reply.data);
       detailAt = clock.now();
       const before = executeCount;
-      executeCount = reply.data.executeCount ?? executeCount;
+      executeCount = run ?? executeCount;
       if (before !== undefined && executeCount !== undefined && executeCount > before)
         log.info(`${name()} was retried in bk-ci: following its run ${executeCount} now`);
     } catch (e) {
       if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
+      // No time left beside this poll: read at the next, nothing to warn about.
+      if (e instanceof BudgetSpentError) return log.debug(`build_detail: ${errorMessage(e)}`);
       if (needed) {
         // A passing failure costs one poll: the end is read again at the next.
         if (isTransient(e)) throw e;
@@ -186,9 +241,11 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     );
   let end: PollEnd;
   try {
-    end = await poll(
+    end = await poll<BuildStatus>(
       {
         read: async () => {
+          // What rides on this poll is over when the next one is due.
+          const until = Math.min(clock.now() + ctx.settings.pollIntervalMs, ctx.start + ctx.settings.timeoutMs);
           const s = await readStatus();
           const ended = endOf(s) !== 'waiting';
           const moving = s.status !== 'QUEUE' && s.status !== 'QUEUE_CACHE';
@@ -199,7 +256,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           const requeued = !moving && lastStatus !== undefined && lastStatus !== 'QUEUE' && lastStatus !== 'QUEUE_CACHE';
           lastStatus = s.status;
           if (detailAt === undefined || ended || requeued || (stagePaused(s) && pending?.kind !== 'stage') || (moving && stale))
-            await readDetail(ended && s.status === 'STAGE_SUCCESS');
+            await readDetail(ended && s.status === 'STAGE_SUCCESS', until);
           const now = ended || detail === undefined ? undefined : pendingReview(detail);
           // A stage's pause is over when bk-ci's status says so, whatever an older model said.
           const still = now?.kind === 'stage' && !stagePaused(s) ? undefined : now;
@@ -208,6 +265,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             if (!pauses.some((p) => p.key === still.key)) pauses.push(still);
           }
           pending = still;
+          view(undefined, s);
           return s;
         },
         status: (s) => s.status,
@@ -298,6 +356,12 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
   );
+}
+
+/** The stage under way, or paused for its review, as bk-ci's status names it. */
+function stageOf(s: BuildStatus): string | undefined {
+  const st = (s.stageStatus ?? []).find((x) => x.status === 'RUNNING' || x.status === 'PAUSE' || x.status === 'REVIEWING');
+  return st?.name ?? undefined;
 }
 
 /** The outcome with what the build showed besides its status: the log's file, variables, artifacts and their blocks. */

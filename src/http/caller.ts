@@ -4,6 +4,7 @@
 import type { Clock } from '../base/clock.ts';
 import { formatDuration } from '../base/duration.ts';
 import {
+  BudgetSpentError,
   CancelledError,
   DeadlineError,
   HttpError,
@@ -16,7 +17,7 @@ import {
 } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import { cut } from '../base/text.ts';
-import { type Failure, isRetryable, type RetryPolicy, retryDelay } from './retry.ts';
+import { type CallKind, type Failure, isRetryable, kindOf, type RetryPolicy, retryDelay } from './retry.ts';
 import { type BodySink, BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
 export interface CallerOptions {
@@ -67,8 +68,24 @@ export interface CallRequest {
   survivesCancel?: boolean;
   /** One attempt within this time, no retry: a look whose answer is wanted soon or not at all. */
   once?: { timeoutMs: number };
+  /** What the call is (a read published as POST is still a read); the verb's default when not said. */
+  kind?: CallKind;
+  /** A side read's own budget: it replaces the step's deadline (see SideBudget). */
+  budget?: SideBudget;
   /** Takes a successful answer's body as it arrives (a fresh one per attempt); the response's body is then empty. */
   sink?: (() => BodySink) | undefined;
+}
+
+/**
+ * What a read beside the wait may spend: each attempt at most `attemptMs` (and never past
+ * `until`), at most `retries` retries, none that would start after `until`. A read within it
+ * cannot hold up what it rides beside.
+ */
+export interface SideBudget {
+  attemptMs: number;
+  retries: number;
+  /** No attempt runs, and no retry is scheduled, past this instant (by the injected clock). */
+  until: number;
 }
 
 /** Codes that mean the connection was never made, so the request cannot have been sent. */
@@ -111,9 +128,12 @@ export class HttpCaller {
   async call(req: CallRequest): Promise<WireResponse> {
     const { clock, log, retry } = this.#o;
     const shown = req.shownUrl;
+    const deadline = req.budget?.until ?? req.deadline;
+    const retries = Math.min(retry.retries, req.budget?.retries ?? retry.retries);
+    const kind = kindOf(req.method, req.kind);
     for (let attempt = 0; ; attempt++) {
-      if (req.deadline !== undefined && clock.now() > req.deadline + START_SLACK_MS)
-        throw new DeadlineError({ method: req.method, url: shown });
+      if (req.budget !== undefined && clock.now() >= req.budget.until) throw new BudgetSpentError({ method: req.method, url: shown });
+      if (deadline !== undefined && clock.now() > deadline + START_SLACK_MS) throw new DeadlineError({ method: req.method, url: shown });
       let error: RequestError;
       let failure: Failure;
       try {
@@ -142,8 +162,7 @@ export class HttpCaller {
         else throw e;
         error = e;
       }
-      if (attempt >= retry.retries || req.detached !== undefined || req.once !== undefined || !isRetryable(req.method, failure))
-        throw error;
+      if (attempt >= retries || req.detached !== undefined || req.once !== undefined || !isRetryable(kind, failure)) throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
       if (delay > retry.maxRetryAfterMs) {
         log.info(
@@ -151,14 +170,14 @@ export class HttpCaller {
         );
         throw error;
       }
-      if (req.deadline !== undefined && clock.now() + delay > req.deadline) throw error;
+      if (deadline !== undefined && clock.now() + delay > deadline) throw error;
       const reason =
         error instanceof HttpError
           ? `HTTP ${error.status}`
           : error instanceof RequestTimeoutError
             ? 'no answer within request-timeout'
             : `network error (${(error as NetworkError).code ?? 'unknown'})`;
-      log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retry.retries} in ${formatDuration(delay)}`);
+      log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retries} in ${formatDuration(delay)}`);
       await clock.sleep(delay, this.#o.signal).catch(() => {
         throw new CancelledError();
       });
@@ -168,7 +187,9 @@ export class HttpCaller {
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
     if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
     const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
-    const requestTimeoutMs = Math.min(req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs, this.#o.requestTimeoutMs);
+    const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs;
+    const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#o.clock.now());
+    const requestTimeoutMs = Math.max(1, Math.min(left, this.#o.requestTimeoutMs));
     const timeout = AbortSignal.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);
@@ -188,7 +209,8 @@ export class HttpCaller {
       // The answer was being written to a file that failed: the runner's side, not the wire's.
       if (e instanceof LocalError) throw e;
       // A write cut off on its way may have reached bk-ci all the same: said, never assumed undone.
-      if (signal.aborted) throw new CancelledError(req.method === 'GET' ? undefined : `${req.method} ${stripQuery(shown)}`);
+      if (signal.aborted)
+        throw new CancelledError(kindOf(req.method, req.kind) === 'read' ? undefined : `${req.method} ${stripQuery(shown)}`);
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });

@@ -25,13 +25,29 @@ export type Failure =
   | { kind: 'timeout' };
 
 /**
- * GET, PUT and DELETE are safe to repeat; a POST creates something, so it is repeated only when
- * the server said it did not take it (423, 429) or the connection never got as far as sending it.
+ * What a call is, whatever its verb: a `read` changes nothing (bk-ci publishes some reads as
+ * POST: build_variables takes its names in the body); a `write` may be repeated (PUT, DELETE:
+ * the same state again); a `write-once` creates something each time it is applied (a start, a
+ * review decision) and is never repeated blindly.
  */
-export function isRetryable(method: string, failure: Failure): boolean {
+export type CallKind = 'read' | 'write' | 'write-once';
+
+/** The kind a verb stands for when the endpoint declares none. */
+export function kindOf(method: string, declared?: CallKind): CallKind {
+  if (declared !== undefined) return declared;
+  return method === 'POST' ? 'write-once' : method === 'GET' ? 'read' : 'write';
+}
+
+/**
+ * Reads and writes that may be repeated are retried on any passing failure; a write-once only
+ * when the server said it did not take it (423, 429) or the connection never got as far as
+ * sending it. `what` is the call's kind, or its verb (then the verb's default kind).
+ */
+export function isRetryable(what: CallKind | string, failure: Failure): boolean {
+  const kind = what === 'read' || what === 'write' || what === 'write-once' ? what : kindOf(what);
   if (failure.kind === 'network' && failure.permanent) return false;
   const throttled = failure.kind === 'status' && (failure.status === 423 || failure.status === 429);
-  if (method === 'POST') return throttled || (failure.kind === 'network' && failure.beforeSend);
+  if (kind === 'write-once') return throttled || (failure.kind === 'network' && failure.beforeSend);
   if (failure.kind === 'status') return throttled || failure.status >= 500;
   return true;
 }

@@ -31,6 +31,16 @@ export interface PagesOptions<T> {
 export const PAGE_PACE_MS = 200;
 
 /**
+ * The rule every paging loop follows, numbered pages or a cursor's `hasMore`: ask again only when
+ * the server says there is more **and** the page brought something not seen before (a server that
+ * repeats a page, or ignores where to start, would otherwise be asked until a bound runs out).
+ */
+export function nextPage(p: { more: boolean; fresh: number }): 'next' | 'end' | 'stalled' {
+  if (!p.more) return 'end';
+  return p.fresh === 0 ? 'stalled' : 'next';
+}
+
+/**
  * Every item of the list, each once. Ends at a short or empty page, or when the server's count is
  * reached; fails, saying why, when a page brings nothing new (the server ignores `page`) or the
  * list outgrows `maxItems`.
@@ -54,9 +64,9 @@ export async function readAllPages<T>(o: PagesOptions<T>): Promise<T[]> {
       items.push(item);
       fresh++;
     }
-    if (got.length < o.pageSize) return items;
-    if (typeof total === 'number' && items.length >= total) return items;
-    if (fresh === 0)
+    const step = nextPage({ more: got.length >= o.pageSize && !(typeof total === 'number' && items.length >= total), fresh });
+    if (step === 'end') return items;
+    if (step === 'stalled')
       throw new PagingError(
         `${o.what}: page ${page} brought nothing that earlier pages had not (${got.length} items seen before), so the server ignores "page" and the list cannot be read whole; stopped after ${page} requests`,
       );

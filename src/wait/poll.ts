@@ -1,6 +1,6 @@
 import type { Clock } from '../base/clock.ts';
 import { countOf, formatElapsed, parseRetryAfter, utcTime } from '../base/duration.ts';
-import { CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../base/errors.ts';
+import { BudgetSpentError, CancelledError, DeadlineError, HttpError, NetworkError, RequestTimeoutError } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block } from '../base/outcome.ts';
 
@@ -31,15 +31,18 @@ export interface Watch<T> {
 }
 
 /**
- * What reads along with a wait. `afterRead` is awaited after each poll that got a value; once the
- * wait has ended, `settle` is awaited after a short pause for as long as `pending` says there may
- * be more to read (the follower bounds that), never past the deadline, and not after a cancel.
- * A follower's own failures are its own: it never throws.
+ * What reads along with a wait. `afterRead` is awaited after each poll that got a value, and must
+ * be over by `until` (when the next poll is due: it never pushes a poll back); once the wait has
+ * ended, `settle` is awaited after a short pause for as long as `pending` says there may be more
+ * to read (the follower bounds that), within `settleMs` of the end, never past the deadline, and
+ * not after a cancel. A follower's own failures are its own: it never throws.
  */
 export interface Follower<T> {
-  afterRead(value: T): Promise<void>;
+  afterRead(value: T, until: number): Promise<void>;
   pending(end: 'done' | 'failed'): boolean;
-  settle(end: 'done' | 'failed'): Promise<void>;
+  settle(end: 'done' | 'failed', until: number): Promise<void>;
+  /** How long reading on after the end may take in all. */
+  readonly settleMs: number;
 }
 
 /** The pause between reads after the wait has ended (bk-ci makes new lines readable within about 3 s). */
@@ -64,7 +67,7 @@ export type PollEnd = 'done' | 'failed' | 'read-once' | 'timeout';
 /** A failure that a later poll may not meet: an overloaded or restarting gateway, a dropped connection. */
 export function isTransient(e: unknown): boolean {
   if (e instanceof HttpError) return e.status >= 500 || e.status === 429 || e.status === 423;
-  return e instanceof NetworkError || e instanceof RequestTimeoutError;
+  return e instanceof NetworkError || e instanceof RequestTimeoutError || e instanceof BudgetSpentError;
 }
 
 const reasonOf = (e: unknown): string =>
@@ -121,7 +124,8 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
         lastLine = clock.now();
       }
       const verdict = watch.verdict(value);
-      await watch.follow?.afterRead(value);
+      // What rides on the poll is over when the next poll is due.
+      await watch.follow?.afterRead(value, Math.min(pollAt + o.intervalMs, deadline));
       if (verdict !== 'waiting') {
         if (watch.follow !== undefined) await settle(watch.follow, verdict, o, deadline);
         return verdict;
@@ -147,13 +151,14 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
 /** Reading on after the end, a pause between reads, until the follower has it all, the deadline or a cancel. */
 async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', o: PollOptions, deadline: number): Promise<void> {
   const pause = Math.min(o.intervalMs, SETTLE_MS);
-  while (follow.pending(end) && o.clock.now() + pause <= deadline && !o.signal.aborted) {
+  const until = Math.min(deadline, o.clock.now() + follow.settleMs);
+  while (follow.pending(end) && o.clock.now() + pause <= until && !o.signal.aborted) {
     try {
       await o.clock.sleep(pause, o.signal);
     } catch {
       return;
     }
-    await follow.settle(end);
+    await follow.settle(end, until);
   }
 }
 

@@ -1,5 +1,6 @@
 // The log follower against a scripted after_line_logs: the run it reads (executeCount, a retry
 // starts a new cursor), the cursor kept on a failed search, reading on after the end until quiet.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BkciApi } from '../../src/bkci/client.ts';
 import { LogFollower } from '../../src/build/log-follow.ts';
@@ -111,5 +112,50 @@ describe('the log follower', () => {
     );
     await f.afterRead();
     expect(f.pending('done')).toBe(false);
+  });
+
+  it('hasMore pages that repeat: every read asks again only while a page brings a new line; each line printed once, in order', async () => {
+    // Each answer: a random pick of the lines from `start` on (lines repeat across pages), always "there is more".
+    const picks = fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 8 }), { minLength: 1, maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(picks, async (pages) => {
+        const { f, asked, printed } = follower(
+          (q, n) => {
+            const pick = pages[n % pages.length] ?? [];
+            const lines = [...new Set(pick.map((i) => i + 1))].filter((l) => l >= Number(q.start)).map((l) => line(l));
+            return { status: 0, hasMore: true, logs: lines };
+          },
+          () => 1,
+        );
+        let fresh = 0;
+        for (let read = 0; read < 3; read++) {
+          const before = asked.length;
+          const seen = new Set(printed());
+          await f.afterRead();
+          // A request that brings nothing new is the last of its read.
+          const requests = asked.length - before;
+          fresh = printed().filter((l) => !seen.has(l)).length;
+          expect(requests).toBeLessThanOrEqual(31);
+          expect(requests).toBeGreaterThanOrEqual(1);
+        }
+        f.finish();
+        const out = printed().map((l) => Number(l.slice(5)));
+        expect(out).toEqual([...out].sort((a, b) => a - b));
+        expect(new Set(out).size).toBe(out.length);
+        return fresh >= 0;
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a server that answers every page with the same lines and hasMore: one request more per read, not twenty', async () => {
+    const { f, asked } = follower(
+      () => ({ status: 0, hasMore: true, logs: [line(1), line(2)] }),
+      () => 1,
+    );
+    await f.afterRead();
+    expect(asked).toHaveLength(2);
+    await f.afterRead();
+    expect(asked).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 // The log's cursor against bk-ci's traps, table by table: a scripted log service answers each
 // read as after_line_logs would (lines from `start` on, inclusive, ordered by time, a page at a
 // time, hasMore), and the lines released must be each line once, in line-number order.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LogTail, type TailPage } from '../../src/build/log-tail.ts';
 
@@ -152,5 +153,51 @@ describe('the log tail', () => {
     tail.take({ status: 0, hasMore: false, lines: [line(2), line(4), line(3)] });
     expect(tail.ready({ atPoll: true, now: 0 }).map((l) => l.lineNo)).toEqual([1, 2, 3, 4]);
     expect(tail.read).toBe(4);
+  });
+
+  it('gaps are given up together: every line that waited long enough is printed at once, not a gap per wait', () => {
+    // Every third line is a debug line the query leaves out: a gap every two lines.
+    const lines = seq(1, 60).map((l) => ({ ...l, hidden: l.lineNo % 3 === 0, visibleAt: Math.floor(l.lineNo / 20) }));
+    const r = follow({ lines, polls: 6 });
+    // Seen at polls 0 (1-19), 1 (20-39) and 2 (40-59): each poll's lines released together two
+    // polls (and 2 s) later, whatever the number of gaps below them (six gaps at poll 2).
+    expect(r.released.map((p) => p.length)).toEqual([2, 0, 12, 12, 14, 0]);
+    expect(r.all).toEqual(lines.filter((l) => !l.hidden).map((l) => l.lineNo));
+  });
+
+  it('the final release of 100,000 lines above 50,000 gaps is one sort, not a scan per gap', () => {
+    const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
+    const lines = Array.from({ length: 100_000 }, (_, i) => ({
+      lineNo: 2 + Math.floor(i / 2) * 3 + (i % 2),
+      message: '',
+      tag: '',
+      jobId: '',
+      stepId: '',
+    }));
+    tail.take({ status: 0, hasMore: false, lines: lines.reverse() });
+    const out = tail.ready({ atPoll: false, now: 0, final: true });
+    expect(out).toHaveLength(100_000);
+    expect(out.every((l, i) => i === 0 || (out[i - 1]?.lineNo ?? 0) < l.lineNo)).toBe(true);
+  });
+
+  it('whatever comes when, with lines that never come: each line once, in order', () => {
+    const script = fc.array(
+      fc.record({ visibleAt: fc.integer({ min: 0, max: 6 }), hidden: fc.boolean(), ts: fc.integer({ min: 0, max: 100 }) }),
+      {
+        maxLength: 60,
+      },
+    );
+    fc.assert(
+      fc.property(script, fc.integer({ min: 1, max: 8 }), fc.constantFrom(1, 2, 5, 10_000), (raw, polls, pageSize) => {
+        const lines = raw.map((l, i) => ({ lineNo: i + 1, ...l }));
+        const r = follow({ lines, polls, pageSize });
+        const found = lines.filter((l) => !l.hidden && l.visibleAt < polls).map((l) => l.lineNo);
+        expect(r.all).toEqual([...new Set(r.all)].sort((a, b) => a - b));
+        expect(r.all.every((n) => found.includes(n))).toBe(true);
+        // With pages that hold the whole log and no line late past the hold, every line found is printed.
+        if (pageSize === 10_000 && lines.every((l) => l.visibleAt <= 1)) expect(r.all).toEqual(found);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/base/duration.ts';
-import { DEFAULT_RETRY_POLICY, type Failure, isRetryable, retryDelay } from '../../src/http/retry.ts';
+import { type CallKind, DEFAULT_RETRY_POLICY, type Failure, isRetryable, kindOf, retryDelay } from '../../src/http/retry.ts';
 
 const status = (s: number, retryAfter?: string): Failure => ({ kind: 'status', status: s, retryAfter });
 const NOW = Date.parse('2026-11-21T00:00:00Z');
@@ -25,6 +25,31 @@ describe('isRetryable', () => {
     expect(isRetryable('GET', failure)).toBe(idempotent);
     expect(isRetryable('PUT', failure)).toBe(idempotent);
     expect(isRetryable('POST', failure)).toBe(post);
+  });
+});
+
+describe('retries by what a call is, not by its verb', () => {
+  it.each<[string, CallKind | undefined, CallKind]>([
+    ['GET', undefined, 'read'],
+    ['POST', undefined, 'write-once'],
+    ['PUT', undefined, 'write'],
+    ['DELETE', undefined, 'write'],
+    // build_variables: its names in a POST body, nothing changed.
+    ['POST', 'read', 'read'],
+    ['PUT', 'write-once', 'write-once'],
+  ])('%s declared %s is a %s', (method, declared, kind) => {
+    expect(kindOf(method, declared)).toBe(kind);
+  });
+
+  it.each<[string, Failure]>([
+    ['502', status(502)],
+    ['timeout', { kind: 'timeout' }],
+    ['reset after sending', { kind: 'network', beforeSend: false }],
+  ])('a read published as POST is retried after a %s; a write-once POST is not', (_, failure) => {
+    expect(isRetryable('read', failure)).toBe(true);
+    expect(isRetryable('write', failure)).toBe(true);
+    expect(isRetryable('write-once', failure)).toBe(false);
+    expect(isRetryable('POST', failure)).toBe(false);
   });
 });
 
