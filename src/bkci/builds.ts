@@ -55,6 +55,8 @@ export const historyPage = z.looseObject({
         status: z.string().nullish(),
         buildMsg: z.string().nullish(),
         executeCount: count,
+        startTime: z.number().nullish(),
+        endTime: z.number().nullish(),
       }),
     )
     .nullish(),

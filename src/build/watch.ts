@@ -24,6 +24,7 @@ import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../
 import type { BuildOutput } from './inputs.ts';
 import { buildUrl } from './inputs.ts';
 import { describeBuild } from './outcome.ts';
+import { newRunGate } from './rerun-gate.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './reviews.ts';
 import { BuildSight, failedSteps, NO_SIGHT, type Seen, type SightOptions } from './sight.ts';
 import { type Conclusion, endOf, firstError, isKnownStatus, stagePaused, waitingOn } from './status.ts';
@@ -43,6 +44,8 @@ export interface Watched {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   sight?: SightOptions | undefined;
+  /** The run a retry just asked for: no end counts before it shows (src/build/rerun-gate.ts). */
+  newRun?: number | undefined;
 }
 
 /** What watching a build needs of the step: the operations' Context has it all. */
@@ -99,6 +102,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     return `build ${num ? `#${num} ` : ''}(${b.id})`;
   };
   const sight = new BuildSight(ctx, b, b.sight ?? NO_SIGHT, () => executeCount ?? 1);
+  const gate = newRunGate(b.newRun, b.id, clock);
   let seen: Seen | undefined;
   const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> =>
     withSight(seen, sight, {
@@ -208,6 +212,14 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             if (!pauses.some((p) => p.key === still.key)) pauses.push(still);
           }
           pending = still;
+          gate.see(
+            ended,
+            s.status,
+            detail && {
+              executeCount: detail.executeCount,
+              ended: endOf({ status: detail.status ?? '', endTime: detail.endTime }) !== 'waiting',
+            },
+          );
           return s;
         },
         status: (s) => s.status,
@@ -219,6 +231,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             warned.add(s.status);
             log.warning(`${name()} has status "${s.status}", which this action does not know; waiting on`);
           }
+          if (e !== 'waiting' && !gate.open) return 'waiting';
           if (e === 'success') return 'done';
           if (e !== 'waiting') return 'failed';
           return b.onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';

@@ -60,7 +60,15 @@ export const REGISTRY = {
   ),
   request: declare({ method: 'GET', path: null, query: null, body: null }, () => import('./request.ts')),
   'start-build': declare(
-    { 'project-id': null, 'pipeline-id': null, 'build-params': null, 'stop-on-cancel': 'true', ...BUILD_SHOWN },
+    {
+      'project-id': null,
+      'pipeline-id': null,
+      'build-params': null,
+      'stop-on-cancel': 'true',
+      'on-rerun': 'resume',
+      'rerun-key': null,
+      ...BUILD_SHOWN,
+    },
     () => import('./start-build.ts'),
   ),
   'build-status': declare({ 'project-id': null, 'build-id': null, 'pipeline-id': null, ...BUILD_SHOWN }, () => import('./build-status.ts')),
