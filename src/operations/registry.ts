@@ -20,6 +20,7 @@ export const OPERATION_NAMES = [
   'start-build',
   'build-status',
   'review-build',
+  'retry-build',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -75,6 +76,10 @@ export const REGISTRY = {
   'review-build': declare(
     { 'project-id': null, 'build-id': null, 'pipeline-id': null, decision: null, suggestion: null, 'review-params': null, ...BUILD_SHOWN },
     () => import('./review-build.ts'),
+  ),
+  'retry-build': declare(
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, retry: 'failed-jobs', 'skip-failed': 'false', ...BUILD_SHOWN },
+    () => import('./retry-build.ts'),
   ),
 } as const satisfies Record<OperationName, Declaration>;
 
