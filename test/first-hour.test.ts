@@ -185,6 +185,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     ['retry-build', { 'project-id': 'demo', ...SEEN }],
   ];
 
+  // Twelve steps of the built action, one after another: about 25 s on an idle machine.
   it('each operation sets exactly the outputs whose description names it, and the common ones', async () => {
     expect(RUNS.map(([o]) => o).sort()).toEqual([...OPERATION_NAMES].sort());
     emu.seedSign({ resignId: 's-now' });
@@ -203,7 +204,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
       expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
       expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
     }
-  });
+  }, 90_000);
 
   it('polls counts the reads made, failed ones included, as its description says', async () => {
     emu.seedSign({ resignId: 's-slow', runningMs: 2500 });

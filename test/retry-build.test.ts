@@ -106,6 +106,19 @@ describe('retry-build: what is retried', () => {
     expect(r.outputs).toMatchObject({ 'execute-count': '2', conclusion: 'running' });
   });
 
+  it("wait: false while bk-ci still shows the old run's FAILED: the new run is under way, not failed", async () => {
+    const { e, step, failedBuild } = await world('bkci');
+    const id = await failedBuild();
+    e.faults.add({
+      method: 'GET',
+      pattern: /build_status$/,
+      fault: { kind: 'patch', data: { status: 'FAILED', startTime: T0 + 1000, endTime: T0 + 4000 } },
+    });
+    const r = await step({ operation: 'retry-build', 'build-id': id, wait: 'false' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs).toMatchObject({ 'execute-count': '2', conclusion: 'running' });
+  });
+
   it('a running build is refused by bk-ci: said in words, nothing retried', async () => {
     const { e, step } = await world('bkci', { ...FLAKY, phases: [{ status: 'RUNNING', ms: 60_000 }] });
     const started = await step({ operation: 'start-build', 'pipeline-id': 'p-app', wait: 'false' });

@@ -269,7 +269,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     );
   }
   const last = progress.last;
-  const over = last === undefined || end === 'timeout' ? 'waiting' : endOf(last);
+  // Before a retried build's new run showed, the end bk-ci shows is the run before it (wait: false).
+  const over = last === undefined || end === 'timeout' || !gate.open ? 'waiting' : endOf(last);
   const failed = failedSteps(detail, last);
   seen = await sight.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failed, last?.buildNum ?? b.num);
   if (end === 'timeout' || last === undefined)
@@ -277,7 +278,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
       outcome(`${name()}: timed out`, 'timed-out'),
     );
-  const e = endOf(last);
+  const e = gate.open ? endOf(last) : 'waiting';
   if (e === 'waiting' && end === 'failed') {
     const what =
       pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(pending)}: ${who(pending)}`;
