@@ -81,6 +81,12 @@ export const pipelineSchema = z
     required: z.array(z.string()).default([]),
     /** Start parameters declared as passwords (BuildFormProperty type PASSWORD): build_detail's trigger container says so. */
     passwords: z.array(z.string()).default([]),
+    /** Locked (disabled): build_start and build_retry are refused with 2101047 (ERROR_PIPELINE_LOCK). */
+    locked: z.boolean().default(false),
+    /** Every retry fails with this, as bk-ci's checks would: 2101039 when the build's model is gone, … */
+    retryError: z.object({ http: z.number().int(), status: z.number().int(), message: z.string() }).strict().optional(),
+    /** How a retried run ends (default `result`): a flaky failure that passes the second time. */
+    retryResult: z.string().optional(),
     /** Every start fails with this, as bk-ci's checks would: locked, queue full, … */
     startError: z.object({ http: z.number().int(), status: z.number().int(), message: z.string() }).strict().optional(),
     /** A build whose QUEUE phase says where it is in the queue. */
@@ -128,6 +134,8 @@ export interface Build {
   executeCount: number;
   /** The runs after the first, oldest first (emulator/retries.ts); the build lives the last. */
   retries: Retry[];
+  /** A build seeded into the history (POST /__emulator/builds): its own life instead of the pipeline's. */
+  script?: { phases: Phase[]; result: string };
 }
 
 /** bk-ci's BuildStatus.isFailure, and the build statuses that end as a failure. */
@@ -146,6 +154,8 @@ const QUEUED = new Set(['QUEUE', 'QUEUE_CACHE', 'RETRY', 'DEPENDENT_WAITING', 'T
 /** bk-ci's default message for a SERVICE start over the BS channel (BuildMsgUtils: "OpenAPI " + 触发). */
 export const OPENAPI_BUILD_MSG = 'OpenAPI 触发';
 const BUILD_MSG_MAX = 255;
+/** ERROR_PIPELINE_LOCK's message (support-files/i18n/process/message_zh_CN.properties). */
+export const PIPELINE_LOCKED = '流水线: 流水线锁定';
 const MATERIAL_KEYS = new Set(['BK_CI_MATERIAL_ID', 'BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL']);
 
 /** Where a build is in its life at one moment. */
@@ -210,7 +220,7 @@ export class BuildWorld {
   /** The pipeline as the build's current run lives it: a retry's phases and end replace the seeded ones. */
   pipelineOf(b: Build): Pipeline | undefined {
     const p = this.pipelines.get(`${b.projectId}/${b.pipelineId}`);
-    const run = b.retries.at(-1);
+    const run = b.retries.at(-1) ?? b.script;
     return p === undefined || run === undefined ? p : { ...p, phases: run.phases, result: run.result };
   }
 
@@ -229,30 +239,26 @@ export class BuildWorld {
     if (!pipelineId) return this.#wire.error(400, 400, '参数校验失败:request param pipelineId cannot be empty');
     const p = this.pipelines.get(`${projectId}/${pipelineId}`);
     if (p === undefined) return this.#wire.error(404, 2101038, '流水线: 流水线不存在');
+    if (p.locked) return this.#wire.error(400, 2101047, PIPELINE_LOCKED);
     if (p.startError) return this.#wire.error(p.startError.http, p.startError.status, p.startError.message);
     const values = z.record(z.string(), z.string()).safeParse(body ?? {});
     if (!values.success) return this.#wire.error(400, 400, 'JSON参数错误');
     const missing = p.required.find((k) => (values.data[k] ?? '') === '');
     if (missing !== undefined) return this.#wire.error(400, 2101254, `构建入参[${missing}]必填，不能为空`);
-    const num = [...this.builds.values()].filter((b) => b.pipelineId === pipelineId && b.projectId === projectId).length + 1;
+    const b = this.create({ projectId, pipelineId, userId, params: values.data, startedAt: this.#now() });
+    return this.#wire.ok({ id: b.id, executeCount: 1, projectId, pipelineId, num: b.num });
+  }
+
+  /** A new build of the pipeline, numbered on; its message from BK_CI_BUILD_MSG as build_start takes it. */
+  create(f: { projectId: string; pipelineId: string; userId: string; params: Record<string, string>; startedAt: number }): Build {
+    const num = [...this.builds.values()].filter((b) => b.pipelineId === f.pipelineId && b.projectId === f.projectId).length + 1;
     const id = `b-${(++this.#nextBuild).toString(16).padStart(32, '0')}`;
     // BuildMsgUtils.getBuildMsg: a blank message is the start type's default; StartBuildContext cuts it.
-    const given = values.data.BK_CI_BUILD_MSG;
+    const given = f.params.BK_CI_BUILD_MSG;
     const buildMsg = (given === undefined || given.trim() === '' ? OPENAPI_BUILD_MSG : given).slice(0, BUILD_MSG_MAX);
-    this.builds.set(id, {
-      id,
-      num,
-      projectId,
-      pipelineId,
-      startedAt: this.#now(),
-      userId,
-      params: values.data,
-      buildMsg,
-      decisions: [],
-      executeCount: 1,
-      retries: [],
-    });
-    return this.#wire.ok({ id, executeCount: 1, projectId, pipelineId, num });
+    const b: Build = { ...f, id, num, buildMsg, decisions: [], executeCount: 1, retries: [] };
+    this.builds.set(id, b);
+    return b;
   }
 
   /** The build a v4 call names, or its refusal. */

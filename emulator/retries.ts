@@ -29,6 +29,12 @@ export const retryBody = z
     logs: retryLogsSchema.optional(),
   })
   .strict();
+
+/**
+ * Where a run starts, as build_retry's taskId, failedContainer and skip name it: the whole build,
+ * a stage (its failed jobs only with failedContainer), or a job, step or element.
+ */
+export type RetryScope = { kind: 'all' } | { kind: 'stage' | 'task'; taskId: string; failedContainer: boolean; skip: boolean };
 export type RetrySeed = z.input<typeof retryBody>;
 
 /** A run after the first: how it lives, and how the run before it ended. */
@@ -40,6 +46,8 @@ export interface Retry {
   phases: Phase[];
   result: string;
   logs?: z.output<typeof retryLogsSchema>;
+  /** Where it started: the whole build unless build_retry named a stage or task. */
+  scope: RetryScope;
   /** The run it follows, as that run ended: stopped when, by whom, and its review decisions. */
   previous: { canceledAt?: number; cancelUserId?: string; decisions: Decision[] };
 }
@@ -70,7 +78,7 @@ export function retryRefusal(w: BuildWorld, b: Build): { status: number; message
  * Retries a finished build; throws when it has not finished (bk-ci's refusal in the message), when
  * the build does not exist, or when the new run's phases or lines name what the pipeline lacks.
  */
-export function retryBuild(w: BuildWorld, input: z.output<typeof retryBody>): BuildIdData {
+export function retryBuild(w: BuildWorld, input: z.output<typeof retryBody> & { scope?: RetryScope }): BuildIdData {
   const b = w.builds.get(input.buildId);
   if (b === undefined) throw new Error(`buildId: no build ${input.buildId}`);
   const refusal = retryRefusal(w, b);
@@ -96,7 +104,10 @@ export function retryBuild(w: BuildWorld, input: z.output<typeof retryBody>): Bu
     at: w.now(),
     userId: input.userId,
     phases,
-    result: input.result ?? p.result,
+    // A skipped failed step lets the run go on to the pipeline's end; retryResult is a flaky step passing.
+    result:
+      input.result ?? (input.scope !== undefined && 'skip' in input.scope && input.scope.skip ? 'SUCCEED' : (p.retryResult ?? p.result)),
+    scope: input.scope ?? { kind: 'all' },
     ...(input.logs === undefined ? {} : { logs: input.logs }),
     previous,
   });

@@ -1,5 +1,6 @@
 import type { ArtifactWorld } from './artifacts.ts';
 import { buildDetail } from './build-detail.ts';
+import { buildRetry } from './build-retry.ts';
 import type { BuildWorld } from './builds.ts';
 import { buildHistories } from './histories.ts';
 import type { LogWorld } from './logs.ts';
@@ -80,6 +81,7 @@ const ROUTES: [string, string, Route][] = [
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
   ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'), c.userId)],
+  ['POST', 'v4/projects/:p/build_retry', (w, c, p) => buildRetry(w.builds, p, c.query, c.userId)],
   ['GET', 'v4/projects/:p/build_histories', (w, c, p) => buildHistories(w.builds, p, c.query)],
   ['GET', 'v4/projects/:p/build_detail', (w, c, p) => buildDetail(w.builds, p, c.query)],
   ['POST', 'v4/projects/:p/manual_start_build_stage', (w, c, p) => manualStartStage(w.builds, p, c.query, c.userId, c.body)],
@@ -92,7 +94,7 @@ const ROUTES: [string, string, Route][] = [
 ];
 
 /** Calls whose body bk-ci declares nullable (`values ?: emptyMap()`, `reviewRequest?`) or takes none: no body is no error. */
-const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage', 'build_stop']);
+const OPTIONAL_BODY = new Set(['build_start', 'manual_start_build_stage', 'build_stop', 'build_retry']);
 export const bodyOptional = (segments: string[]): boolean =>
   segments[0] === 'v4' && segments[1] === 'projects' && segments.length === 4 && OPTIONAL_BODY.has(segments[3] ?? '');
 

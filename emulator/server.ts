@@ -10,6 +10,7 @@ import { LogWorld, logFailBody } from './logs.ts';
 import { type BuildIdData, type RetrySeed, retryBody, retryBuild, retryRefusal } from './retries.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
 import { bodyOptional, CALLBACK_EVENTS, route, type World } from './routes.ts';
+import { type BuildSeed, seedBuild, seededBuildBody } from './seeded-builds.ts';
 import { type Callback, newProject, type SignTask, type StoredProject } from './state.ts';
 import { TokenAuthority, type TokenInfo } from './tokens.ts';
 import { VariableWorld } from './variables.ts';
@@ -95,6 +96,8 @@ export interface Emulator {
    * run through `phases`. Throws bk-ci's refusal for a build that has not finished.
    */
   retryBuild(seed: RetrySeed): BuildIdData;
+  /** A build in a pipeline's history with the given message, status and start time (POST builds): an earlier attempt's. */
+  seedBuild(seed: BuildSeed): { id: string; num: number };
   /** A user with a login ticket (`bk_token`) and a ready access token. */
   addUser(userId: string, tokenLifetimeMs?: number): { bkToken: string; token: TokenInfo };
   seedProject(seed: ProjectSeed): StoredProject;
@@ -357,6 +360,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return refusal === undefined ? undefined : json(400, refusal);
       },
     ),
+    'POST builds': control_(seededBuildBody, (b) => {
+      const built = seedBuild(world.builds, b);
+      return { id: built.id, num: built.num };
+    }),
     'POST logs/fail': control_(logFailBody, (b) => {
       world.logs.failSearches(b);
       return { ok: true };
@@ -381,6 +388,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         userId: b.userId,
         buildMsg: b.buildMsg,
         params: b.params,
+        retries: b.retries.map((r) => ({ executeCount: r.executeCount, userId: r.userId, scope: r.scope })),
         ...world.builds.state(b),
       })),
     ),
@@ -566,6 +574,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return p;
     },
     retryBuild: (seed) => retryBuild(world.builds, retryBody.parse(seed)),
+    seedBuild: (seed) => {
+      const b = seedBuild(world.builds, seededBuildBody.parse(seed));
+      return { id: b.id, num: b.num };
+    },
     addUser,
     seedProject,
     seedSign,

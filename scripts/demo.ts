@@ -3,6 +3,8 @@
 // runner would, and shows the step's log, its outputs and its job summary.
 // Extra inputs: `npm start -- operation=list-projects` (name=value, any input of action.yml);
 // RUNNER_DEBUG=1 shows the debug lines, as re-running a job with debug logging does.
+// A re-run: `npm start -- operation=start-build run-attempt=2` (earlier-status=FAILED by default;
+// SUCCEED, RUNNING, …): attempt 1's build is seeded into the pipeline's history first.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,7 +12,9 @@ import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
+import { stepIdentity, stepMessage } from '../src/build/rerun-message.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
+import { workflowContext } from '../src/runner/context.ts';
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
@@ -48,6 +52,17 @@ emulator.seedPipeline({
   ...demoBuild(1000, 3000),
 });
 
+/** Not inputs: the run attempt the step runs as, and how the earlier attempt's build stands. */
+const { 'run-attempt': runAttempt = '1', 'earlier-status': earlierStatus = 'FAILED' } = overrides;
+delete overrides['run-attempt'];
+delete overrides['earlier-status'];
+const github = {
+  GITHUB_SHA: '3f2c1e9a7b5d4c3e2f1a0b9c8d7e6f5a4b3c2d1e',
+  GITHUB_REPOSITORY: 'demo/app',
+  GITHUB_RUN_ID: '1001',
+  GITHUB_RUN_ATTEMPT: runAttempt,
+  GITHUB_JOB: 'release',
+};
 const operation = overrides.operation ?? 'sign-detail';
 /** What the seeded world gives each operation; an operation gets only the ones it reads (others would be warned about). */
 const seeded: Record<string, string> = {
@@ -57,7 +72,7 @@ const seeded: Record<string, string> = {
   'pipeline-id': 'p-demo',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
-const inputs = {
+const inputs: Record<string, string> = {
   operation,
   'base-url': emulator.url,
   'bk-token': bkToken,
@@ -66,10 +81,27 @@ const inputs = {
   ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
   ...overrides,
 };
+const seedEarlier = (): string | undefined => {
+  if (operation !== 'start-build' || Number(runAttempt) <= 1) return undefined;
+  if (inputs['build-params'] !== undefined) return "build-params is given: no earlier build is seeded (its digest is the action's to make)";
+  const identity = stepIdentity(workflowContext(github), { pipelineId: inputs['pipeline-id'] ?? '', params: {}, key: inputs['rerun-key'] });
+  if (identity === undefined) return undefined;
+  const b = emulator.seedBuild({
+    projectId: 'demo',
+    pipelineId: inputs['pipeline-id'] ?? '',
+    buildMsg: stepMessage(identity, '1'),
+    status: earlierStatus,
+    startTime: Date.now() - 600_000,
+    runMs: 3000,
+  });
+  return `attempt 1's build #${b.num} (${b.id}) seeded: ${earlierStatus}; this step runs as attempt ${runAttempt}`;
+};
+const earlier = seedEarlier();
 const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\x1b[0m`);
 
 rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
 console.log('project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED');
+if (earlier !== undefined) console.log(earlier);
 rule(`step log: ${inputs.operation}`);
 const actionDir = await installAction();
 const debug = process.env.RUNNER_DEBUG === '1';
@@ -88,7 +120,7 @@ const show = (chunk: string): void => {
   }
 };
 try {
-  const result = await runStep(actionDir, { inputs, echo: show });
+  const result = await runStep(actionDir, { inputs, echo: show, env: github });
   rule('outputs');
   for (const [name, value] of Object.entries(result.outputs))
     console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);

@@ -90,7 +90,7 @@ describe('a cancel while the start is in flight', () => {
     expect(exitMs).toBeLessThan(7000);
     expect(emu.builds.builds.size).toBe(0);
     failedWith(r, /the build may have started: the answer to the start was lost \(.*\), and no build with this step's message turned up/);
-    expect(r.errors[0]).toMatch(/"GitHub octo\/app run 77 attempt 1 job ship \[[0-9a-f-]+\]"/);
+    expect(r.errors[0]).toMatch(/"GitHub octo\/app run 77 job ship \(p-[\w-]+, params [0-9a-f]{8}\) attempt 1 \[[0-9a-f-]+\]"/);
   });
 
   it('a cancel before the start was sent (the token still coming): nothing started, conclusion cancelled', async () => {

@@ -91,7 +91,9 @@ describe.each<[string, Flavour, boolean]>([
     );
     expect(r.stdout).toMatch(new RegExp(`^found the build this step started in the pipeline's history: #1 \\(${build?.id}\\)$`, 'm'));
     const histories = emu.requests({ path: '/build_histories' });
-    expect(new URLSearchParams(histories[0]?.query).get('buildMsg')).toMatch(/^GitHub octo\/app run 555 attempt 1 job release \[/);
+    expect(new URLSearchParams(histories[0]?.query).get('buildMsg')).toMatch(
+      /^GitHub octo\/app run 555 job release \(p-app, params [0-9a-f]{8}\) attempt 1 \[/,
+    );
   });
 
   it('no build turned up: the step says the build may have started, with the message and where to look', async () => {
@@ -101,7 +103,7 @@ describe.each<[string, Flavour, boolean]>([
     expect(emu.builds.builds.size).toBe(0);
     failedWith(
       r,
-      /^bk-ci start-build failed: the build may have started: the answer to the start was lost \(.+\), and no build with this step's message turned up in the pipeline's history within 20s\. Before running this step again, look in the pipeline's history \(https?:\/\/[^)]+\/console\/pipeline\/demo\/p-app\/history\) for a build with the message "GitHub octo\/app run 555 attempt 1 job release \[[0-9a-f-]+\]", or the pipeline may run twice\.$/,
+      /^bk-ci start-build failed: the build may have started: the answer to the start was lost \(.+\), and no build with this step's message turned up in the pipeline's history within 20s\. Before running this step again, look in the pipeline's history \(https?:\/\/[^)]+\/console\/pipeline\/demo\/p-app\/history\) for a build with the message "GitHub octo\/app run 555 job release \(p-app, params [0-9a-f]{8}\) attempt 1 \[[0-9a-f-]+\]", or the pipeline may run twice\.$/,
     );
     expect(r.outputs).toMatchObject({ 'build-id': '', conclusion: 'failure' });
     expect(r.summary).toMatch(/\| Build message \| GitHub octo\/app run 555/);

@@ -22,7 +22,7 @@ const GITHUB = {
   GITHUB_JOB: 'release',
 };
 /** The message every start carries unless build-params sets one: the run, and a mark unique to the step. */
-const OWN_MESSAGE = /^GitHub octo\/app run 9876543210 attempt 2 job release \[[0-9a-f-]{13}\]$/;
+const OWN_MESSAGE = /^GitHub octo\/app run 9876543210 job release \(p-app, params [0-9a-f]{8}\) attempt 2 \[[0-9a-f-]{13}\]$/;
 
 afterAll(cleanupRuns);
 

@@ -8,7 +8,7 @@ import { OPERATION_NAMES } from '../src/operations/registry.ts';
 // import of one of Node's modules makes Node read all its exports (some load more of Node).
 
 const DIST = join(ROOT, 'dist');
-const BUILDS = ['start-build', 'build-status', 'review-build'];
+const BUILDS = ['start-build', 'build-status', 'review-build', 'retry-build'];
 
 /** A chunk's static imports, as rollup writes them at its top (minified: no spaces needed). */
 const importsOf = (code: string): string[] =>

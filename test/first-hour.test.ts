@@ -68,7 +68,7 @@ describe('the built action, on the mistakes of a first hour', () => {
       const r = await step({ operation: 'get-project', 'project-id': 'demo', 'resign-id': 's-1', 'build-id': 'b-1' });
       expect(r.code).toBe(0);
       expect(warnings(r.stdout)).toEqual([
-        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status, review-build). Remove them, or check the operation.',
+        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status, review-build, retry-build). Remove them, or check the operation.',
       ]);
     });
 
@@ -85,7 +85,7 @@ describe('the built action, on the mistakes of a first hour', () => {
       const given = await step({ operation: 'list-projects', wait: 'false', 'if-exists': 'fail' });
       expect(given.code).toBe(0);
       expect(warnings(given.stdout)).toEqual([
-        'operation list-projects does not read this input, so it was ignored: wait (read by sign-detail, start-build, build-status, review-build). Remove it, or check the operation.',
+        'operation list-projects does not read this input, so it was ignored: wait (read by sign-detail, start-build, build-status, review-build, retry-build). Remove it, or check the operation.',
       ]);
       const quiet = await step({ operation: 'get-project', 'project-id': 'demo' });
       expect(warnings(quiet.stdout)).toEqual([]);
@@ -183,14 +183,21 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-demo', ...SEEN }],
     ['build-status', { 'project-id': 'demo', ...SEEN }],
     ['review-build', { 'project-id': 'demo', decision: 'approve', ...SEEN }],
+    ['retry-build', { 'project-id': 'demo', ...SEEN }],
   ];
 
+  // Twelve steps of the built action, one after another: about 25 s on an idle machine.
   it('each operation sets exactly the outputs whose description names it, and the common ones', async () => {
     expect(RUNS.map(([o]) => o).sort()).toEqual([...OPERATION_NAMES].sort());
     emu.seedSign({ resignId: 's-now' });
     let buildId = '';
     for (const [operation, inputs] of RUNS) {
-      const build = operation === 'build-status' ? buildId : operation === 'review-build' ? await waitingForReview() : undefined;
+      const build =
+        operation === 'build-status' || operation === 'retry-build'
+          ? buildId
+          : operation === 'review-build'
+            ? await waitingForReview()
+            : undefined;
       const r = await step({ operation, ...inputs, ...(build === undefined ? {} : { 'build-id': build }) });
       expect(r.code, `${operation}: ${r.stdout}`).toBe(0);
       if (operation === 'start-build') buildId = r.outputs['build-id'] ?? '';
@@ -198,7 +205,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
       expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
       expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
     }
-  });
+  }, 90_000);
 
   it('polls counts the reads made, failed ones included, as its description says', async () => {
     const done = signRunningFor(emu, 's-slow', 2);

@@ -51,6 +51,8 @@ const EXPRESSIONS: Record<string, (w: World) => string> = {
   'secrets.BKCI_CALLBACK_SECRET': () => 'callback-secret',
   'vars.BK_APP_CODE': () => 'ci-app',
   'secrets.BK_APP_SECRET': () => 'app-secret-0001',
+  'matrix.region': () => 'eu',
+  'matrix.shard': () => '1',
 };
 
 /**

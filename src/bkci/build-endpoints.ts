@@ -5,6 +5,8 @@ import { onBoth } from './routes.ts';
 export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
 export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
 export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
+/** A write whose outcome can be unknown: POST, so never sent again once it may have reached bk-ci (src/http/retry.ts). */
+export const BUILD_RETRY = onBoth('POST', 'v4/projects/{projectId}/build_retry');
 export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
 export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
 export const LOG_AFTER = onBoth('GET', 'v4/projects/{projectId}/logs/after_line_logs');

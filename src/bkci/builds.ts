@@ -3,7 +3,7 @@
 // Facts: docs/bkci/builds.md.
 import { z } from '../base/schema.ts';
 
-export { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from './build-endpoints.ts';
+export { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from './build-endpoints.ts';
 
 /** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
 export const BUILD_MSG = 'BK_CI_BUILD_MSG';
@@ -55,6 +55,8 @@ export const historyPage = z.looseObject({
         status: z.string().nullish(),
         buildMsg: z.string().nullish(),
         executeCount: count,
+        startTime: z.number().nullish(),
+        endTime: z.number().nullish(),
       }),
     )
     .nullish(),
@@ -159,5 +161,20 @@ export function startProblem(
     const name = /\[([^\]]+)\]/.exec(message)?.[1];
     return `a required start parameter${name === undefined ? '' : ` (${name})`} is missing: give it in build-params`;
   }
+  return undefined;
+}
+
+/**
+ * bk-ci's refusals of build_retry (PipelineBuildRetryService.retry; docs/bkci/builds.md#retry)
+ * in words that say what to do; undefined for any other (its own message stands).
+ */
+export function retryProblem(code: number | undefined, message: string): string | undefined {
+  if (code === 2101258) return `bk-ci retries only builds that started in the last ${/(\d+)/.exec(message)?.[1] ?? '28'} days`;
+  if (code === 2101047) return "the pipeline is locked (disabled): enable it in bk-ci's pipeline settings, or ask its managers";
+  if (code === 2101039) return "the build's pipeline model is gone in bk-ci (the pipeline or its version was deleted)";
+  if (code === 2101129 || code === 2100002) return 'the build has not finished: bk-ci retries only a finished build';
+  if (code === 2101114) return 'that stage did not fail: bk-ci retries a stage only when it failed or was cancelled';
+  if (code === 2101081) return "the build's data has expired in bk-ci: only a whole-build retry is possible";
+  if (code === 2101058) return "the build is not one of pipeline-id's builds";
   return undefined;
 }

@@ -15,6 +15,7 @@ import {
   startProblem,
 } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
+import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
 import type { BuildContext } from './watch.ts';
 
 export interface StartRequest {
@@ -58,8 +59,13 @@ export const CANCEL_BUDGET_MS = 6800;
 /** When the answer was lost, when to look (ms after): bk-ci writes the build before it answers, but a slow gateway may still be working. */
 const LOOKS_MS = [0, 2000, 5000, 10_000, 20_000];
 
-/** A build message unique to this step: the GitHub run, its attempt, the job, and a random mark. */
-export function buildMessage(w: WorkflowContext | undefined, mark = randomUUID().slice(0, 13)): string {
+/**
+ * A build message unique to this step: the GitHub run and job, what tells this step's build apart
+ * (src/build/rerun-message.ts), the attempt and a random mark.
+ */
+export function buildMessage(w: WorkflowContext | undefined, step?: StepMark, mark = randomUUID().slice(0, 13)): string {
+  const identity = step === undefined ? undefined : stepIdentity(w, step);
+  if (identity !== undefined) return stepMessage(identity, w?.runAttempt ?? '', mark);
   const tail = ` [${mark}]`;
   const head =
     w === undefined
@@ -72,6 +78,7 @@ export function buildMessage(w: WorkflowContext | undefined, mark = randomUUID()
 export function startValues(
   params: Record<string, string>,
   w: WorkflowContext | undefined,
+  step?: StepMark,
 ): { body: Record<string, string>; own: boolean } {
   const given = (k: string): boolean => k in params;
   const material =
@@ -83,7 +90,7 @@ export function startValues(
           ...(given('BK_CI_MATERIAL_URL') ? {} : { BK_CI_MATERIAL_URL: `${w.serverUrl}/${w.repository}/commit/${w.sha}` }),
         };
   const own = !given(BUILD_MSG);
-  return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w) } : {}) }, own };
+  return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w, step) } : {}) }, own };
 }
 
 /** The start's outcome is unknown and no build could be told for its own: it may exist all the same. */

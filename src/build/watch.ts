@@ -25,6 +25,7 @@ import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../
 import type { BuildOutput } from './inputs.ts';
 import { buildUrl } from './inputs.ts';
 import { describeBuild } from './outcome.ts';
+import { newRunGate } from './rerun-gate.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './reviews.ts';
 import { sideCalls } from './side-reads.ts';
 import { BuildSight, failedSteps, NO_SIGHT, type Seen, type SightOptions } from './sight.ts';
@@ -45,6 +46,8 @@ export interface Watched {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   sight?: SightOptions | undefined;
+  /** The run a retry just asked for: no end counts before it shows (src/build/rerun-gate.ts). */
+  newRun?: number | undefined;
   /**
    * Told what the wait sees: after each poll that got a status, and once at the end with the
    * conclusion (a GitHub check run follows the build through it). Its failures are its own.
@@ -136,6 +139,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     }
   };
   const sight = new BuildSight(ctx, b, b.sight ?? NO_SIGHT, () => executeCount ?? 1);
+  const gate = newRunGate(b.newRun, b.id, clock);
   let seen: Seen | undefined;
   const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> => {
     view(conclusion);
@@ -265,6 +269,14 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             if (!pauses.some((p) => p.key === still.key)) pauses.push(still);
           }
           pending = still;
+          gate.see(
+            ended,
+            s.status,
+            detail && {
+              executeCount: detail.executeCount,
+              ended: endOf({ status: detail.status ?? '', endTime: detail.endTime }) !== 'waiting',
+            },
+          );
           view(undefined, s);
           return s;
         },
@@ -277,6 +289,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             warned.add(s.status);
             log.warning(`${name()} has status "${s.status}", which this action does not know; waiting on`);
           }
+          if (e !== 'waiting' && !gate.open) return 'waiting';
           if (e === 'success') return 'done';
           if (e !== 'waiting') return 'failed';
           return b.onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';
@@ -314,7 +327,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     );
   }
   const last = progress.last;
-  const over = last === undefined || end === 'timeout' ? 'waiting' : endOf(last);
+  // Before a retried build's new run showed, the end bk-ci shows is the run before it (wait: false).
+  const over = last === undefined || end === 'timeout' || !gate.open ? 'waiting' : endOf(last);
   const failed = failedSteps(detail, last);
   seen = await sight.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failed, last?.buildNum ?? b.num);
   if (end === 'timeout' || last === undefined)
@@ -322,7 +336,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
       outcome(`${name()}: timed out`, 'timed-out'),
     );
-  const e = endOf(last);
+  const e = gate.open ? endOf(last) : 'waiting';
   if (e === 'waiting' && end === 'failed') {
     const what =
       pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(pending)}: ${who(pending)}`;

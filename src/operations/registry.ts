@@ -20,6 +20,7 @@ export const OPERATION_NAMES = [
   'start-build',
   'build-status',
   'review-build',
+  'retry-build',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -68,13 +69,25 @@ export const REGISTRY = {
   ),
   request: declare({ method: 'GET', path: null, query: null, body: null }, () => import('./request.ts')),
   'start-build': declare(
-    { 'project-id': null, 'pipeline-id': null, 'build-params': null, 'stop-on-cancel': 'true', ...BUILD_SHOWN },
+    {
+      'project-id': null,
+      'pipeline-id': null,
+      'build-params': null,
+      'stop-on-cancel': 'true',
+      'on-rerun': 'resume',
+      'rerun-key': null,
+      ...BUILD_SHOWN,
+    },
     () => import('./start-build.ts'),
   ),
   'build-status': declare({ 'project-id': null, 'build-id': null, 'pipeline-id': null, ...BUILD_SHOWN }, () => import('./build-status.ts')),
   'review-build': declare(
     { 'project-id': null, 'build-id': null, 'pipeline-id': null, decision: null, suggestion: null, 'review-params': null, ...BUILD_SHOWN },
     () => import('./review-build.ts'),
+  ),
+  'retry-build': declare(
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, retry: 'failed-jobs', 'skip-failed': 'false', ...BUILD_SHOWN },
+    () => import('./retry-build.ts'),
   ),
 } as const satisfies Record<OperationName, Declaration>;
 

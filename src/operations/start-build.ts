@@ -1,14 +1,19 @@
 import { formatDuration } from '../base/duration.ts';
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
+import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
+import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
 import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, historyUrl, pipelineIdInput, SIGHT_ENDPOINTS } from '../build/inputs.ts';
 import { describeUnread } from '../build/outcome.ts';
+import { ON_RERUN, type RerunOutput } from '../build/rerun.ts';
+import { continueEarlier, type Taken } from '../build/rerun-continue.ts';
+import type { StepMark } from '../build/rerun-message.ts';
+import { stepIdentity } from '../build/rerun-message.ts';
 import { sightOptions } from '../build/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
-import { stopBuild, watchBuild } from '../build/watch.ts';
-import { bool, segment, textMapping } from '../inputs/fields.ts';
+import { stopBuild, type Watched, watchBuild } from '../build/watch.ts';
+import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
@@ -23,6 +28,8 @@ const inputs = z.object({
   'pipeline-id': pipelineIdInput,
   'build-params': buildParams.optional(),
   'stop-on-cancel': bool('stop-on-cancel').default(true),
+  'on-rerun': oneOf('on-rerun', ON_RERUN).default('resume'),
+  'rerun-key': z.string().optional(),
   ...followInputs,
 });
 
@@ -31,26 +38,95 @@ export type StartBuildTask = z.output<typeof inputs>;
 
 export default defineOperation({
   inputs,
-  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, ...SIGHT_ENDPOINTS],
-  outputs: BUILD_OUTPUTS,
+  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...SIGHT_ENDPOINTS],
+  outputs: [...BUILD_OUTPUTS, 'rerun'],
   credentials: 'any',
   describe: (t, settings) => [
     ['project-id', t['project-id']],
     ['pipeline-id', t['pipeline-id']],
     ['build-params', Object.keys(t['build-params'] ?? {}).join(', ')],
     ['wait', t.wait ? `yes, up to ${formatDuration(settings.timeoutMs)}` : 'no'],
+    ['on-rerun', t['on-rerun']],
   ],
   waits: (t) => t.wait,
   run: (t, ctx) => runStartBuild(t, ctx),
 });
 
-/** What the step does once its inputs are read. */
-async function runStartBuild(t: StartBuildTask, ctx: Context) {
+type Output = BuildOutputs | 'rerun';
+type BuildOutputs = (typeof BUILD_OUTPUTS)[number];
+
+/** The `rerun` output (and a summary line) on an outcome, and on the outcome a failure carries. */
+async function withRerun(run: Promise<Outcome<BuildOutputs>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
+  const mark = (o: Outcome<Output>): Outcome<Output> => {
+    o.outputs.rerun = rerun;
+    if (said !== undefined) o.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
+    return o;
+  };
+  try {
+    return mark(await run);
+  } catch (e) {
+    if (e instanceof OperationError) mark(e.outcome as Outcome<Output>);
+    throw e;
+  }
+}
+
+/** What the step does once its inputs are read: on a re-run the earlier attempt's build, else a new one. */
+async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<Output>> {
   const projectId = t['project-id'];
   const pipelineId = t['pipeline-id'];
   const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
-  const { body, own } = startValues(params, ctx.workflow);
+  const step = { pipelineId, params, key: t['rerun-key'] };
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  const watched = (b: Taken): Watched => ({
+    projectId,
+    pipelineId,
+    ...b,
+    wait: t.wait,
+    consoleUrl,
+    url: buildUrl(consoleUrl, projectId, pipelineId, b.id),
+    stopOnCancel: t['stop-on-cancel'],
+    onReview: t['on-review'],
+    sight: sightOptions(t),
+  });
+  const rerun = {
+    projectId,
+    pipelineId,
+    identity: stepIdentity(ctx.workflow, step),
+    attempt: Number(ctx.workflow?.runAttempt || 0),
+    onRerun: t['on-rerun'],
+  };
+  let earlier: Outcome<Output> | undefined;
+  try {
+    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(watchBuild(watched(b), ctx), out, said));
+  } catch (e) {
+    if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) throw e;
+    const o = describeUnread('re-run: nothing continued', {
+      projectId,
+      pipelineId,
+      start: ctx.start,
+      id: '',
+      num: undefined,
+      executeCount: undefined,
+      url: '',
+      conclusion: 'failure',
+      stopped: undefined,
+      elapsedMs: ctx.clock.now() - ctx.start,
+    });
+    throw new OperationError(e.message, { ...o, outputs: { ...o.outputs, rerun: 'none' }, status: statusOf(e) }, { cause: e });
+  }
+  return earlier ?? withRerun(startNew(t, ctx, { params, step, consoleUrl, watched }), 'none');
+}
+
+/** Starts a new build once, then follows it; stops it when the job was cancelled while the start was in flight. */
+async function startNew(
+  t: StartBuildTask,
+  ctx: Context,
+  s: { params: Record<string, string>; step: StepMark; consoleUrl: string | undefined; watched: (b: Taken) => Watched },
+): Promise<Outcome<BuildOutputs>> {
+  const projectId = t['project-id'];
+  const pipelineId = t['pipeline-id'];
+  const consoleUrl = s.consoleUrl;
+  const { body, own } = startValues(s.params, ctx.workflow, s.step);
   const history = historyUrl(consoleUrl, projectId, pipelineId);
   const known = { projectId, pipelineId, start: ctx.start };
   let started: Started;
@@ -105,20 +181,5 @@ async function runStartBuild(t: StartBuildTask, ctx: Context) {
       }),
     );
   }
-  return watchBuild(
-    {
-      projectId,
-      pipelineId,
-      id: started.id,
-      num: started.num,
-      executeCount: started.executeCount,
-      wait: t.wait,
-      consoleUrl,
-      url,
-      stopOnCancel: t['stop-on-cancel'],
-      onReview: t['on-review'],
-      sight: sightOptions(t),
-    },
-    ctx,
-  );
+  return watchBuild(s.watched({ id: started.id, num: started.num, executeCount: started.executeCount }), ctx);
 }

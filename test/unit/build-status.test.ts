@@ -120,17 +120,26 @@ describe("the start's message", () => {
     job: 'deploy',
   };
 
-  it('names the run, its attempt and the job, and a mark unique to the step', () => {
-    expect(buildMessage(w, 'mark')).toBe('GitHub octo/app run 42 attempt 3 job deploy [mark]');
+  const step = { pipelineId: 'p-app', params: { TARGET: 'linux' } };
+
+  it('names the run and the job, the pipeline, a digest of the parameters, the attempt, and a mark unique to the step', () => {
+    expect(buildMessage(w, step, 'mark')).toMatch(/^GitHub octo\/app run 42 job deploy \(p-app, params [0-9a-f]{8}\) attempt 3 \[mark\]$/);
+    expect(buildMessage(w, undefined, 'mark')).toBe('GitHub octo/app run 42 attempt 3 job deploy [mark]');
     const a = startValues({}, w).body.BK_CI_BUILD_MSG;
     const b = startValues({}, w).body.BK_CI_BUILD_MSG;
     expect(a).not.toBe(b);
   });
 
   it("fits bk-ci's 255 characters with its mark whole, whatever the repository's name", () => {
-    const long = buildMessage({ ...w, repository: `${'o'.repeat(100)}/${'汉'.repeat(200)}`, job: 'j'.repeat(100) }, 'mark-12345678');
-    expect([...long].length).toBeLessThanOrEqual(255);
-    expect(long.endsWith(' [mark-12345678]')).toBe(true);
+    for (const mark of [undefined, step, { ...step, key: 'k'.repeat(300) }]) {
+      const long = buildMessage(
+        { ...w, repository: `${'o'.repeat(100)}/${'汉'.repeat(200)}`, job: 'j'.repeat(100) },
+        mark,
+        'mark-12345678',
+      );
+      expect([...long].length).toBeLessThanOrEqual(255);
+      expect(long.endsWith(' [mark-12345678]')).toBe(true);
+    }
   });
 
   it("build-params that set BK_CI_BUILD_MSG keep theirs: the message is then not the step's own", () => {

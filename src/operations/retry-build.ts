@@ -1,0 +1,78 @@
+import { z } from '../base/schema.ts';
+import { BUILD_DETAIL, BUILD_RETRY, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, givenBuildInputs, SIGHT_ENDPOINTS } from '../build/inputs.ts';
+import { type RetryWhat, retryOnce } from '../build/rerun-retry.ts';
+import { sightOptions } from '../build/sight.ts';
+import { watchBuild } from '../build/watch.ts';
+import { bool } from '../inputs/fields.ts';
+import { type Context, defineOperation } from './operation.ts';
+
+/**
+ * `retry`: failed-jobs (the failed stage's failed jobs, bk-ci's failedContainer), all (the whole
+ * build), or a task id bk-ci's taskId takes: a stage (stage-N), a job, a step (stepId) or an element.
+ */
+const retryInput = z
+  .string()
+  .regex(/^[\w.-]{1,128}$/, 'retry must be failed-jobs, all, or a stage, job, step or element id (stage-3, e-…)');
+
+/** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run. */
+const inputs = z
+  .object({
+    ...givenBuildInputs,
+    retry: retryInput.default('failed-jobs'),
+    'skip-failed': bool('skip-failed').default(false),
+    ...followInputs,
+  })
+  .superRefine((t, ctx) => {
+    if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
+      ctx.addIssue({ code: 'custom', message: 'skip-failed needs retry to name a task: a stage (stage-N), a step or an element id' });
+  });
+
+/** The inputs as parsed: what the run gets. */
+export type RetryBuildTask = z.output<typeof inputs>;
+
+const whatOf = (t: RetryBuildTask): RetryWhat =>
+  t.retry === 'failed-jobs' || t.retry === 'all' ? { kind: t.retry } : { kind: 'task', taskId: t.retry, skip: t['skip-failed'] };
+
+export default defineOperation({
+  inputs,
+  endpoints: [BUILD_RETRY, BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
+  outputs: BUILD_OUTPUTS,
+  credentials: 'any',
+  describe: (t) => [
+    ['project-id', t['project-id']],
+    ['build-id', t['build-id']],
+    ['pipeline-id', t['pipeline-id'] ?? ''],
+    ['retry', `${t.retry}${t['skip-failed'] ? ', skipping its failed steps' : ''}`],
+    ['wait', String(t.wait)],
+  ],
+  waits: (t) => t.wait,
+  run: (t, ctx) => runRetryBuild(t, ctx),
+});
+
+/** What the step does once its inputs are read. */
+async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
+  const projectId = t['project-id'];
+  const id = t['build-id'];
+  const retried = await retryOnce({ projectId, pipelineId: t['pipeline-id'], id, what: whatOf(t) }, ctx);
+  ctx.log.info(
+    `bk-ci retried ${retried.what} of build ${id}${retried.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}: its run ${retried.executeCount}`,
+  );
+  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  return watchBuild(
+    {
+      projectId,
+      pipelineId: t['pipeline-id'],
+      id,
+      executeCount: retried.executeCount,
+      newRun: retried.executeCount,
+      wait: t.wait,
+      consoleUrl,
+      url: buildUrl(consoleUrl, projectId, t['pipeline-id'], id),
+      stopOnCancel: false,
+      onReview: t['on-review'],
+      sight: sightOptions(t),
+    },
+    ctx,
+  );
+}
