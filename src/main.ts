@@ -34,7 +34,7 @@ export interface RunOptions {
   random?: () => number;
   /** Where inputs come from; the runner's INPUT_<NAME> variables by default. */
   getInput?: (name: string) => string;
-  /** The environment the proxy variables are read from. */
+  /** The environment the proxy variables and the runner's INPUT_ variables (to find inputs the action does not know) are read from. */
   env?: NodeJS.ProcessEnv;
   /**
    * Whether the step is this process (the default), so that an error nobody caught ends it; a
@@ -123,7 +123,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   // Opened when written: a list answer's items go to it as they arrive.
   const dataFile = new DataFile(operation, process.env.RUNNER_TEMP, (text) => secrets.redact(text));
   try {
-    step = await prepareStep(getInput);
+    step = await prepareStep(getInput, Object.keys(env));
     if (step.ignored.length > 0) log.warning(ignoredWarning(step.operation, step.ignored));
     for (const note of step.notes) log.warning(note);
     const proxy = proxyProblem(env);

@@ -10,6 +10,7 @@ import {
   DeadlineError,
   errorMessage,
   HttpError,
+  MisdirectedError,
   NetworkError,
   ServerSaidError,
   WrapperStatusError,
@@ -108,6 +109,8 @@ export class CancelledBeforeStartError extends ActionError {
 
 /** The start failed and bk-ci said why, or it was never sent: no build exists. */
 function refused(e: unknown): boolean {
+  // A front door that does not route the call (or refused it itself) never passed it on to bk-ci.
+  if (e instanceof MisdirectedError) return true;
   if (e instanceof HttpError) return e.status < 500;
   if (e instanceof NetworkError) return e.beforeSend;
   // No attempt was under way when the job was cancelled (the one in flight outlives a cancel).

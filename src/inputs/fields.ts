@@ -98,7 +98,7 @@ export const publicHttpUrl = (name: string) =>
       });
   });
 
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0] ?? 0;
@@ -113,7 +113,7 @@ function distance(a: string, b: string): number {
 }
 
 /** A name as people mistype it: case, and `-`, `_` or a space between words, do not count. */
-const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
+export const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
 
 /**
  * The closest known name, if it is close enough to be what was meant: `build-end` → `BUILD_END`,
