@@ -136,9 +136,24 @@ export function readError(res: WireResponse, scrub: (text: string) => string, ga
  * Gateway with only a ticket, the action does not know the user; stock bk-ci needs it).
  */
 const unfilled = (message: string): string => {
-  const m = message.replace(/\{\d+\}\s*/g, '');
-  return /request param userId cannot be empty/i.test(m) ? `${m}; set user-id, which is sent as X-DEVOPS-UID` : m;
+  const m = message.replace(/\{\d+\}\s*/g, '').trim();
+  if (/request param userId cannot be empty/i.test(m)) return `${m}; set user-id, which is sent as X-DEVOPS-UID`;
+  const words = IN_WORDS.find(([said]) => said.test(m))?.[1];
+  return words === undefined ? m : `${m} (${words})`;
 };
+
+/**
+ * bk-ci's untranslated parameter checks (ApiAspect's ParamBlankException), told in words next to
+ * its own text: the first that matches.
+ */
+const IN_WORDS: readonly [RegExp, string][] = [
+  [
+    /^参数校验失败[:：]\s*PipelineId is invalid/i,
+    "bk-ci's parameter check failed: the build is not one of pipeline-id's builds; check pipeline-id, or leave it out",
+  ],
+  [/^参数校验失败[:：]\s*request param (\w+) cannot be empty/i, "bk-ci's parameter check failed: a parameter it needs is empty"],
+  [/^参数校验失败/, "bk-ci's parameter check failed"],
+];
 
 const SECRET_PARAMS = new Set(['access_token', 'secrettoken']);
 

@@ -94,8 +94,15 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
+  /** " of pipeline p-…" when the pipeline is known: given, or read from the build's model. */
+  const ofPipeline = (): string => {
+    const id = b.pipelineId ?? detail?.pipelineId;
+    return id ? ` of pipeline ${id}` : '';
+  };
+  /** The number the last read gave, before the poll loop records the read: a line said during it names the build by it. */
+  let readNum: number | undefined;
   const name = (): string => {
-    const num = progress.last?.buildNum ?? b.num;
+    const num = progress.last?.buildNum ?? readNum ?? detail?.buildNum ?? b.num;
     return `build ${num ? `#${num} ` : ''}(${b.id})`;
   };
   const sight = new BuildSight(ctx, b, b.sight ?? NO_SIGHT, () => executeCount ?? 1);
@@ -190,6 +197,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       {
         read: async () => {
           const s = await readStatus();
+          readNum = s.buildNum ?? readNum;
           const ended = endOf(s) !== 'waiting';
           const moving = s.status !== 'QUEUE' && s.status !== 'QUEUE_CACHE';
           const stale = detailAt === undefined || clock.now() - detailAt >= DETAIL_EVERY_MS;
@@ -211,7 +219,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           return s;
         },
         status: (s) => s.status,
-        describe: (s) => (waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
+        // A review pause was just said, with who may decide it: the status line does not say it again.
+        describe: (s) => (pending !== undefined || waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
         waitingOn: (s) => (pending === undefined ? waitingOn(s) : `waiting for review of ${describePending(pending)}`),
         verdict: (s) => {
           const e = endOf(s);
@@ -283,7 +292,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   if (e === 'waiting') return outcome(`${name()}: ${waitingOn(last)} (not waited for)`, 'running');
   if (refused !== undefined && (e === 'success' || e === 'failure')) {
     throw new OperationError(
-      `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}: ${describeRejection(refused, detail && reviewTimeoutHours(detail))}`,
+      `${name()}${ofPipeline()} was stopped by a rejected review: ${describeRejection(refused, detail && reviewTimeoutHours(detail))} (bk-ci shows such a build as ${last.status})`,
       outcome(`${name()}: rejected`, 'rejected'),
     );
   }
@@ -295,7 +304,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         : // bk-ci's first error names its step; without one, the first step the model shows failed.
           (firstError(last) ?? (failed[0] === undefined ? undefined : `${failed[0].name}: ${failed[0].error}`));
   throw new OperationError(
-    `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
+    `${name()}${ofPipeline()} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
   );
 }

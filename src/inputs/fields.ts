@@ -200,10 +200,20 @@ async function recordOf(name: string, ctx: z.RefinementCtx, read: () => Promise<
     return z.NEVER;
   }
   if (!isRecord(v)) {
-    ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
+    ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping${slipExample(v)}` });
     return z.NEVER;
   }
   return v;
+}
+
+/**
+ * `APP_VERSION:1.10` and `APP_VERSION=1.10` are one word to YAML, not a mapping: the example the
+ * writer meant, `NAME: value` with a space after the colon.
+ */
+function slipExample(v: unknown): string {
+  const m = typeof v === 'string' ? /^([A-Za-z_][\w.-]*)\s*[:=]\s*(\S+)/.exec(v) : null;
+  const [key, value] = m === null ? ['APP_VERSION', '1.10'] : [m[1], m[2]];
+  return `, one NAME: value per line with a space after the colon${m === null ? '' : ` ("${m[0]}" reads as a single word)`}, e.g.\n  ${key}: ${value}`;
 }
 
 /** A JSON object or YAML mapping, as a plain record. */
