@@ -11,7 +11,12 @@ import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.t
 import { startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
+import { settingsSchema } from '../src/operations/settings.ts';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(help());
+  process.exit(0);
+}
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
   process.exit(1);
@@ -48,13 +53,42 @@ emulator.seedPipeline({
   ...demoBuild(1000, 3000),
 });
 
+// The README's build examples: a pipeline that pauses at a stage review, a long one, one that fails.
+emulator.seedPipeline({
+  projectId: 'demo',
+  pipelineId: 'p-review',
+  stages: ['Build', 'Release'],
+  phases: [
+    { status: 'RUNNING', ms: 1000, stage: 'Build' },
+    { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['demo-user'] }] } },
+    { status: 'RUNNING', ms: 2000, stage: 'Release' },
+  ],
+});
+emulator.seedPipeline({
+  projectId: 'demo',
+  pipelineId: 'p-long',
+  phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
+  ...demoBuild(0, 600_000),
+});
+emulator.seedPipeline({
+  projectId: 'demo',
+  pipelineId: 'p-fail',
+  phases: [{ status: 'RUNNING', ms: 2000 }],
+  result: 'FAILED',
+  errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
+});
+/** A build already at its stage review: what build-status reads and review-build decides. */
+const reviewBuild = seededBuild('p-review');
+
 const operation = overrides.operation ?? 'sign-detail';
 /** What the seeded world gives each operation; an operation gets only the ones it reads (others would be warned about). */
 const seeded: Record<string, string> = {
   'resign-id': 's-5f1c9e7a',
   'download-url': 'true',
   'project-id': 'demo',
-  'pipeline-id': 'p-demo',
+  'pipeline-id': operation === 'start-build' ? 'p-demo' : 'p-review',
+  'build-id': reviewBuild,
+  decision: 'approve',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
 const inputs = {
@@ -70,6 +104,10 @@ const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'�
 
 rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
 console.log('project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED');
+console.log(
+  `pipelines "p-review" (pauses at a review of stage Release by demo-user), "p-long" (runs 10 min), "p-fail" (fails after 2 s); build ${reviewBuild} of p-review waits for its review`,
+);
+console.log('npm start -- --help lists the operations and their inputs');
 rule(`step log: ${inputs.operation}`);
 const actionDir = await installAction();
 const debug = process.env.RUNNER_DEBUG === '1';
@@ -87,8 +125,24 @@ const show = (chunk: string): void => {
     else if (cmd[1] === 'debug' && debug) console.log(`\x1b[35m##[debug]${data}\x1b[0m`);
   }
 };
+// Ctrl-C reaches the step too (one process group): it stops as it would in a cancelled job, and
+// this script waits for it, shows what it said, and removes what it left.
+let stopChild: ((signal: NodeJS.Signals) => void) | undefined;
+const onSignal = (signal: NodeJS.Signals): void => {
+  console.log(`\n${signal}: the step is told to stop, as a cancelled job would; waiting for it`);
+  stopChild?.(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 try {
-  const result = await runStep(actionDir, { inputs, echo: show });
+  const result = await runStep(actionDir, {
+    inputs,
+    echo: show,
+    onSpawn: (kill) => {
+      stopChild = kill;
+    },
+  });
+  if (pending !== '') show('\n');
   rule('outputs');
   for (const [name, value] of Object.entries(result.outputs))
     console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
@@ -101,4 +155,37 @@ try {
   await cleanupSteps();
   await rm(actionDir, { recursive: true, force: true });
   await emulator.close();
+}
+
+/** Starts a build of the pipeline, as build_start would: its id. */
+function seededBuild(pipelineId: string): string {
+  const reply = emulator.builds.start('demo', pipelineId, 'demo-user', {});
+  const id = (JSON.parse(reply.body) as { data?: { id?: string } }).data?.id;
+  if (id === undefined) throw new Error(`the emulator did not start ${pipelineId}: ${reply.body}`);
+  return id;
+}
+
+/** `npm start -- --help`: how to run it, each operation with the inputs it reads, and the shared ones. */
+function help(): string {
+  const ops = Object.entries(REGISTRY).map(
+    ([name, d]) => `  ${name.padEnd(17)}${Object.keys(d.inputs).join(', ') || '(no inputs of its own)'}`,
+  );
+  return [
+    'npm start [-- name=value ...]: the built action against the bk-ci emulator, as a runner runs it.',
+    'Any input of action.yml as name=value; operation=sign-detail by default. The seeded world fills in',
+    'project-id, pipeline-id, build-id, resign-id and decision for the operation that reads them.',
+    '',
+    'Operations and the inputs each reads:',
+    ...ops,
+    '',
+    `Every operation: ${Object.keys(settingsSchema.in.shape).join(', ')}`,
+    '',
+    'Examples:',
+    '  npm start -- operation=start-build pipeline-id=p-review on-review=fail',
+    '  npm start -- operation=review-build            (approves the seeded build at its review)',
+    '  npm start -- operation=build-status wait=false',
+    '  npm start -- operation=start-build pipeline-id=p-fail',
+    'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator you started yourself',
+    '(npm run emulator), run the action with its URL and token: see the README, "Trying it here".',
+  ].join('\n');
 }
