@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
-import { startEmulator } from '../emulator/server.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 import { settingsSchema } from '../src/operations/settings.ts';
@@ -32,53 +32,11 @@ const overrides = Object.fromEntries(
   }),
 );
 
-const emulator = await startEmulator({ flavour: 'bkci' });
-const { bkToken } = emulator.addUser('demo-user');
-emulator.seedProject({
-  englishName: 'demo',
-  projectName: 'Demo project',
-  description: 'seeded for npm start',
-  creator: 'demo-user',
-  bgId: 1,
-  bgName: 'Games',
-});
-emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
-emulator.seedPipeline({
-  projectId: 'demo',
-  pipelineId: 'p-demo',
-  phases: [
-    { status: 'QUEUE', ms: 1000 },
-    { status: 'RUNNING', ms: 3000 },
-  ],
-  ...demoBuild(1000, 3000),
-});
-
-// The README's build examples: a pipeline that pauses at a stage review, a long one, one that fails.
-emulator.seedPipeline({
-  projectId: 'demo',
-  pipelineId: 'p-review',
-  stages: ['Build', 'Release'],
-  phases: [
-    { status: 'RUNNING', ms: 1000, stage: 'Build' },
-    { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['demo-user'] }] } },
-    { status: 'RUNNING', ms: 2000, stage: 'Release' },
-  ],
-});
-emulator.seedPipeline({
-  projectId: 'demo',
-  pipelineId: 'p-long',
-  phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
-  ...demoBuild(0, 600_000),
-});
-emulator.seedPipeline({
-  projectId: 'demo',
-  pipelineId: 'p-fail',
-  phases: [{ status: 'RUNNING', ms: 2000 }],
-  result: 'FAILED',
-  errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
-});
-/** A build already at its stage review: what build-status reads and review-build decides. */
-const reviewBuild = seededBuild('p-review');
+// With base-url given, the action runs against that server (an `npm run emulator` started on its
+// own, say) and nothing is started or seeded here: the inputs are the ones given.
+const elsewhere = overrides['base-url'];
+const emulator = elsewhere === undefined ? await startEmulator({ flavour: 'bkci' }) : undefined;
+const world = emulator === undefined ? undefined : seedWorld(emulator);
 
 const operation = overrides.operation ?? 'sign-detail';
 /** What the seeded world gives each operation; an operation gets only the ones it reads (others would be warned about). */
@@ -87,26 +45,37 @@ const seeded: Record<string, string> = {
   'download-url': 'true',
   'project-id': 'demo',
   'pipeline-id': operation === 'start-build' ? 'p-demo' : 'p-review',
-  'build-id': reviewBuild,
+  'build-id': world?.reviewBuild ?? '',
   decision: 'approve',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
 const inputs = {
   operation,
-  'base-url': emulator.url,
-  'bk-token': bkToken,
   'poll-interval': '1s',
   timeout: '1m',
-  ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
+  ...(emulator === undefined || world === undefined
+    ? {}
+    : {
+        'base-url': emulator.url,
+        'bk-token': world.bkToken,
+        ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
+      }),
   ...overrides,
 };
 const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\x1b[0m`);
 
-rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
-console.log('project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED');
-console.log(
-  `pipelines "p-review" (pauses at a review of stage Release by demo-user), "p-long" (runs 10 min), "p-fail" (fails after 2 s); build ${reviewBuild} of p-review waits for its review`,
-);
+if (emulator === undefined) {
+  rule(`the action against ${elsewhere}`);
+  console.log('started elsewhere: nothing is started or seeded here, and the step gets only the inputs given');
+} else {
+  rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
+  console.log(
+    'project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED',
+  );
+  console.log(
+    `pipelines "p-review" (pauses at a review of stage Release by demo-user), "p-long" (runs 10 min), "p-fail" (fails after 2 s); build ${world?.reviewBuild} of p-review waits for its review`,
+  );
+}
 console.log('npm start -- --help lists the operations and their inputs');
 rule(`step log: ${inputs.operation}`);
 const actionDir = await installAction();
@@ -154,11 +123,11 @@ try {
   // Nothing left behind: the installed copy of the action (dist/, about 1 MB) and the step's files.
   await cleanupSteps();
   await rm(actionDir, { recursive: true, force: true });
-  await emulator.close();
+  await emulator?.close();
 }
 
 /** Starts a build of the pipeline, as build_start would: its id. */
-function seededBuild(pipelineId: string): string {
+function seededBuild(emulator: Emulator, pipelineId: string): string {
   const reply = emulator.builds.start('demo', pipelineId, 'demo-user', {});
   const id = (JSON.parse(reply.body) as { data?: { id?: string } }).data?.id;
   if (id === undefined) throw new Error(`the emulator did not start ${pipelineId}: ${reply.body}`);
@@ -185,7 +154,58 @@ function help(): string {
     '  npm start -- operation=review-build            (approves the seeded build at its review)',
     '  npm start -- operation=build-status wait=false',
     '  npm start -- operation=start-build pipeline-id=p-fail',
-    'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator you started yourself',
-    '(npm run emulator), run the action with its URL and token: see the README, "Trying it here".',
+    'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator started on its own',
+    '(npm run emulator -- --port 8080): npm start -- base-url=http://127.0.0.1:8080 bk-token=<its bk-token> operation=… ;',
+    'nothing is seeded then, and the step gets only the inputs given.',
   ].join('\n');
+}
+
+/** The emulator's world for the README's examples: the user, project, re-sign task, pipelines and a build at its review. */
+function seedWorld(emulator: Emulator): { bkToken: string; reviewBuild: string } {
+  const { bkToken } = emulator.addUser('demo-user');
+  emulator.seedProject({
+    englishName: 'demo',
+    projectName: 'Demo project',
+    description: 'seeded for npm start',
+    creator: 'demo-user',
+    bgId: 1,
+    bgName: 'Games',
+  });
+  emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-demo',
+    phases: [
+      { status: 'QUEUE', ms: 1000 },
+      { status: 'RUNNING', ms: 3000 },
+    ],
+    ...demoBuild(1000, 3000),
+  });
+
+  // The README's build examples: a pipeline that pauses at a stage review, a long one, one that fails.
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-review',
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 1000, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['demo-user'] }] } },
+      { status: 'RUNNING', ms: 2000, stage: 'Release' },
+    ],
+  });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-long',
+    phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
+    ...demoBuild(0, 600_000),
+  });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-fail',
+    phases: [{ status: 'RUNNING', ms: 2000 }],
+    result: 'FAILED',
+    errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
+  });
+  // A build already at its stage review: what build-status reads and review-build decides.
+  return { bkToken, reviewBuild: seededBuild(emulator, 'p-review') };
 }

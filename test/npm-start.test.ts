@@ -4,6 +4,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../emulator/server.ts';
 import { OPERATION_NAMES } from '../src/operations/registry.ts';
 
 /** `npm start --silent -- …args` in its own process group (as a terminal starts it), TMPDIR its own. */
@@ -66,5 +67,21 @@ describe('npm start', () => {
     expect(r.out).toMatch(/Error: bk-ci start-build failed: cancelled after/);
     expect(r.out).toMatch(/exit code 1 after/);
     expect(r.left).toEqual([]);
+  }, 60_000);
+
+  it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async () => {
+    const emu = await startEmulator({ flavour: 'bkci' });
+    try {
+      const { bkToken } = emu.addUser('alice');
+      emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
+      const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine']);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain(`── the action against ${emu.url} `);
+      expect(r.out).not.toContain('bk-ci emulator on');
+      expect(r.out).toMatch(/^data=\{.*"englishName":"mine"/m);
+      expect(emu.requests().every((q) => !q.path.includes('/demo'))).toBe(true);
+    } finally {
+      await emu.close();
+    }
   }, 60_000);
 });
