@@ -103,7 +103,11 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
+      stages.map((st, i) => [
+        stageName(st.name ?? st.stageId ?? '', i),
+        st.status ?? 'not started',
+        st.elapsed ? formatElapsed(st.elapsed) : '',
+      ]),
     ),
     ...table(
       'Reviews',
@@ -119,3 +123,9 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
   ];
   return { headline, ...(last === undefined ? {} : { data: shareable(last) }), outputs, blocks };
 }
+
+/**
+ * A stage as a reader knows it: bk-ci's first stage holds the pipeline's trigger and keeps the
+ * default name `stage-1` nobody sees in the console, which shows it as the trigger.
+ */
+export const stageName = (name: string, index: number): string => (index === 0 && /^stage-1$/.test(name) ? 'Trigger' : name);

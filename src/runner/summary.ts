@@ -73,10 +73,16 @@ export function renderSummary(s: SummaryInput): string {
 
   const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
   if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
-  if (s.asked.length > 0) parts.push(table(['Asked', ''], s.asked));
+  const given = (rows: [string, string][]): [string, string][] => rows.filter(([, value]) => value.trim() !== '');
+  if (given(s.asked).length > 0) parts.push(table(['Asked', ''], given(s.asked)));
+  // Every fact in one table, where the first stood: one "Result", never one per block, and no row without a value.
+  const facts = given(s.blocks.flatMap((b) => (b.kind === 'facts' ? b.rows : [])));
+  let factsShown = false;
   for (const b of s.blocks) {
-    if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));
-    else if (b.kind === 'table') parts.push(`**${cell(b.title)}**\n\n${table(b.headers, b.rows)}`);
+    if (b.kind === 'facts') {
+      if (!factsShown && facts.length > 0) parts.push(table(['Result', ''], facts));
+      factsShown = true;
+    } else if (b.kind === 'table') parts.push(`**${cell(b.title)}**\n\n${table(b.headers, b.rows)}`);
     else if (b.kind === 'lines') parts.push(`**${cell(b.title)}**\n\n${codeBlock(b.lines.map(scrub))}`);
     else parts.push(cell(b.text));
   }
