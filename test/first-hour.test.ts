@@ -197,7 +197,8 @@ describe('outputs mean what action.yml says, for every operation that sets them'
       expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
       expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
     }
-  });
+    // Eleven steps, each a process of its own: on a machine shared by several suites that is more than 30 s.
+  }, 120_000);
 
   it('polls counts the reads made, failed ones included, as its description says', async () => {
     emu.seedSign({ resignId: 's-slow', runningMs: 2500 });
