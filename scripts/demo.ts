@@ -10,12 +10,17 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
-import { startEmulator } from '../emulator/server.ts';
+import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { stepIdentity, stepMessage } from '../src/build/rerun-message.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 import { workflowContext } from '../src/runner/context.ts';
+import { settingsSchema } from '../src/operations/settings.ts';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(help());
+  process.exit(0);
+}
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
   process.exit(1);
@@ -31,26 +36,11 @@ const overrides = Object.fromEntries(
   }),
 );
 
-const emulator = await startEmulator({ flavour: 'bkci' });
-const { bkToken } = emulator.addUser('demo-user');
-emulator.seedProject({
-  englishName: 'demo',
-  projectName: 'Demo project',
-  description: 'seeded for npm start',
-  creator: 'demo-user',
-  bgId: 1,
-  bgName: 'Games',
-});
-emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
-emulator.seedPipeline({
-  projectId: 'demo',
-  pipelineId: 'p-demo',
-  phases: [
-    { status: 'QUEUE', ms: 1000 },
-    { status: 'RUNNING', ms: 3000 },
-  ],
-  ...demoBuild(1000, 3000),
-});
+// With base-url given, the action runs against that server (an `npm run emulator` started on its
+// own, say) and nothing is started or seeded here: the inputs are the ones given.
+const elsewhere = overrides['base-url'];
+const emulator = elsewhere === undefined ? await startEmulator({ flavour: 'bkci' }) : undefined;
+const world = emulator === undefined ? undefined : seedWorld(emulator);
 
 /** Not inputs: the run attempt the step runs as, and how the earlier attempt's build stands. */
 const { 'run-attempt': runAttempt = '1', 'earlier-status': earlierStatus = 'FAILED' } = overrides;
@@ -69,20 +59,26 @@ const seeded: Record<string, string> = {
   'resign-id': 's-5f1c9e7a',
   'download-url': 'true',
   'project-id': 'demo',
-  'pipeline-id': 'p-demo',
+  'pipeline-id': operation === 'start-build' ? 'p-demo' : 'p-review',
+  'build-id': world?.reviewBuild ?? '',
+  decision: 'approve',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
 const inputs: Record<string, string> = {
   operation,
-  'base-url': emulator.url,
-  'bk-token': bkToken,
   'poll-interval': '1s',
   timeout: '1m',
-  ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
+  ...(emulator === undefined || world === undefined
+    ? {}
+    : {
+        'base-url': emulator.url,
+        'bk-token': world.bkToken,
+        ...Object.fromEntries(Object.entries(seeded).filter(([name]) => reads.includes(name))),
+      }),
   ...overrides,
 };
 const seedEarlier = (): string | undefined => {
-  if (operation !== 'start-build' || Number(runAttempt) <= 1) return undefined;
+  if (emulator === undefined || operation !== 'start-build' || Number(runAttempt) <= 1) return undefined;
   if (inputs['build-params'] !== undefined) return "build-params is given: no earlier build is seeded (its digest is the action's to make)";
   const identity = stepIdentity(workflowContext(github), { pipelineId: inputs['pipeline-id'] ?? '', params: {}, key: inputs['rerun-key'] });
   if (identity === undefined) return undefined;
@@ -99,9 +95,20 @@ const seedEarlier = (): string | undefined => {
 const earlier = seedEarlier();
 const rule = (title: string): void => console.log(`\n\x1b[1m── ${title} ${'─'.repeat(Math.max(0, 60 - title.length))}\x1b[0m`);
 
-rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
-console.log('project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED');
+if (emulator === undefined) {
+  rule(`the action against ${elsewhere}`);
+  console.log('started elsewhere: nothing is started or seeded here, and the step gets only the inputs given');
+} else {
+  rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
+  console.log(
+    'project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED',
+  );
+  console.log(
+    `pipelines "p-review" (pauses at a review of stage Release by demo-user), "p-long" (runs 10 min), "p-fail" (fails after 2 s); build ${world?.reviewBuild} of p-review waits for its review`,
+  );
+}
 if (earlier !== undefined) console.log(earlier);
+console.log('npm start -- --help lists the operations and their inputs');
 rule(`step log: ${inputs.operation}`);
 const actionDir = await installAction();
 const debug = process.env.RUNNER_DEBUG === '1';
@@ -119,8 +126,25 @@ const show = (chunk: string): void => {
     else if (cmd[1] === 'debug' && debug) console.log(`\x1b[35m##[debug]${data}\x1b[0m`);
   }
 };
+// Ctrl-C reaches the step too (one process group): it stops as it would in a cancelled job, and
+// this script waits for it, shows what it said, and removes what it left.
+let stopChild: ((signal: NodeJS.Signals) => void) | undefined;
+const onSignal = (signal: NodeJS.Signals): void => {
+  console.log(`\n${signal}: the step is told to stop, as a cancelled job would; waiting for it`);
+  stopChild?.(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 try {
-  const result = await runStep(actionDir, { inputs, echo: show, env: github });
+  const result = await runStep(actionDir, {
+    inputs,
+    echo: show,
+    env: github,
+    onSpawn: (kill) => {
+      stopChild = kill;
+    },
+  });
+  if (pending !== '') show('\n');
   rule('outputs');
   for (const [name, value] of Object.entries(result.outputs))
     console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
@@ -132,5 +156,89 @@ try {
   // Nothing left behind: the installed copy of the action (dist/, about 1 MB) and the step's files.
   await cleanupSteps();
   await rm(actionDir, { recursive: true, force: true });
-  await emulator.close();
+  await emulator?.close();
+}
+
+/** Starts a build of the pipeline, as build_start would: its id. */
+function seededBuild(emulator: Emulator, pipelineId: string): string {
+  const reply = emulator.builds.start('demo', pipelineId, 'demo-user', {});
+  const id = (JSON.parse(reply.body) as { data?: { id?: string } }).data?.id;
+  if (id === undefined) throw new Error(`the emulator did not start ${pipelineId}: ${reply.body}`);
+  return id;
+}
+
+/** `npm start -- --help`: how to run it, each operation with the inputs it reads, and the shared ones. */
+function help(): string {
+  const ops = Object.entries(REGISTRY).map(
+    ([name, d]) => `  ${name.padEnd(17)}${Object.keys(d.inputs).join(', ') || '(no inputs of its own)'}`,
+  );
+  return [
+    'npm start [-- name=value ...]: the built action against the bk-ci emulator, as a runner runs it.',
+    'Any input of action.yml as name=value; operation=sign-detail by default. The seeded world fills in',
+    'project-id, pipeline-id, build-id, resign-id and decision for the operation that reads them.',
+    '',
+    'Operations and the inputs each reads:',
+    ...ops,
+    '',
+    `Every operation: ${Object.keys(settingsSchema.in.shape).join(', ')}`,
+    '',
+    'Examples:',
+    '  npm start -- operation=start-build pipeline-id=p-review on-review=fail',
+    '  npm start -- operation=review-build            (approves the seeded build at its review)',
+    '  npm start -- operation=build-status wait=false',
+    '  npm start -- operation=start-build pipeline-id=p-fail',
+    'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator started on its own',
+    '(npm run emulator -- --port 8080): npm start -- base-url=http://127.0.0.1:8080 bk-token=<its bk-token> operation=… ;',
+    'nothing is seeded then, and the step gets only the inputs given.',
+  ].join('\n');
+}
+
+/** The emulator's world for the README's examples: the user, project, re-sign task, pipelines and a build at its review. */
+function seedWorld(emulator: Emulator): { bkToken: string; reviewBuild: string } {
+  const { bkToken } = emulator.addUser('demo-user');
+  emulator.seedProject({
+    englishName: 'demo',
+    projectName: 'Demo project',
+    description: 'seeded for npm start',
+    creator: 'demo-user',
+    bgId: 1,
+    bgName: 'Games',
+  });
+  emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-demo',
+    phases: [
+      { status: 'QUEUE', ms: 1000 },
+      { status: 'RUNNING', ms: 3000 },
+    ],
+    ...demoBuild(1000, 3000),
+  });
+
+  // The README's build examples: a pipeline that pauses at a stage review, a long one, one that fails.
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-review',
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 0, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['demo-user'] }] } },
+      { status: 'RUNNING', ms: 2000, stage: 'Release' },
+    ],
+  });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-long',
+    phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
+    ...demoBuild(0, 600_000),
+  });
+  emulator.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-fail',
+    phases: [{ status: 'RUNNING', ms: 2000 }],
+    result: 'FAILED',
+    errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
+  });
+  // A build already at its stage review: what build-status reads and review-build decides.
+  return { bkToken, reviewBuild: seededBuild(emulator, 'p-review') };
 }

@@ -30,7 +30,7 @@ export interface RunOptions {
   random?: () => number;
   /** Where inputs come from; the runner's INPUT_<NAME> variables by default. */
   getInput?: (name: string) => string;
-  /** The environment the proxy variables are read from. */
+  /** The environment the proxy variables and the runner's INPUT_ variables (to find inputs the action does not know) are read from. */
   env?: NodeJS.ProcessEnv;
   /**
    * Whether the step is this process (the default), so that an error nobody caught ends it; a
@@ -127,7 +127,7 @@ function stepLog(secrets: Secrets): Log {
 
 /** Inputs → connection → the operation → outputs and summary. */
 async function runStep(w: World, state: StepState): Promise<void> {
-  const step = await prepareStep(w.getInput);
+  const step = await prepareStep(w.getInput, Object.keys(w.env));
   state.step = step;
   if (step.ignored.length > 0) w.log.warning(ignoredWarning(step.operation, step.ignored));
   for (const note of step.notes) w.log.warning(note);

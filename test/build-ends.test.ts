@@ -116,7 +116,7 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       const r = await start();
       failedWith(
         r,
-        /^bk-ci start-build failed: build #1 \(b-\w+\) of pipeline p-app ended STAGE_SUCCESS: stage 'Release' was rejected by qa1: not today$/,
+        /^bk-ci start-build failed: build #1 \(b-\w+\) of pipeline p-app was stopped by a rejected review: stage 'Release' was rejected by qa1: not today \(bk-ci shows such a build as STAGE_SUCCESS\)$/,
       );
       expect(r.outputs).toMatchObject({ conclusion: 'rejected', 'build-status': 'STAGE_SUCCESS' });
       expect(r.summary).toMatch(/\| Conclusion \| rejected \|/);
@@ -125,7 +125,10 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
     it('rejected by bk-ci when nobody decided within its timeout', async () => {
       stageReview([{ name: 'QA', reviewers: ['qa1'] }], 1);
       const r = await start({ 'poll-interval': '1m' });
-      failedWith(r, /ended STAGE_SUCCESS: stage 'Release' was rejected by bk-ci: nobody decided its review within its timeout \(1h\)$/);
+      failedWith(
+        r,
+        /was stopped by a rejected review: stage 'Release' was rejected by bk-ci: nobody decided its review within its timeout \(1h\) \(bk-ci shows such a build as STAGE_SUCCESS\)$/,
+      );
       expect(r.outputs.conclusion).toBe('rejected');
     });
 
@@ -194,7 +197,7 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       reviewStep();
       clock.at(60_000, decide('reject', 'bo'));
       const r = await start();
-      failedWith(r, /ended FAILED: step 'Approve release' was rejected$/);
+      failedWith(r, /was stopped by a rejected review: step 'Approve release' was rejected \(bk-ci shows such a build as FAILED\)$/);
       expect(r.outputs.conclusion).toBe('rejected');
     });
   });

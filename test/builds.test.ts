@@ -107,7 +107,7 @@ describe('start-build', () => {
     });
     expect(data).not.toHaveProperty('variables');
     expect(`${r.outputs.data}${r.summary}${r.stdout}`).not.toContain('s3cr3t-value');
-    expect(r.summary).toContain(`| Link | \`${emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}\` |`);
+    expect(r.summary).toContain(`| Link | <${emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}> |`);
     expect(r.summary).toMatch(/\| Build \| SUCCEED \| 1s \|\n\| Release \| SUCCEED \| 1s \|/);
     expect(r.summary).toMatch(/\*\*Status changes\*\*/);
   });

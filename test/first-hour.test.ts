@@ -205,7 +205,8 @@ describe('outputs mean what action.yml says, for every operation that sets them'
       expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
       expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
     }
-  }, 90_000);
+    // Eleven steps, each a process of its own: on a machine shared by several suites that is more than 30 s.
+  }, 120_000);
 
   it('polls counts the reads made, failed ones included, as its description says', async () => {
     const done = signRunningFor(emu, 's-slow', 2);

@@ -173,6 +173,18 @@ describe('README', () => {
     expect(tableAfter(readme, '## Outputs').map((r) => code(r[0]))).toEqual(Object.keys(action.outputs));
   });
 
+  it("its outputs table names, for each output, the operations action.yml's description names (all: none named)", () => {
+    /** "start-build, build-status with logs live: …" → the operations; undefined when the description names none. */
+    const setBy = (description: string): string | undefined => {
+      const names = /^([a-z-]+(?:, [a-z-]+)*)(?: with [^:]+)?: /.exec(description)?.[1];
+      return names?.split(', ').every((n) => n in REGISTRY) ? names : undefined;
+    };
+    for (const row of tableAfter(readme, '## Outputs')) {
+      const name = code(row[0]) ?? '';
+      expect(row[1], name).toBe(setBy(action.outputs[name]?.description ?? '') ?? 'all');
+    }
+  });
+
   it('every workflow example, in the README and docs/, uses only declared inputs, and says its operation', async () => {
     const steps: Record<string, unknown>[] = [];
     const collect = (node: unknown): void => {

@@ -123,7 +123,7 @@ describe.each(['bkci', 'spec', 'apigw'] as const)('review-build (%s)', (f) => {
     const r = await review(id, { decision: 'reject', suggestion: 'not today', wait: 'true', timeout: '1m' });
     failedWith(
       r,
-      /^bk-ci review-build failed: rejected the review of stage 'Release' \(group 'QA'\) as alice, but build .* ended STAGE_SUCCESS: stage 'Release' was rejected by alice: not today$/,
+      /^bk-ci review-build failed: rejected the review of stage 'Release' \(group 'QA'\) as alice, but build .* was stopped by a rejected review: stage 'Release' was rejected by alice: not today \(bk-ci shows such a build as STAGE_SUCCESS\)$/,
     );
     expect(r.outputs.conclusion).toBe('rejected');
   });

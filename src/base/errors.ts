@@ -51,8 +51,10 @@ export class HttpError extends ServerSaidError {
 }
 
 /**
- * The answer came from another front door than the one the step was told to use (`gateway`):
- * it says nothing about the resource asked for, so no one may read its 404 as "not found".
+ * The answer came from a front door, not from bk-ci behind it: another front door than the one
+ * the step was told to use (`gateway`), the BlueKing API Gateway's own refusal, or a base-url
+ * under which bk-ci's paths are not found. It says nothing about the resource asked for, so no
+ * one may read its 404 as "not found", and the request never reached bk-ci.
  */
 export class MisdirectedError extends RequestError {
   override name = 'MisdirectedError';
@@ -79,10 +81,21 @@ export class NetworkError extends RequestError {
   override name = 'NetworkError';
   readonly code: string | undefined;
   readonly beforeSend: boolean;
-  constructor(init: { method: string; url: string; code?: string; beforeSend: boolean; detail: string; cause: unknown }) {
+  /** No retry can mend it: the detail says what to change. */
+  readonly permanent: boolean;
+  constructor(init: {
+    method: string;
+    url: string;
+    code?: string;
+    beforeSend: boolean;
+    permanent?: boolean;
+    detail: string;
+    cause: unknown;
+  }) {
     super(`${init.method} ${init.url} failed: ${init.detail}`, init);
     this.code = init.code;
     this.beforeSend = init.beforeSend;
+    this.permanent = init.permanent ?? false;
   }
 }
 

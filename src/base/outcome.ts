@@ -1,7 +1,18 @@
+/**
+ * A URL the action carries (a build's page, an artifact's or a download's link): shown as a link
+ * when it passes the one URL check (src/base/url.ts), else as text. Text is never made a link.
+ */
+export interface Link {
+  url: string;
+}
+
+/** What a summary cell holds: text, or a link. */
+export type Cell = string | Link;
+
 /** Pieces of the job summary; every string in them is treated as untrusted text when rendered. */
 export type Block =
-  | { kind: 'facts'; rows: [string, string][] }
-  | { kind: 'table'; title: string; headers: string[]; rows: string[][] }
+  | { kind: 'facts'; rows: [string, Cell][] }
+  | { kind: 'table'; title: string; headers: string[]; rows: Cell[][] }
   | { kind: 'note'; text: string }
   /** Lines shown as they are (a log's last lines), in a code block. */
   | { kind: 'lines'; title: string; lines: string[] };

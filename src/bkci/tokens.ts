@@ -4,7 +4,7 @@
 
 import type { Clock } from '../base/clock.ts';
 import { formatElapsed, MAX_DATE_MS, utcTime } from '../base/duration.ts';
-import { AuthError, HttpError, ResponseFormatError, type TokenProblem } from '../base/errors.ts';
+import { AuthError, HttpError, MisdirectedError, ResponseFormatError, type TokenProblem } from '../base/errors.ts';
 import type { RawJson } from '../base/json.ts';
 import type { Log } from '../base/log.ts';
 import { z } from '../base/schema.ts';
@@ -261,6 +261,15 @@ export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
         { cause: e, status: 401 },
       );
     }
+    // Every bk-ci has this endpoint: its 404 says base-url is not bk-ci's address, nothing about
+    // the project or pipeline the step was going to ask for.
+    if (e instanceof HttpError && e.status === 404)
+      throw new MisdirectedError({
+        method: 'GET',
+        url,
+        status: 404,
+        serverMessage: `the token endpoint is not at this base-url${e.serverMessage ? ` ("${e.serverMessage}")` : ''}, which every bk-ci has, so base-url is not bk-ci's address: give the address the console is served from, up to the host (e.g. https://devops.example.com)`,
+      });
     throw e;
   }
   const scrub = (t: string): string => o.http.scrub(t);

@@ -67,11 +67,24 @@ function gatewayRefusal(code: number, codeName: string, message: string, gateway
 }
 
 /**
+ * The BlueKing API Gateway's own refusal is never an answer about the project or pipeline asked
+ * for (its API_NOT_FOUND is a path it does not publish: a stage root with a path appended, say),
+ * so no operation may read it as one: a MisdirectedError, said once in the gateway's words. Its
+ * rate limits (429) and its own 5xx stay ordinary answers, which are retried.
+ */
+const gatewaysOwn = (httpStatus: number, gateway: Gateway): boolean =>
+  gateway === 'bk-ci' || (httpStatus >= 400 && httpStatus < 500 && httpStatus !== 429);
+
+/**
  * bk-ci's own gateway answering a step that was told it talks to the BlueKing API Gateway: its
  * nginx knows no `/v4/apigw-…` path, and says so in bk-ci's wrapper (`status`, no `code_name`).
  */
 const wrongDoorForGateway = (message: string): string =>
   `base-url answers as bk-ci's own gateway${message ? ` ("${message}")` : ''}, not as the BlueKing API Gateway that gateway: bk-apigateway expects: if base-url is bk-ci's address, leave gateway out (bk-ci, the default); if it is the gateway's, give its stage root (e.g. https://bkapi.example.com/api/devops/prod)`;
+
+/** bk-ci's nginx knows no such path: base-url holds a path it should not, or is another server's address. */
+const noSuchPath = (message: string): string =>
+  `bk-ci's gateway has no such path${message ? ` ("${message}")` : ''}, so base-url is not bk-ci's address: give the address the console is served from, up to the host (e.g. https://devops.example.com)`;
 
 /**
  * What a bk-ci error body says: its JSON wrapper's message and code, plain text (its token
@@ -88,13 +101,15 @@ export function readError(res: WireResponse, scrub: (text: string) => string, ga
         return {
           message: cut(scrub(gatewayRefusal(parsed.data.code, parsed.data.code_name, parsed.data.message ?? '', gateway)), 600),
           serverStatus: parsed.data.code,
-          misdirected: gateway === 'bk-ci',
+          misdirected: gatewaysOwn(res.status, gateway),
         };
       // Only bk-ci's nginx writes this page; bk-ci's services behind the gateway answer a missing
       // resource without `result` (a Jersey 404), which is an answer about the resource.
       const nginxPage = parsed.success && parsed.data.status !== undefined && parsed.data.result !== undefined && parsed.data.data === '';
       if (nginxPage && gateway === 'bk-apigateway' && res.status === 404)
         return { message: cut(scrub(wrongDoorForGateway(parsed.data.message ?? '')), 600), serverStatus: 404, misdirected: true };
+      if (nginxPage && res.status === 404)
+        return { message: cut(scrub(noSuchPath(parsed.data.message ?? '')), 600), serverStatus: 404, misdirected: true };
       if (parsed.success) {
         const serverStatus = parsed.data.code ?? parsed.data.status;
         return { message: cut(scrub(unfilled(parsed.data.message ?? '')), 500), ...(serverStatus === undefined ? {} : { serverStatus }) };
@@ -110,7 +125,7 @@ export function readError(res: WireResponse, scrub: (text: string) => string, ga
         600,
       ),
       serverStatus: headerCode,
-      misdirected: gateway === 'bk-ci',
+      misdirected: gatewaysOwn(res.status, gateway),
     };
   return { message: cut(scrub(collapse(text)), 300) };
 }
@@ -121,9 +136,24 @@ export function readError(res: WireResponse, scrub: (text: string) => string, ga
  * Gateway with only a ticket, the action does not know the user; stock bk-ci needs it).
  */
 const unfilled = (message: string): string => {
-  const m = message.replace(/\{\d+\}\s*/g, '');
-  return /request param userId cannot be empty/i.test(m) ? `${m}; set user-id, which is sent as X-DEVOPS-UID` : m;
+  const m = message.replace(/\{\d+\}\s*/g, '').trim();
+  if (/request param userId cannot be empty/i.test(m)) return `${m}; set user-id, which is sent as X-DEVOPS-UID`;
+  const words = IN_WORDS.find(([said]) => said.test(m))?.[1];
+  return words === undefined ? m : `${m} (${words})`;
 };
+
+/**
+ * bk-ci's untranslated parameter checks (ApiAspect's ParamBlankException), told in words next to
+ * its own text: the first that matches.
+ */
+const IN_WORDS: readonly [RegExp, string][] = [
+  [
+    /^参数校验失败[:：]\s*PipelineId is invalid/i,
+    "bk-ci's parameter check failed: the build is not one of pipeline-id's builds; check pipeline-id, or leave it out",
+  ],
+  [/^参数校验失败[:：]\s*request param (\w+) cannot be empty/i, "bk-ci's parameter check failed: a parameter it needs is empty"],
+  [/^参数校验失败/, "bk-ci's parameter check failed"],
+];
 
 const SECRET_PARAMS = new Set(['access_token', 'secrettoken']);
 

@@ -1,7 +1,7 @@
 // How a build is shown: the outputs every ending sets, and the summary's facts and tables.
 
 import { formatElapsed, seconds } from '../base/duration.ts';
-import type { Block, Outcome } from '../base/outcome.ts';
+import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
@@ -84,7 +84,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     conclusion: v.conclusion,
     reviewers: JSON.stringify(v.pending?.reviewers ?? []),
   };
-  const rows: [string, string][] = [
+  const rows: [string, Cell][] = [
     ['Build', `${num ? `#${num} ` : ''}${v.id}`],
     ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
     ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
@@ -93,7 +93,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ['Polls', String(v.progress.polls)],
   ];
   if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
-  if (v.url) rows.push(['Link', v.url]);
+  if (v.url) rows.push(['Link', { url: v.url }]);
   if (v.pending !== undefined)
     rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
   if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
@@ -104,7 +104,11 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
+      stages.map((st, i) => [
+        stageName(st.name ?? st.stageId ?? '', i),
+        st.status ?? 'not started',
+        st.elapsed ? formatElapsed(st.elapsed) : '',
+      ]),
     ),
     ...table(
       'Reviews',
@@ -120,3 +124,9 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
   ];
   return { headline, ...(last === undefined ? {} : { data: shareable(last) }), outputs, blocks };
 }
+
+/**
+ * A stage as a reader knows it: bk-ci's first stage holds the pipeline's trigger and keeps the
+ * default name `stage-1` nobody sees in the console, which shows it as the trigger.
+ */
+export const stageName = (name: string, index: number): string => (index === 0 && /^stage-1$/.test(name) ? 'Trigger' : name);

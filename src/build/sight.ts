@@ -11,7 +11,7 @@ import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, type BuildDetail, type BuildStatus, buildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
-import { type Artifact, listArtifacts } from './artifacts.ts';
+import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
 import type { SightOutput } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
@@ -254,7 +254,7 @@ function artifactBlocks(files: readonly Artifact[]): Block[] {
       kind: 'table',
       title: `Artifacts (${files.length})`,
       headers: ['File', 'Size', 'Link'],
-      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : String(f.size), f.url]),
+      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : formatSize(f.size), f.url === '' ? '' : { url: f.url }]),
     },
   ];
 }

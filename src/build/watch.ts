@@ -121,7 +121,15 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let stopped: Stop | undefined;
   const warned = new Set<string>();
   const elapsed = (): number => clock.now() - ctx.start;
-  const name = (): string => `build ${num ? `#${num} ` : ''}(${b.id})`;
+  /** " of pipeline p-…" when the pipeline is known: given, or read from the build's model. */
+  const ofPipeline = (): string => {
+    const id = b.pipelineId ?? detail?.pipelineId;
+    return id ? ` of pipeline ${id}` : '';
+  };
+  const name = (): string => {
+    const n = num ?? detail?.buildNum ?? undefined;
+    return `build ${n ? `#${n} ` : ''}(${b.id})`;
+  };
   const view = (conclusion?: Conclusion, s: BuildStatus | undefined = progress.last): void => {
     try {
       b.onView?.({
@@ -281,7 +289,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           return s;
         },
         status: (s) => s.status,
-        describe: (s) => (waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
+        // A review pause was just said, with who may decide it: the status line does not say it again.
+        describe: (s) => (pending !== undefined || waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
         waitingOn: (s) => (pending === undefined ? waitingOn(s) : `waiting for review of ${describePending(pending)}`),
         verdict: (s) => {
           const e = endOf(s);
@@ -355,7 +364,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   if (e === 'waiting') return outcome(`${name()}: ${waitingOn(last)} (not waited for)`, 'running');
   if (refused !== undefined && (e === 'success' || e === 'failure')) {
     throw new OperationError(
-      `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}: ${describeRejection(refused, detail && reviewTimeoutHours(detail))}`,
+      `${name()}${ofPipeline()} was stopped by a rejected review: ${describeRejection(refused, detail && reviewTimeoutHours(detail))} (bk-ci shows such a build as ${last.status})`,
       outcome(`${name()}: rejected`, 'rejected'),
     );
   }
@@ -367,7 +376,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         : // bk-ci's first error names its step; without one, the first step the model shows failed.
           (firstError(last) ?? (failed[0] === undefined ? undefined : `${failed[0].name}: ${failed[0].error}`));
   throw new OperationError(
-    `${name()} of pipeline ${b.pipelineId ?? '?'} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
+    `${name()}${ofPipeline()} ended ${last.status}${why === undefined ? '' : `: ${why}`}`,
     outcome(`${name()}: ${last.status}`, e === 'cancelled' ? 'cancelled' : 'failure'),
   );
 }

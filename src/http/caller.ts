@@ -156,7 +156,7 @@ export class HttpCaller {
           failure = {
             kind: 'network',
             beforeSend: e.beforeSend,
-            permanent: e.code !== undefined && (CERTIFICATE.test(e.code) || UNSENDABLE.has(e.code)),
+            permanent: e.permanent,
           };
         else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
         else throw e;
@@ -220,16 +220,31 @@ export class HttpCaller {
         '',
       );
       if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
+      const plain = plainHttpAnswer(req.url, code, detail);
+      if (plain !== undefined) detail = plain;
       throw new NetworkError({
         method: req.method,
         url: shown,
-        beforeSend: code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code)),
+        beforeSend: plain !== undefined || (code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code))),
+        permanent: plain !== undefined || (code !== undefined && (CERTIFICATE.test(code) || UNSENDABLE.has(code))),
         detail,
         cause: e,
         ...(code === undefined ? {} : { code }),
       });
     }
   }
+}
+
+/**
+ * OpenSSL's reading of a plain-http answer to its TLS hello (`wrong version number`, `packet
+ * length too long`, `http request`): an https base-url aimed at a server that speaks http on that
+ * port. No retry mends it and OpenSSL's own text says nothing a reader can act on; one line does.
+ */
+function plainHttpAnswer(url: string, code: string | undefined, detail: string): string | undefined {
+  if (!url.startsWith('https:') || (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER')) return undefined;
+  if (!/wrong version number|packet length too long|http request/i.test(detail)) return undefined;
+  const { host } = new URL(url);
+  return `base-url uses https, but ${host} answered in plain http (TLS said "wrong version number"): the server there speaks http, not https. Give base-url with http:// for it (allow-insecure-http: true beyond this machine), or the port where it serves https`;
 }
 
 function errorCode(e: unknown): string | undefined {

@@ -92,7 +92,7 @@ export const publicHttpUrl = (name: string) =>
       });
   });
 
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0] ?? 0;
@@ -107,7 +107,7 @@ function distance(a: string, b: string): number {
 }
 
 /** A name as people mistype it: case, and `-`, `_` or a space between words, do not count. */
-const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
+export const looseName = (name: string): string => name.toUpperCase().replace(/[\s_-]/g, '');
 
 /**
  * The closest known name, if it is close enough to be what was meant: `build-end` → `BUILD_END`,
@@ -196,10 +196,20 @@ async function recordOf(name: string, ctx: z.RefinementCtx, read: () => Promise<
     return z.NEVER;
   }
   if (!isRecord(v)) {
-    ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping` });
+    ctx.addIssue({ code: 'custom', message: `${name} must be a JSON object or a YAML mapping${slipExample(v)}` });
     return z.NEVER;
   }
   return v;
+}
+
+/**
+ * `APP_VERSION:1.10` and `APP_VERSION=1.10` are one word to YAML, not a mapping: the example the
+ * writer meant, `NAME: value` with a space after the colon.
+ */
+function slipExample(v: unknown): string {
+  const m = typeof v === 'string' ? /^([A-Za-z_][\w.-]*)\s*[:=]\s*(\S+)/.exec(v) : null;
+  const [key, value] = m === null ? ['APP_VERSION', '1.10'] : [m[1], m[2]];
+  return `, one NAME: value per line with a space after the colon${m === null ? '' : ` ("${m[0]}" reads as a single word)`}, e.g.\n  ${key}: ${value}`;
 }
 
 /** A JSON object or YAML mapping, as a plain record. */

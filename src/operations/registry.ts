@@ -2,8 +2,10 @@
 // and one declaration here; the compiler refuses a registry that misses one, or a declaration
 // whose inputs are not the module's.
 
+import { formatDuration } from '../base/duration.ts';
 import { InputError } from '../base/errors.ts';
 import type { Gateway } from '../bkci/routes.ts';
+import { unknownInputs } from '../inputs/unknown.ts';
 import type { Job, Operation } from './operation.ts';
 import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
 
@@ -160,7 +162,7 @@ const publishes = (op: Operation, gateway: Gateway): boolean => op.endpoints.eve
  * All inputs, read once: the step to run, or an InputError that lists every problem (the
  * settings', the operation's own, and how they go together). Nothing is sent before this.
  */
-export async function prepareStep(get: (name: string) => string): Promise<Step> {
+export async function prepareStep(get: (name: string) => string, variables: readonly string[] = []): Promise<Step> {
   const raw: Record<string, string | undefined> = {};
   for (const name of INPUT_NAMES) {
     const v = get(name);
@@ -179,6 +181,13 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
         i.path[0] === 'base-url' && i.code === 'invalid_type' ? 'base-url is required, e.g. https://devops.example.com' : i.message,
       ),
     );
+  const unknown = unknownInputs(variables, {
+    known: INPUT_NAMES,
+    operation,
+    reads: ['operation', ...Object.keys(settingsSchema.in.shape), ...Object.keys(declared.inputs)],
+    given: new Set(Object.keys(raw)),
+  });
+  problems.push(...unknown.problems);
   const prepared = await op.prepare(raw, operation);
   if ('problems' in prepared) problems.push(...prepared.problems);
   if (settings.success) problems.push(...credentialProblems(operation, op, settings.data));
@@ -194,8 +203,25 @@ export async function prepareStep(get: (name: string) => string): Promise<Step> 
     job: prepared.job,
     outputs: op.outputs,
     ignored: ignoredInputs(declared, raw),
-    notes: unusedCredentials(settings.data),
+    notes: [...unknown.warnings, ...unusedCredentials(settings.data), ...bareTimeout(raw.timeout)],
   };
+}
+
+/**
+ * From this many seconds on, a bare `timeout` may have been meant as minutes (as `timeout-minutes`
+ * reads): below it, the wait ends at its first or second poll and the failure names the timeout,
+ * so the reading cannot go unnoticed; from it on, a step may pass on one run and time out on the next.
+ */
+const BARE_TIMEOUT_WARNED_FROM_S = 10;
+
+/** A bare number of seconds that may have been meant as minutes: how it was read, and how to write either. */
+export function bareTimeout(text: string | undefined): string[] {
+  const t = text?.trim() ?? '';
+  if (!/^\d+$/.test(t) || Number(t) < BARE_TIMEOUT_WARNED_FROM_S) return [];
+  const n = Number(t);
+  return [
+    `timeout: ${t} has no unit, so it was read as ${n} seconds${n >= 60 ? ` (${formatDuration(n * 1000)})` : ''}; for ${n} minutes write timeout: ${n}m (unlike timeout-minutes, a bare number here is seconds), or write ${n}s to keep seconds and not see this warning`,
+  ];
 }
 
 /**

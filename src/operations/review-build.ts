@@ -80,14 +80,16 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
   if (typeof params === 'string') throw nothing(params);
   await decide(ctx.api, b, pending, t.decision, t.suggestion, params);
   const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
-  ctx.log.info(`${said}; bk-ci applies it moments later`);
+  // Said once: without wait, the headline is this line.
+  const applied = `${said}; bk-ci applies it moments later`;
+  if (t.wait) ctx.log.info(applied);
   const decision: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
   const pipelineId = b.pipelineId ?? detail.pipelineId ?? undefined;
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
   const url = buildUrl(consoleUrl, b.projectId, pipelineId, b.id);
   if (!t.wait) {
     const outcome: Outcome<BuildOutput> = {
-      headline: said,
+      headline: applied,
       outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
       blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
       status: reply.status,
@@ -97,6 +99,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
   }
   const watched = {
     ...b,
+    num: detail.buildNum ?? undefined,
     pipelineId,
     wait: true,
     consoleUrl,

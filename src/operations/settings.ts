@@ -3,6 +3,7 @@
 import { z } from '../base/schema.ts';
 import type { ConnectionSettings } from '../bkci/connect.ts';
 import { GATEWAYS } from '../bkci/routes.ts';
+import { baseUrlPathProblem } from '../inputs/base-url.ts';
 import { bool, duration, headerValue, withoutCredentials } from '../inputs/fields.ts';
 
 /** The connection's settings, and the step's timing. */
@@ -69,5 +70,8 @@ function checkBaseUrl(text: string, allowInsecure: boolean): string | { problem:
       problem: `base-url uses plain http to ${url.hostname}: the credentials travel with every request and could be read on the way. Use https, or set allow-insecure-http: true if the network is trusted`,
     };
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  const path = url.pathname.replace(/\/+$/, '');
+  const wrongPath = baseUrlPathProblem(url.origin, path);
+  if (wrongPath !== undefined) return { problem: wrongPath };
+  return `${url.origin}${path}`;
 }

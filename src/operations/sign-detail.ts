@@ -2,7 +2,7 @@ import type { Clock } from '../base/clock.ts';
 import { countOf, formatDuration, formatElapsed, seconds } from '../base/duration.ts';
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import type { Block, Outcome } from '../base/outcome.ts';
+import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
@@ -199,14 +199,14 @@ function buildOutcome(
     polls: String(progress.polls),
   };
   if (downloadUrl !== undefined) outputs['download-url'] = downloadUrl;
-  const rows: [string, string][] = [
+  const rows: [string, Cell][] = [
     ['Task', p.resignId],
     ['Status', progress.status ?? 'unknown'],
     ['Message', message],
     ['Elapsed', formatElapsed(elapsedMs)],
     ['Polls', String(progress.polls)],
   ];
-  if (downloadUrl !== undefined) rows.push(['Download URL', downloadUrl]);
+  if (downloadUrl !== undefined) rows.push(['Download URL', { url: downloadUrl }]);
   const blocks: Block[] = [{ kind: 'facts', rows }, ...changesTable(progress, p.start)];
   return { headline, ...(progress.last === undefined ? {} : { data: progress.last }), outputs, blocks };
 }

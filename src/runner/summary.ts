@@ -1,5 +1,6 @@
-import type { Block } from '../base/outcome.ts';
+import type { Block, Cell } from '../base/outcome.ts';
 import { cut, escapeMarkdown, isControl, markdownLine } from '../base/text.ts';
+import { urlProblem } from '../base/url.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Rows shown of one table. */
@@ -57,13 +58,24 @@ export function failureMarkdown(error: string): string {
   return blocks.join('\n\n');
 }
 
+/**
+ * A URL the action carries, as a GFM autolink when it passes the one URL check and holds no
+ * secret: WHATWG's serialisation percent-encodes what could end the link (`<`, `>`, spaces) and
+ * `|` is encoded so it cannot end a table cell; anything else is shown as text (code), never a link.
+ */
+export function linkCell(url: string, scrub: (text: string) => string): string {
+  if (urlProblem(url) !== undefined || scrub(url) !== url) return escapeMarkdown(scrub(url)) || ' ';
+  return `<${new URL(url).href.replace(/\|/g, '%7C')}>`;
+}
+
 /** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
 export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
-  const cell = (text: string): string => escapeMarkdown(scrub(text)) || ' ';
+  const text = (t: string): string => escapeMarkdown(scrub(t)) || ' ';
+  const cell = (c: Cell): string => (typeof c === 'string' ? text(c) : linkCell(c.url, scrub));
   // Each cell is cut (escapeMarkdown), each table too: a server's list of any length shows its
   // first rows and says how many more there were.
-  const table = (headers: string[], rows: string[][]): string =>
+  const table = (headers: string[], rows: Cell[][]): string =>
     [
       `| ${headers.map(cell).join(' | ')} |`,
       `|${headers.map(() => '---').join('|')}|`,
@@ -71,14 +83,21 @@ export function renderSummary(s: SummaryInput): string {
       ...(rows.length > SUMMARY_ROWS ? [`\n… ${rows.length - SUMMARY_ROWS} more rows not shown (the whole result is in data-file)`] : []),
     ].join('\n');
 
-  const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${cell(s.operation)}: ${cell(s.headline)}`, `Host: ${cell(s.host)}`];
+  const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${text(s.operation)}: ${text(s.headline)}`, `Host: ${text(s.host)}`];
   if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
-  if (s.asked.length > 0) parts.push(table(['Asked', ''], s.asked));
+  const given = (rows: [string, Cell][]): [string, Cell][] =>
+    rows.filter(([, value]) => (typeof value === 'string' ? value : value.url).trim() !== '');
+  if (given(s.asked).length > 0) parts.push(table(['Asked', ''], given(s.asked)));
+  // Every fact in one table, where the first stood: one "Result", never one per block, and no row without a value.
+  const facts = given(s.blocks.flatMap((b) => (b.kind === 'facts' ? b.rows : [])));
+  let factsShown = false;
   for (const b of s.blocks) {
-    if (b.kind === 'facts') parts.push(table(['Result', ''], b.rows));
-    else if (b.kind === 'table') parts.push(`**${cell(b.title)}**\n\n${table(b.headers, b.rows)}`);
-    else if (b.kind === 'lines') parts.push(`**${cell(b.title)}**\n\n${codeBlock(b.lines.map(scrub))}`);
-    else parts.push(cell(b.text));
+    if (b.kind === 'facts') {
+      if (!factsShown && facts.length > 0) parts.push(table(['Result', ''], facts));
+      factsShown = true;
+    } else if (b.kind === 'table') parts.push(`**${text(b.title)}**\n\n${table(b.headers, b.rows)}`);
+    else if (b.kind === 'lines') parts.push(`**${text(b.title)}**\n\n${codeBlock(b.lines.map(scrub))}`);
+    else parts.push(text(b.text));
   }
   const md = `${parts.join('\n\n')}\n`;
   if (Buffer.byteLength(md) <= SUMMARY_LIMIT) return md;

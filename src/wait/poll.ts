@@ -67,7 +67,7 @@ export type PollEnd = 'done' | 'failed' | 'read-once' | 'timeout';
 /** A failure that a later poll may not meet: an overloaded or restarting gateway, a dropped connection. */
 export function isTransient(e: unknown): boolean {
   if (e instanceof HttpError) return e.status >= 500 || e.status === 429 || e.status === 423;
-  return e instanceof NetworkError || e instanceof RequestTimeoutError || e instanceof BudgetSpentError;
+  return (e instanceof NetworkError && !e.permanent) || e instanceof RequestTimeoutError || e instanceof BudgetSpentError;
 }
 
 const reasonOf = (e: unknown): string =>

@@ -43,6 +43,15 @@ describe('which front door answered, as readError tells it', () => {
       gatewayBody(1640401, 'API_NOT_FOUND'),
       {},
       /^the BlueKing API Gateway refused the call: API_NOT_FOUND \(1640401\), "m"; the gateway publishes no such resource/,
+      true,
+    ],
+    [
+      "the gateway's rate limit, to a gateway step (an ordinary answer, retried)",
+      'bk-apigateway',
+      429,
+      gatewayBody(1642901, 'RATE_LIMIT_RESTRICTION'),
+      {},
+      /^the BlueKing API Gateway refused the call: RATE_LIMIT_RESTRICTION \(1642901\)/,
       false,
     ],
     [
@@ -54,7 +63,15 @@ describe('which front door answered, as readError tells it', () => {
       /^base-url answers as bk-ci's own gateway \("请求资源不存在。"\).*leave gateway out/,
       true,
     ],
-    ["bk-ci's nginx, to a bk-ci step", 'bk-ci', 404, nginxPage, {}, /^请求资源不存在。$/, false],
+    [
+      "bk-ci's nginx, to a bk-ci step (a path it does not route)",
+      'bk-ci',
+      404,
+      nginxPage,
+      {},
+      /^bk-ci's gateway has no such path \("请求资源不存在。"\), so base-url is not bk-ci's address: give the address the console is served from/,
+      true,
+    ],
     [
       'a resource bk-ci does not have, behind the gateway (an answer about it)',
       'bk-apigateway',

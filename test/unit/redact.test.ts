@@ -84,7 +84,22 @@ describe('Secrets', () => {
 describe("bk-ci's unfilled placeholders never show as {0}", () => {
   it('in an error body', () => {
     const said = readError({ status: 400, headers: {}, body: '{"status":400,"message":"参数校验失败:{0} Invalid buildId"}' }, (t) => t);
-    expect(said.message).toBe('参数校验失败:Invalid buildId');
+    expect(said.message).toBe("参数校验失败:Invalid buildId (bk-ci's parameter check failed)");
+  });
+
+  it.each([
+    [
+      '参数校验失败:{0} PipelineId is invalid ',
+      "参数校验失败:PipelineId is invalid (bk-ci's parameter check failed: the build is not one of pipeline-id's builds; check pipeline-id, or leave it out)",
+    ],
+    [
+      '参数校验失败:request param path cannot be empty',
+      "参数校验失败:request param path cannot be empty (bk-ci's parameter check failed: a parameter it needs is empty)",
+    ],
+    ['项目不存在', '项目不存在'],
+  ])("bk-ci's untranslated check %s is told in words next to its text", (message, shown) => {
+    const said = readError({ status: 400, headers: {}, body: JSON.stringify({ status: 400, message }) }, (t) => t);
+    expect(said.message).toBe(shown);
   });
 
   it('a missing user says which input to set', () => {

@@ -67,7 +67,7 @@ describe('the summary, exactly', () => {
       ],
     });
     expect(md).toBe(
-      [
+      `${[
         '### ❌ bk-ci get-project: failed',
         'Host: devops.example.com',
         '**Failed:** boom',
@@ -75,7 +75,7 @@ describe('the summary, exactly', () => {
         '| Result |   |\n|---|---|\n| Project | demo |',
         '**Events**\n\n| Event | Result |\n|---|---|\n| BUILD_END |   |',
         'n',
-      ].join('\n\n') + '\n',
+      ].join('\n\n')}\n`,
     );
   });
 
