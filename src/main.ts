@@ -153,6 +153,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
       signal: cancel.signal,
       start,
       workflow: workflowContext(env),
+      env,
       dataFile,
       secrets,
       holdExit,

@@ -43,6 +43,15 @@ export interface Watched {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   sight?: SightOptions | undefined;
+  /** Told what the build shows after each poll (the GitHub check run follows it); never awaited. */
+  onView?: ((v: PollView) => void) | undefined;
+}
+
+/** What a poll saw: the status, the latest model, and the review the build waits for, if any. */
+export interface PollView {
+  status: BuildStatus;
+  detail: BuildDetail | undefined;
+  pending: PendingReview | undefined;
 }
 
 /** What watching a build needs of the step: the operations' Context has it all. */
@@ -208,6 +217,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             if (!pauses.some((p) => p.key === still.key)) pauses.push(still);
           }
           pending = still;
+          b.onView?.({ status: s, detail, pending });
           return s;
         },
         status: (s) => s.status,

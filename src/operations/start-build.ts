@@ -3,12 +3,24 @@ import { ActionError, InputError, OperationError, statusOf } from '../base/error
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
-import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, historyUrl, pipelineIdInput, SIGHT_ENDPOINTS } from '../build/inputs.ts';
+import {
+  BUILD_OUTPUTS,
+  buildUrl,
+  CHECK_OUTPUTS,
+  checkInputs,
+  checkProblems,
+  consoleRoot,
+  followInputs,
+  historyUrl,
+  pipelineIdInput,
+  SIGHT_ENDPOINTS,
+} from '../build/inputs.ts';
 import { describeUnread } from '../build/outcome.ts';
 import { sightOptions } from '../build/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
 import { stopBuild, watchBuild } from '../build/watch.ts';
 import { bool, segment, textMapping } from '../inputs/fields.ts';
+import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
@@ -24,6 +36,7 @@ const inputs = z.object({
   'build-params': buildParams.optional(),
   'stop-on-cancel': bool('stop-on-cancel').default(true),
   ...followInputs,
+  ...checkInputs,
 });
 
 /** The inputs as parsed: what the run gets. */
@@ -32,7 +45,7 @@ export type StartBuildTask = z.output<typeof inputs>;
 export default defineOperation({
   inputs,
   endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, ...SIGHT_ENDPOINTS],
-  outputs: BUILD_OUTPUTS,
+  outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
   credentials: 'any',
   describe: (t, settings) => [
     ['project-id', t['project-id']],
@@ -41,6 +54,7 @@ export default defineOperation({
     ['wait', t.wait ? `yes, up to ${formatDuration(settings.timeoutMs)}` : 'no'],
   ],
   waits: (t) => t.wait,
+  check: (t) => checkProblems(t),
   run: (t, ctx) => runStartBuild(t, ctx),
 });
 
@@ -53,6 +67,8 @@ async function runStartBuild(t: StartBuildTask, ctx: Context) {
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
   const history = historyUrl(consoleUrl, projectId, pipelineId);
   const known = { projectId, pipelineId, start: ctx.start };
+  // Loaded before the start is sent, so that the check appears as soon as bk-ci has the build.
+  const check = await openCheck(t, ctx, false);
   let started: Started;
   try {
     started = await startOnce(
@@ -62,6 +78,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context) {
   } catch (e) {
     if (!(e instanceof ActionError) || e instanceof InputError) throw e;
     const cancelled = e instanceof CancelledBeforeStartError;
+    if (!cancelled && !(e instanceof MayHaveStartedError)) await check?.refused(e.message, pipelineId, history);
     const o = describeUnread(
       e instanceof MayHaveStartedError
         ? 'the build may have started'
@@ -105,20 +122,24 @@ async function runStartBuild(t: StartBuildTask, ctx: Context) {
       }),
     );
   }
-  return watchBuild(
-    {
-      projectId,
-      pipelineId,
-      id: started.id,
-      num: started.num,
-      executeCount: started.executeCount,
-      wait: t.wait,
-      consoleUrl,
-      url,
-      stopOnCancel: t['stop-on-cancel'],
-      onReview: t['on-review'],
-      sight: sightOptions(t),
-    },
-    ctx,
+  check?.follow({ id: started.id, url, pipelineId });
+  return withCheck(check, () =>
+    watchBuild(
+      {
+        projectId,
+        pipelineId,
+        id: started.id,
+        num: started.num,
+        executeCount: started.executeCount,
+        wait: t.wait,
+        consoleUrl,
+        url,
+        stopOnCancel: t['stop-on-cancel'],
+        onReview: t['on-review'],
+        sight: sightOptions(t),
+        onView: check?.onView,
+      },
+      ctx,
+    ),
   );
 }
