@@ -40,6 +40,11 @@ function load(): Record<CheckedOperation, ValidateFunction> {
   return out;
 }
 
+/** Compiles the checked operations' schemas once (a few hundred ms): the first request need not wait. */
+export function loadSchemas(): void {
+  compiled ??= load();
+}
+
 /** What is wrong with `body` for the operation, as GitHub's 422 lists it; empty when GitHub takes it. */
 export function bodyProblems(operation: CheckedOperation, body: unknown): string[] {
   compiled ??= load();

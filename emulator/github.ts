@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
-import { bodyProblems, type CheckedOperation } from './github-schema.ts';
+import { bodyProblems, type CheckedOperation, loadSchemas } from './github-schema.ts';
 
 const DOCS = 'https://docs.github.com/rest/checks/runs';
 const CONTROL = '/__emulator/github/';
@@ -75,6 +75,8 @@ const message = (status: number, text: string, extra: object = {}): Answer => ({
 
 export async function startGitHub(options: { now?: () => number; port?: number } = {}): Promise<GitHubEmulator> {
   const now = options.now ?? Date.now;
+  // GitHub's description is large: compiled before the first request, not during it.
+  loadSchemas();
   const tokens = new Map<string, 'write' | 'read'>();
   const runs: CheckRun[] = [];
   const received: GitHubRequest[] = [];

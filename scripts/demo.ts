@@ -11,6 +11,7 @@ import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.t
 import { startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
+import { watchChecks } from './demo-check.ts';
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
@@ -57,7 +58,7 @@ const seeded: Record<string, string> = {
   'pipeline-id': 'p-demo',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
-const inputs = {
+const inputs: Record<string, string> = {
   operation,
   'base-url': emulator.url,
   'bk-token': bkToken,
@@ -87,8 +88,10 @@ const show = (chunk: string): void => {
     else if (cmd[1] === 'debug' && debug) console.log(`\x1b[35m##[debug]${data}\x1b[0m`);
   }
 };
+// check=true: GitHub's side of the emulator too, and the check run's states as the pull request shows them.
+const checks = overrides.check === 'true' ? await watchChecks(inputs, (line) => console.log(`\x1b[36m${line}\x1b[0m`)) : undefined;
 try {
-  const result = await runStep(actionDir, { inputs, echo: show });
+  const result = await runStep(actionDir, { inputs, echo: show, ...(checks === undefined ? {} : { env: checks.env }) });
   rule('outputs');
   for (const [name, value] of Object.entries(result.outputs))
     console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
@@ -101,4 +104,5 @@ try {
   await cleanupSteps();
   await rm(actionDir, { recursive: true, force: true });
   await emulator.close();
+  await checks?.close();
 }

@@ -9,6 +9,7 @@ import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import type { BuildStatus } from '../bkci/builds.ts';
+import { endOf } from '../build/status.ts';
 import type { PollView } from '../build/watch.ts';
 import { annotationsOf, parseDiagnostics } from './annotations.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
@@ -121,7 +122,8 @@ export class BuildCheck {
   readonly onView = (v: PollView): void => {
     this.#last = v.status;
     this.#pipelineName = v.detail?.pipelineName ?? this.#pipelineName;
-    if (this.#off || this.#inFlight || this.#build === undefined) return;
+    // An end is shown once, by finish(), with the step's conclusion.
+    if (this.#off || this.#inFlight || this.#build === undefined || endOf(v.status) !== 'waiting') return;
     const shown = shownWhileRunning(v, this.#label());
     const now = this.#o.clock.now();
     if (shown.key === this.#sentKey) return;
