@@ -34,7 +34,8 @@ beforeEach(async () => {
   bkToken = emu.addUser('alice').bkToken;
   emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
   emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', name: 'App', phases: [{ status: 'RUNNING', ms: 800, stage: 'Build' }] });
-});
+  // The first start compiles GitHub's schemas (a few hundred ms idle, much more on a busy machine).
+}, 60_000);
 afterEach(() => Promise.all([emu.close(), gh.close()]));
 
 async function run(token: string) {
@@ -62,7 +63,7 @@ async function run(token: string) {
   });
 }
 
-describe('check: true through dist/', () => {
+describe('check: true through dist/', { timeout: 60_000 }, () => {
   it("a pull request's build is a check on its head commit, completed with the step's conclusion", async () => {
     gh.addToken(TOKEN);
     const r = await run(TOKEN);

@@ -35,7 +35,11 @@ export async function withCheck<O extends string>(
   check: BuildCheck | undefined,
   follow: () => Promise<Outcome<O>>,
 ): Promise<Outcome<O | CheckOutput>> {
-  if (check === undefined) return widen(await follow());
+  // Without check the outputs are set empty, as action.yml says.
+  if (check === undefined) {
+    const o = widen(await follow());
+    return { ...o, outputs: { ...o.outputs, 'check-run-id': '', 'check-url': '' } };
+  }
   let o: Outcome<O>;
   try {
     o = await follow();
