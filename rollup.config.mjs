@@ -95,7 +95,16 @@ const builtinsTaken = { name: 'builtins-taken', renderChunk: (code) => ({ code: 
  */
 let startFile;
 function manualChunks(id, { getModuleIds, getModuleInfo }) {
+  // GitHub's API (@actions/github, Octokit, and the undici 6 @actions/github brings): only with check.
+  if (
+    /node_modules\/(@actions\/github|@octokit|universal-user-agent|before-after-hook|fast-content-type-parse|json-with-bigint)\//.test(id)
+  )
+    return 'github';
+  // The undici 6 that @actions/github's HTTP client brings is GitHub's; the action's own undici 8 is behind a proxy only.
+  if (/node_modules\/@actions\/[^/]+\/node_modules\/undici\//.test(id)) return 'github';
   if (/node_modules\/undici\//.test(id)) return 'undici';
+  // The CommonJS plugin's few helpers, shared by undici's and GitHub's files: in the start file, so neither loads the other.
+  if (id === '\0commonjsHelpers.js') return 'index';
   if (/node_modules\/yaml\//.test(id)) return 'yaml';
   startFile ??= modulesOfTheStartFile([...getModuleIds()], getModuleInfo);
   return startFile.has(id) ? 'index' : undefined;

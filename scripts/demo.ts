@@ -16,6 +16,7 @@ import { stepIdentity, stepMessage } from '../src/build/rerun-message.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 import { workflowContext } from '../src/runner/context.ts';
 import { settingsSchema } from '../src/operations/settings.ts';
+import { watchChecks } from './demo-check.ts';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(help());
@@ -135,11 +136,13 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// check=true: GitHub's side of the emulator too, and the check run's states as the pull request shows them.
+const checks = overrides.check === 'true' ? await watchChecks(inputs, (line) => console.log(`\x1b[36m${line}\x1b[0m`)) : undefined;
 try {
   const result = await runStep(actionDir, {
     inputs,
     echo: show,
-    env: github,
+    env: { ...github, ...checks?.env },
     onSpawn: (kill) => {
       stopChild = kill;
     },
@@ -157,6 +160,7 @@ try {
   await cleanupSteps();
   await rm(actionDir, { recursive: true, force: true });
   await emulator?.close();
+  await checks?.close();
 }
 
 /** Starts a build of the pipeline, as build_start would: its id. */

@@ -155,6 +155,7 @@ async function runStep(w: World, state: StepState): Promise<void> {
     settings,
     start: w.start,
     workflow: workflowContext(w.env),
+    env: w.env,
     dataFile: w.dataFile,
     holdExit: w.life.holdExit,
   });

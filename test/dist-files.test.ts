@@ -53,4 +53,25 @@ describe('dist/', () => {
     // The start file imports no other file: every operation's is loaded when the step runs it.
     expect(importsOf(await readFile(join(DIST, 'index.js'), 'utf8'))).toEqual([]);
   });
+
+  it("GitHub's API (github.js: @actions/github, Octokit) loads only with check: by one dynamic import, from the check's own file", async () => {
+    const files = (await readdir(DIST)).filter((f) => f.endsWith('.js'));
+    const code = Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(DIST, f), 'utf8')] as const)));
+    /** What loads with a file: its static imports, and theirs. */
+    const loads = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      for (const i of importsOf(code[file] ?? '')) loads(i.replace('./', ''), seen);
+      return seen;
+    };
+    for (const start of ['index.js', 'get-project.js', 'start-build.js', 'build-status.js'])
+      expect(
+        [...loads(start)].filter((f) => f === 'github.js' || f === 'check.js'),
+        start,
+      ).toEqual([]);
+    const importers = (target: string): string[] => files.filter((f) => (code[f] ?? '').includes(`import("./${target}")`));
+    expect(importers('github.js')).toEqual(['check.js']);
+    expect(importers('check.js')).toEqual(['build-check.js']);
+    expect(code['github.js']).toMatch(/api\.github\.com/);
+  });
 });

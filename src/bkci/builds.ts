@@ -104,6 +104,8 @@ const element = z.looseObject({
 export const buildDetail = z.looseObject({
   id: z.string(),
   pipelineId: text,
+  /** The pipeline's name, for the check run's default name. */
+  pipelineName: text,
   status: text,
   executeCount: count,
   buildNum: count,

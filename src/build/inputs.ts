@@ -76,6 +76,33 @@ export const followInputs = {
   artifacts: bool('artifacts').default(false),
 };
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub's expression for the job's token, as action.yml gives it
+const GITHUB_TOKEN_DEFAULT = '${{ github.token }}';
+
+/**
+ * The inputs that mirror the build as a GitHub check run on the commit: for start-build and
+ * build-status (the registry's BUILD_CHECKED). github-token is a secret, masked at once.
+ */
+export const checkInputs = {
+  check: bool('check').default(false),
+  'check-name': z
+    .string()
+    .max(200, 'check-name must be at most 200 characters')
+    .refine((v) => !/[\r\n]/.test(v), 'check-name must be one line')
+    .optional(),
+  // The runner fills in action.yml's default, the job's token; a step run elsewhere passes its own.
+  'github-token': z.string().default(GITHUB_TOKEN_DEFAULT),
+};
+
+/** What check needs besides itself: a token. */
+export const checkProblems = (t: { check: boolean; 'github-token': string }): string[] =>
+  t.check && t['github-token'] === ''
+    ? [`github-token is required with check: true (by default the job's GITHUB_TOKEN, ${GITHUB_TOKEN_DEFAULT}, which the runner fills in)`]
+    : [];
+
+/** The outputs of a build operation that can write a check run. */
+export const CHECK_OUTPUTS = ['check-run-id', 'check-url'] as const;
+
 /** The inputs that name a build this step did not start: for build-status and review-build. */
 export const givenBuildInputs = {
   'project-id': segment('project-id'),

@@ -68,6 +68,10 @@ export interface WatchView {
   pending: PendingReview | undefined;
   url: string;
   conclusion?: Conclusion;
+  /** bk-ci's last status answer, whole; undefined when no poll was answered. */
+  last: BuildStatus | undefined;
+  /** The build's latest model, when one was read. */
+  detail: BuildDetail | undefined;
 }
 
 /** What watching a build needs of the step: the operations' Context has it all. */
@@ -140,6 +144,8 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         stage: s === undefined ? undefined : stageOf(s),
         pending,
         url: b.url,
+        last: s,
+        detail,
         ...(conclusion === undefined ? {} : { conclusion }),
       });
     } catch (e) {

@@ -1,12 +1,23 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
-import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, givenBuildInputs, SIGHT_ENDPOINTS } from '../build/inputs.ts';
+import {
+  BUILD_OUTPUTS,
+  buildUrl,
+  CHECK_OUTPUTS,
+  checkInputs,
+  checkProblems,
+  consoleRoot,
+  followInputs,
+  givenBuildInputs,
+  SIGHT_ENDPOINTS,
+} from '../build/inputs.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
+import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
-const inputs = z.object({ ...givenBuildInputs, ...followInputs });
+const inputs = z.object({ ...givenBuildInputs, ...followInputs, ...checkInputs });
 
 /** The inputs as parsed: what the run gets. */
 export type BuildStatusTask = z.output<typeof inputs>;
@@ -14,7 +25,7 @@ export type BuildStatusTask = z.output<typeof inputs>;
 export default defineOperation({
   inputs,
   endpoints: [BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
-  outputs: BUILD_OUTPUTS,
+  outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
   credentials: 'any',
   describe: (t) => [
     ['project-id', t['project-id']],
@@ -23,24 +34,32 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
+  check: (t) => checkProblems(t),
   run: (t, ctx) => runBuildStatus(t, ctx),
 });
 
 /** What the step does once its inputs are read. */
 async function runBuildStatus(t: BuildStatusTask, ctx: Context) {
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  return watchBuild(
-    {
-      projectId: t['project-id'],
-      pipelineId: t['pipeline-id'],
-      id: t['build-id'],
-      wait: t.wait,
-      consoleUrl,
-      url: buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']),
-      stopOnCancel: false,
-      onReview: t['on-review'],
-      sight: sightOptions(t),
-    },
-    ctx,
+  const url = buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']);
+  // A check run left in progress by an earlier step (wait: false) is taken over, not doubled.
+  const check = await openCheck(t, ctx, true);
+  check?.follow({ id: t['build-id'], url, pipelineId: t['pipeline-id'] });
+  return withCheck(check, () =>
+    watchBuild(
+      {
+        projectId: t['project-id'],
+        pipelineId: t['pipeline-id'],
+        id: t['build-id'],
+        wait: t.wait,
+        consoleUrl,
+        url,
+        stopOnCancel: false,
+        onReview: t['on-review'],
+        sight: sightOptions(t),
+        onView: check?.onView,
+      },
+      ctx,
+    ),
   );
 }

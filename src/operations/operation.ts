@@ -25,6 +25,8 @@ export interface Context {
   start: number;
   /** The workflow's commit, outside GitHub Actions undefined. */
   workflow?: WorkflowContext | undefined;
+  /** The step's environment (GITHUB_API_URL, GITHUB_EVENT_PATH, …): what the GitHub check run reads. */
+  env?: NodeJS.ProcessEnv | undefined;
   /** Where the `data` output goes: a list can be written to it as it arrives, and returned as `data`. */
   dataFile: DataFile;
   /** Every secret of the step: a value that turns out to be one (a build variable) is added before it is shown. */

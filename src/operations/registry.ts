@@ -57,6 +57,10 @@ const BUILD_SHOWN = {
   'mask-variables': null,
 } as const;
 
+/** What start-build and build-status read to mirror the build as a GitHub check run. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub's expression for the job's token, as action.yml gives it
+const BUILD_CHECKED = { check: 'false', 'check-name': null, 'github-token': '${{ github.token }}' } as const;
+
 export const REGISTRY = {
   'get-token': declare({}, () => import('./get-token.ts')),
   'sign-detail': declare({ 'resign-id': null, wait: 'true', 'download-url': 'false' }, () => import('./sign-detail.ts')),
@@ -79,16 +83,22 @@ export const REGISTRY = {
       'on-rerun': 'resume',
       'rerun-key': null,
       ...BUILD_SHOWN,
+      ...BUILD_CHECKED,
     },
     () => import('./start-build.ts'),
+    ['github-token'],
   ),
-  'build-status': declare({ 'project-id': null, 'build-id': null, 'pipeline-id': null, ...BUILD_SHOWN }, () => import('./build-status.ts')),
+  'build-status': declare(
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, ...BUILD_SHOWN, ...BUILD_CHECKED },
+    () => import('./build-status.ts'),
+    ['github-token'],
+  ),
   'review-build': declare(
     { 'project-id': null, 'build-id': null, 'pipeline-id': null, decision: null, suggestion: null, 'review-params': null, ...BUILD_SHOWN },
     () => import('./review-build.ts'),
   ),
   'retry-build': declare(
-    { 'project-id': null, 'build-id': null, 'pipeline-id': null, retry: 'failed-jobs', 'skip-failed': 'false', ...BUILD_SHOWN },
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, retry: 'failed-jobs', 'skip-failed': 'false', ...BUILD_SHOWN, ...BUILD_CHECKED },
     () => import('./retry-build.ts'),
   ),
 } as const satisfies Record<OperationName, Declaration>;
@@ -145,7 +155,9 @@ function ignoredInputs(declared: Declaration, raw: Record<string, string | undef
   return Object.entries(raw)
     .filter(([name, value]) => {
       const readers = READERS.get(name) ?? [];
-      return readers.length > 0 && !Object.hasOwn(declared.inputs, name) && value !== RUNNER_DEFAULTS.get(name);
+      // A default that is an expression (github-token's `${{ github.token }}`) is filled in by the runner: never counted.
+      const fallback = RUNNER_DEFAULTS.get(name);
+      return readers.length > 0 && !Object.hasOwn(declared.inputs, name) && value !== fallback && !fallback?.startsWith('${{');
     })
     .map(([name]) => name);
 }

@@ -1,10 +1,21 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_RETRY, BUILD_STATUS } from '../bkci/build-endpoints.ts';
-import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, givenBuildInputs, SIGHT_ENDPOINTS } from '../build/inputs.ts';
+import {
+  BUILD_OUTPUTS,
+  buildUrl,
+  CHECK_OUTPUTS,
+  checkInputs,
+  checkProblems,
+  consoleRoot,
+  followInputs,
+  givenBuildInputs,
+  SIGHT_ENDPOINTS,
+} from '../build/inputs.ts';
 import { type RetryWhat, retryOnce } from '../build/rerun-retry.ts';
 import { sightOptions } from '../build/sight.ts';
 import { watchBuild } from '../build/watch.ts';
 import { bool } from '../inputs/fields.ts';
+import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /**
@@ -22,6 +33,7 @@ const inputs = z
     retry: retryInput.default('failed-jobs'),
     'skip-failed': bool('skip-failed').default(false),
     ...followInputs,
+    ...checkInputs,
   })
   .superRefine((t, ctx) => {
     if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
@@ -37,7 +49,7 @@ const whatOf = (t: RetryBuildTask): RetryWhat =>
 export default defineOperation({
   inputs,
   endpoints: [BUILD_RETRY, BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
-  outputs: BUILD_OUTPUTS,
+  outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
   credentials: 'any',
   describe: (t) => [
     ['project-id', t['project-id']],
@@ -47,6 +59,7 @@ export default defineOperation({
     ['wait', String(t.wait)],
   ],
   waits: (t) => t.wait,
+  check: (t) => checkProblems(t),
   run: (t, ctx) => runRetryBuild(t, ctx),
 });
 
@@ -59,20 +72,27 @@ async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
     `bk-ci retried ${retried.what} of build ${id}${retried.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}: its run ${retried.executeCount}`,
   );
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  return watchBuild(
-    {
-      projectId,
-      pipelineId: t['pipeline-id'],
-      id,
-      executeCount: retried.executeCount,
-      newRun: retried.executeCount,
-      wait: t.wait,
-      consoleUrl,
-      url: buildUrl(consoleUrl, projectId, t['pipeline-id'], id),
-      stopOnCancel: false,
-      onReview: t['on-review'],
-      sight: sightOptions(t),
-    },
-    ctx,
+  const url = buildUrl(consoleUrl, projectId, t['pipeline-id'], id);
+  // The build's check run, if an earlier step left one in progress, is taken over, not doubled.
+  const check = await openCheck(t, ctx, true);
+  check?.follow({ id, url, pipelineId: t['pipeline-id'] });
+  return withCheck(check, () =>
+    watchBuild(
+      {
+        projectId,
+        pipelineId: t['pipeline-id'],
+        id,
+        executeCount: retried.executeCount,
+        newRun: retried.executeCount,
+        wait: t.wait,
+        consoleUrl,
+        url,
+        stopOnCancel: false,
+        onReview: t['on-review'],
+        sight: sightOptions(t),
+        onView: check?.onView,
+      },
+      ctx,
+    ),
   );
 }

@@ -4,7 +4,18 @@ import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
-import { BUILD_OUTPUTS, buildUrl, consoleRoot, followInputs, historyUrl, pipelineIdInput, SIGHT_ENDPOINTS } from '../build/inputs.ts';
+import {
+  BUILD_OUTPUTS,
+  buildUrl,
+  CHECK_OUTPUTS,
+  checkInputs,
+  checkProblems,
+  consoleRoot,
+  followInputs,
+  historyUrl,
+  pipelineIdInput,
+  SIGHT_ENDPOINTS,
+} from '../build/inputs.ts';
 import { describeUnread } from '../build/outcome.ts';
 import { ON_RERUN, type RerunOutput } from '../build/rerun.ts';
 import { continueEarlier, type Taken } from '../build/rerun-continue.ts';
@@ -13,7 +24,9 @@ import { stepIdentity } from '../build/rerun-message.ts';
 import { sightOptions } from '../build/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
 import { stopBuild, type Watched, watchBuild } from '../build/watch.ts';
+import type { BuildCheck } from '../github/check.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
+import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
@@ -31,6 +44,7 @@ const inputs = z.object({
   'on-rerun': oneOf('on-rerun', ON_RERUN).default('resume'),
   'rerun-key': z.string().optional(),
   ...followInputs,
+  ...checkInputs,
 });
 
 /** The inputs as parsed: what the run gets. */
@@ -39,7 +53,7 @@ export type StartBuildTask = z.output<typeof inputs>;
 export default defineOperation({
   inputs,
   endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...SIGHT_ENDPOINTS],
-  outputs: [...BUILD_OUTPUTS, 'rerun'],
+  outputs: [...BUILD_OUTPUTS, 'rerun', ...CHECK_OUTPUTS],
   credentials: 'any',
   describe: (t, settings) => [
     ['project-id', t['project-id']],
@@ -49,14 +63,15 @@ export default defineOperation({
     ['on-rerun', t['on-rerun']],
   ],
   waits: (t) => t.wait,
+  check: (t) => checkProblems(t),
   run: (t, ctx) => runStartBuild(t, ctx),
 });
 
-type Output = BuildOutputs | 'rerun';
+type Output = BuildOutputs | CheckOutput | 'rerun';
 type BuildOutputs = (typeof BUILD_OUTPUTS)[number];
 
 /** The `rerun` output (and a summary line) on an outcome, and on the outcome a failure carries. */
-async function withRerun(run: Promise<Outcome<BuildOutputs>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
+async function withRerun(run: Promise<Outcome<BuildOutputs | CheckOutput>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
   const mark = (o: Outcome<Output>): Outcome<Output> => {
     o.outputs.rerun = rerun;
     if (said !== undefined) o.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
@@ -77,6 +92,8 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
   const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
   const step = { pipelineId, params, key: t['rerun-key'] };
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  // Loaded before anything is sent, so that the check appears as soon as bk-ci has the build.
+  const check = await openCheck(t, ctx, false);
   const watched = (b: Taken): Watched => ({
     projectId,
     pipelineId,
@@ -87,7 +104,14 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     stopOnCancel: t['stop-on-cancel'],
     onReview: t['on-review'],
     sight: sightOptions(t),
+    onView: check?.onView,
   });
+  /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */
+  const follow = (b: Taken): Promise<Outcome<BuildOutputs | CheckOutput>> => {
+    const w = watched(b);
+    check?.follow({ id: b.id, url: w.url, pipelineId });
+    return withCheck(check, () => watchBuild(w, ctx));
+  };
   const rerun = {
     projectId,
     pipelineId,
@@ -97,7 +121,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
   };
   let earlier: Outcome<Output> | undefined;
   try {
-    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(watchBuild(watched(b), ctx), out, said));
+    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(follow(b), out, said));
   } catch (e) {
     if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) throw e;
     const o = describeUnread('re-run: nothing continued', {
@@ -114,21 +138,28 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     });
     throw new OperationError(e.message, { ...o, outputs: { ...o.outputs, rerun: 'none' }, status: statusOf(e) }, { cause: e });
   }
-  return earlier ?? withRerun(startNew(t, ctx, { params, step, consoleUrl, watched }), 'none');
+  return earlier ?? withRerun(startNew(t, ctx, { params, step, consoleUrl, check, follow }), 'none');
 }
 
 /** Starts a new build once, then follows it; stops it when the job was cancelled while the start was in flight. */
 async function startNew(
   t: StartBuildTask,
   ctx: Context,
-  s: { params: Record<string, string>; step: StepMark; consoleUrl: string | undefined; watched: (b: Taken) => Watched },
-): Promise<Outcome<BuildOutputs>> {
+  s: {
+    params: Record<string, string>;
+    step: StepMark;
+    consoleUrl: string | undefined;
+    check: BuildCheck | undefined;
+    follow: (b: Taken) => Promise<Outcome<BuildOutputs | CheckOutput>>;
+  },
+): Promise<Outcome<BuildOutputs | CheckOutput>> {
   const projectId = t['project-id'];
   const pipelineId = t['pipeline-id'];
   const consoleUrl = s.consoleUrl;
   const { body, own } = startValues(s.params, ctx.workflow, s.step);
   const history = historyUrl(consoleUrl, projectId, pipelineId);
   const known = { projectId, pipelineId, start: ctx.start };
+  const check = s.check;
   let started: Started;
   try {
     started = await startOnce(
@@ -138,6 +169,7 @@ async function startNew(
   } catch (e) {
     if (!(e instanceof ActionError) || e instanceof InputError) throw e;
     const cancelled = e instanceof CancelledBeforeStartError;
+    if (!cancelled && !(e instanceof MayHaveStartedError)) await check?.refused(e.message, pipelineId, history);
     const o = describeUnread(
       e instanceof MayHaveStartedError
         ? 'the build may have started'
@@ -181,5 +213,5 @@ async function startNew(
       }),
     );
   }
-  return watchBuild(s.watched({ id: started.id, num: started.num, executeCount: started.executeCount }), ctx);
+  return s.follow({ id: started.id, num: started.num, executeCount: started.executeCount });
 }

@@ -110,7 +110,7 @@ describe('parseInputs', () => {
   });
 
   it('knows which inputs are secrets, whichever operation reads them', () => {
-    expect([...SECRET_INPUT_NAMES].sort()).toEqual(['access-token', 'app-secret', 'bk-token', 'secret-token']);
+    expect([...SECRET_INPUT_NAMES].sort()).toEqual(['access-token', 'app-secret', 'bk-token', 'github-token', 'secret-token']);
   });
 
   describe('project', () => {

@@ -11,6 +11,8 @@ const LAYERS: [string, number][] = [
   ['index.ts', 7],
   ['main.ts', 6],
   ['operations/', 5],
+  // GitHub's side of a build (the check run): above the build it shows, loaded only by the build operations.
+  ['github/', 4.5],
   ['build/', 4],
   ['bkci/', 3],
   ['http/', 2],

@@ -1,0 +1,56 @@
+// The request bodies GitHub's REST API takes for check runs, from GitHub's own published OpenAPI
+// description (the npm package @octokit/openapi): the emulator checks every body against them,
+// so a body GitHub would refuse is refused here too. Only the operations the emulator serves are
+// compiled: the whole description is 3.6 MB and thousands of schemas.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+
+const DESCRIPTION = '@octokit/openapi/generated/api.github.com.deref.json';
+
+/** The operations whose bodies are checked, by GitHub's operationId. */
+export const CHECKED = {
+  'checks/create': ['/repos/{owner}/{repo}/check-runs', 'post'],
+  'checks/update': ['/repos/{owner}/{repo}/check-runs/{check_run_id}', 'patch'],
+} as const;
+export type CheckedOperation = keyof typeof CHECKED;
+
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: object }> };
+}
+
+let compiled: Record<CheckedOperation, ValidateFunction> | undefined;
+
+/** RFC 3339 date-time, as GitHub's `format: date-time` means it. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+function load(): Record<CheckedOperation, ValidateFunction> {
+  const file = createRequire(import.meta.url).resolve(DESCRIPTION);
+  const api = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+  // GitHub's description uses OpenAPI keywords JSON Schema does not know (e.g. `example`).
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addFormat('date-time', DATE_TIME);
+  ajv.addFormat('uri', /^[a-z][a-z\d+.-]*:\S*$/i);
+  const out = {} as Record<CheckedOperation, ValidateFunction>;
+  for (const [id, [path, method]] of Object.entries(CHECKED) as [CheckedOperation, readonly [string, string]][]) {
+    const schema = api.paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+    if (schema === undefined) throw new Error(`GitHub's OpenAPI description has no request body for ${id} (${method} ${path})`);
+    out[id] = ajv.compile(schema);
+  }
+  return out;
+}
+
+/** Compiles the checked operations' schemas once (a few hundred ms): the first request need not wait. */
+export function loadSchemas(): void {
+  compiled ??= load();
+}
+
+/** What is wrong with `body` for the operation, as GitHub's 422 lists it; empty when GitHub takes it. */
+export function bodyProblems(operation: CheckedOperation, body: unknown): string[] {
+  compiled ??= load();
+  const validate = compiled[operation];
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map(describe);
+}
+
+const describe = (e: ErrorObject): string => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim();

@@ -1,0 +1,58 @@
+// The GitHub check run of a build operation, when `check` is on: the one place the build path
+// loads GitHub's side (src/github/, with @actions/github), so a step without `check` loads and
+// calls nothing of GitHub's.
+import { OperationError } from '../base/errors.ts';
+import type { Outcome } from '../base/outcome.ts';
+import type { CHECK_OUTPUTS } from '../build/inputs.ts';
+import type { BuildCheck } from '../github/check.ts';
+import type { Context } from './operation.ts';
+
+export type CheckOutput = (typeof CHECK_OUTPUTS)[number];
+
+interface CheckTask {
+  check: boolean;
+  'check-name'?: string | undefined;
+  'github-token': string;
+}
+
+/** The check run, loaded only when asked for; `takeOver` for a build this step did not start. */
+export async function openCheck(t: CheckTask, ctx: Context, takeOver: boolean): Promise<BuildCheck | undefined> {
+  if (!t.check) return undefined;
+  const { BuildCheck } = await import('../github/check.ts');
+  return BuildCheck.open({
+    token: t['github-token'],
+    name: t['check-name'],
+    takeOver,
+    env: ctx.env ?? {},
+    clock: ctx.clock,
+    log: ctx.log,
+    signal: ctx.signal,
+  });
+}
+
+/** Follows the build and completes its check with the step's outcome, success or not; the check's outputs join the step's. */
+export async function withCheck<O extends string>(
+  check: BuildCheck | undefined,
+  follow: () => Promise<Outcome<O>>,
+): Promise<Outcome<O | CheckOutput>> {
+  // Without check the outputs are set empty, as action.yml says.
+  if (check === undefined) {
+    const o = widen(await follow());
+    return { ...o, outputs: { ...o.outputs, 'check-run-id': '', 'check-url': '' } };
+  }
+  let o: Outcome<O>;
+  try {
+    o = await follow();
+  } catch (e) {
+    if (e instanceof OperationError) {
+      await check.finish(e.outcome, e.message);
+      Object.assign(e.outcome.outputs, check.outputs);
+    }
+    throw e;
+  }
+  await check.finish(o, undefined);
+  return { ...o, outputs: { ...widen(o).outputs, ...check.outputs } };
+}
+
+/** An outcome's outputs, seen as a wider set of names (it sets none of the others). */
+const widen = <O extends string>(o: Outcome<O>): Outcome<O | CheckOutput> => o as Outcome<O | CheckOutput>;

