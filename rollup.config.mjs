@@ -90,7 +90,7 @@ const builtinsTaken = { name: 'builtins-taken', renderChunk: (code) => ({ code: 
  * Which file a module goes to. One file holds what every start loads (what src/index.ts imports)
  * and what the operations other than the builds share: each further file a start reads costs
  * more than its bytes. Each operation's module is a file of its own, loaded when the step runs
- * it; the build room (src/build/) and what only it and the build operations use load with a
+ * it; the build room (src/pipeline/) and what only it and the build operations use load with a
  * build operation; undici only behind a proxy; yaml only for YAML input.
  */
 let startFile;
@@ -127,7 +127,7 @@ function modulesOfTheStartFile(ids, info) {
     }
     return seen;
   };
-  const inBuildRoom = (m) => /\/src\/build\//.test(m);
+  const inBuildRoom = (m) => /\/src\/pipeline\//.test(m);
   const operations = ids.filter((m) => /\/src\/operations\//.test(m) && (info(m)?.dynamicImporters.length ?? 0) > 0);
   const entry = ids.find((m) => info(m)?.isEntry);
   const out = new Set(reach(entry));

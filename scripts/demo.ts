@@ -12,7 +12,7 @@ import { demoBuild } from '../emulator/demo-build.ts';
 import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
-import { stepIdentity, stepMessage } from '../src/build/rerun-message.ts';
+import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 import { workflowContext } from '../src/runner/context.ts';
 import { settingsSchema } from '../src/operations/settings.ts';

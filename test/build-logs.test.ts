@@ -8,7 +8,7 @@ import { layout } from '../emulator/build-model.ts';
 import type { pipelineSchema } from '../emulator/builds.ts';
 import type { StepResult } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
-import { LINES_PER_STEP } from '../src/build/log-print.ts';
+import { LINES_PER_STEP } from '../src/pipeline/log-print.ts';
 import { FakeClock } from './support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from './support/in-process.ts';
 

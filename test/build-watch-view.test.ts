@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { BUILD_START, buildId } from '../src/bkci/builds.ts';
-import { type WatchView, watchBuild } from '../src/build/watch.ts';
+import { type WatchView, watchBuild } from '../src/pipeline/watch.ts';
 import { Secrets } from '../src/runner/secrets.ts';
 import { makeClient } from './support/client.ts';
 import { FakeClock } from './support/fake-clock.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoBuild } from '../emulator/demo-build.ts';
 import { runStep, useInstalledAction } from '../emulator/runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
-import { formatSize } from '../src/build/artifacts.ts';
+import { formatSize } from '../src/pipeline/artifacts.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
 

@@ -1,5 +1,5 @@
 // bk-ci's pipeline builds (v4): where start, status, stop, detail and history live, and the
-// shapes of their answers. What the statuses mean is the build room's (src/build/status.ts).
+// shapes of their answers. What the statuses mean is the build room's (src/pipeline/status.ts).
 // Facts: docs/bkci/builds.md.
 import { z } from '../base/schema.ts';
 

@@ -4,8 +4,8 @@
 import { formatElapsed } from '../base/duration.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import type { BuildStatus } from '../bkci/builds.ts';
-import { describePending, type PendingReview } from '../build/reviews.ts';
-import { type Conclusion, stagePaused } from '../build/status.ts';
+import { describePending, type PendingReview } from '../pipeline/reviews.ts';
+import { type Conclusion, stagePaused } from '../pipeline/status.ts';
 import { codeBlock, fitParts, inert, table, titleText } from './text.ts';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required' | 'timed_out';

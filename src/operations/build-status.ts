@@ -10,9 +10,9 @@ import {
   followInputs,
   givenBuildInputs,
   SIGHT_ENDPOINTS,
-} from '../build/inputs.ts';
-import { sightOptions } from '../build/sight.ts';
-import { watchBuild } from '../build/watch.ts';
+} from '../pipeline/inputs.ts';
+import { sightOptions } from '../pipeline/sight.ts';
+import { watchBuild } from '../pipeline/watch.ts';
 import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 

@@ -10,10 +10,10 @@ import {
   followInputs,
   givenBuildInputs,
   SIGHT_ENDPOINTS,
-} from '../build/inputs.ts';
-import { type RetryWhat, retryOnce } from '../build/rerun-retry.ts';
-import { sightOptions } from '../build/sight.ts';
-import { watchBuild } from '../build/watch.ts';
+} from '../pipeline/inputs.ts';
+import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
+import { sightOptions } from '../pipeline/sight.ts';
+import { watchBuild } from '../pipeline/watch.ts';
 import { bool } from '../inputs/fields.ts';
 import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';

@@ -11,11 +11,11 @@ import {
   followInputs,
   givenBuildInputs,
   SIGHT_ENDPOINTS,
-} from '../build/inputs.ts';
-import { decide, definedParams, paramsToSend, refusal } from '../build/review.ts';
-import { describePending, pendingReview } from '../build/reviews.ts';
-import { sightOptions } from '../build/sight.ts';
-import { watchBuild } from '../build/watch.ts';
+} from '../pipeline/inputs.ts';
+import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review.ts';
+import { describePending, pendingReview } from '../pipeline/reviews.ts';
+import { sightOptions } from '../pipeline/sight.ts';
+import { watchBuild } from '../pipeline/watch.ts';
 import { textMapping } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 

@@ -15,15 +15,15 @@ import {
   historyUrl,
   pipelineIdInput,
   SIGHT_ENDPOINTS,
-} from '../build/inputs.ts';
-import { describeUnread } from '../build/outcome.ts';
-import { ON_RERUN, type RerunOutput } from '../build/rerun.ts';
-import { continueEarlier, type Taken } from '../build/rerun-continue.ts';
-import type { StepMark } from '../build/rerun-message.ts';
-import { stepIdentity } from '../build/rerun-message.ts';
-import { sightOptions } from '../build/sight.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../build/start.ts';
-import { stopBuild, type Watched, watchBuild } from '../build/watch.ts';
+} from '../pipeline/inputs.ts';
+import { describeUnread } from '../pipeline/outcome.ts';
+import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
+import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
+import type { StepMark } from '../pipeline/rerun-message.ts';
+import { stepIdentity } from '../pipeline/rerun-message.ts';
+import { sightOptions } from '../pipeline/sight.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
+import { stopBuild, type Watched, watchBuild } from '../pipeline/watch.ts';
 import type { BuildCheck } from '../github/check.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';

@@ -1,8 +1,8 @@
-// bk-ci's BuildStatus, as src/build/status.ts reads it: every status of BuildStatus.kt, and the
+// bk-ci's BuildStatus, as src/pipeline/status.ts reads it: every status of BuildStatus.kt, and the
 // two that depend on an endTime.
 import { describe, expect, it } from 'vitest';
-import { buildMessage, startValues } from '../../src/build/start.ts';
-import { endOf, firstError, isKnownStatus, pausedStage, stagePaused, waitingOn } from '../../src/build/status.ts';
+import { buildMessage, startValues } from '../../src/pipeline/start.ts';
+import { endOf, firstError, isKnownStatus, pausedStage, stagePaused, waitingOn } from '../../src/pipeline/status.ts';
 
 const END = 1_780_000_000_000;
 

@@ -13,7 +13,7 @@ const LAYERS: [string, number][] = [
   ['operations/', 5],
   // GitHub's side of a build (the check run): above the build it shows, loaded only by the build operations.
   ['github/', 4.5],
-  ['build/', 4],
+  ['pipeline/', 4],
   ['bkci/', 3],
   ['http/', 2],
   ['wait/', 2],

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BkciApi } from '../../src/bkci/client.ts';
-import { LogFollower } from '../../src/build/log-follow.ts';
+import { LogFollower } from '../../src/pipeline/log-follow.ts';
 import { memoryLog } from '../support/client.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 

@@ -3,7 +3,7 @@
 // time, hasMore), and the lines released must be each line once, in line-number order.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LogTail, type TailPage } from '../../src/build/log-tail.ts';
+import { LogTail, type TailPage } from '../../src/pipeline/log-tail.ts';
 
 interface Scripted {
   lineNo: number;

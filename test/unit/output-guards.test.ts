@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isHttpUrl, urlProblem } from '../../src/base/url.ts';
-import { credentialShaped, maskPlan, refusedWarning, unmaskable } from '../../src/build/variable-masks.ts';
+import { credentialShaped, maskPlan, refusedWarning, unmaskable } from '../../src/pipeline/variable-masks.ts';
 import { bounded, OUTPUT_LIMIT, outputValue } from '../../src/runner/outputs.ts';
 import { mapJsonStrings, Secrets } from '../../src/runner/secrets.ts';
 

@@ -1,8 +1,8 @@
 // The re-run's pure pieces: the step's identity in the build message, and the decision table.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideRerun, type Earlier } from '../../src/build/rerun.ts';
-import { attemptOf, paramsDigest, stepIdentity, stepMessage } from '../../src/build/rerun-message.ts';
+import { decideRerun, type Earlier } from '../../src/pipeline/rerun.ts';
+import { attemptOf, paramsDigest, stepIdentity, stepMessage } from '../../src/pipeline/rerun-message.ts';
 
 const w = {
   sha: 'abc1234',

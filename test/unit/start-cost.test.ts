@@ -53,7 +53,7 @@ async function startFileModules(): Promise<string[]> {
   const out = reach(graph, 'index.ts');
   for (const op of own) {
     const reached = reach(graph, op);
-    if (![...reached].some((m) => m.startsWith('build/'))) for (const m of reached) out.add(m);
+    if (![...reached].some((m) => m.startsWith('pipeline/'))) for (const m of reached) out.add(m);
   }
   for (const op of own) out.delete(op);
   out.delete('index.ts'); // it runs the step
@@ -65,7 +65,7 @@ describe('the start file', () => {
     const modules = await startFileModules();
     expect(modules).toEqual(expect.arrayContaining(['main.ts', 'operations/registry.ts', 'bkci/projects.ts', 'wait/poll.ts']));
     expect(modules.filter((m) => /^operations\/(get-project|sign-detail|start-build|create-callbacks)\.ts$/.test(m))).toEqual([]);
-    expect(modules.filter((m) => m.startsWith('build/'))).toEqual([]);
+    expect(modules.filter((m) => m.startsWith('pipeline/'))).toEqual([]);
   });
 
   it('builds no zod schema when it loads but the shared settings', async () => {

@@ -61,7 +61,7 @@ const LOOKS_MS = [0, 2000, 5000, 10_000, 20_000];
 
 /**
  * A build message unique to this step: the GitHub run and job, what tells this step's build apart
- * (src/build/rerun-message.ts), the attempt and a random mark.
+ * (src/pipeline/rerun-message.ts), the attempt and a random mark.
  */
 export function buildMessage(w: WorkflowContext | undefined, step?: StepMark, mark = randomUUID().slice(0, 13)): string {
   const identity = step === undefined ? undefined : stepIdentity(w, step);

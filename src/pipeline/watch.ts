@@ -46,7 +46,7 @@ export interface Watched {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   sight?: SightOptions | undefined;
-  /** The run a retry just asked for: no end counts before it shows (src/build/rerun-gate.ts). */
+  /** The run a retry just asked for: no end counts before it shows (src/pipeline/rerun-gate.ts). */
   newRun?: number | undefined;
   /**
    * Told what the wait sees: after each poll that got a status, and once at the end with the
@@ -103,7 +103,7 @@ const who = (p: PendingReview): string =>
   p.reviewers.length > 0 ? `${p.reviewers.join(', ')} may approve it` : 'bk-ci names nobody who may approve it';
 
 /**
- * Reads the build, and with `wait` polls it until bk-ci says it ended (src/build/status.ts). A
+ * Reads the build, and with `wait` polls it until bk-ci says it ended (src/pipeline/status.ts). A
  * stage review that was rejected ends like a success in its status and is told apart by the
  * model; a review pause is said once, with who may decide it. The build's id, number, run and
  * conclusion are in every outcome, success or not.

@@ -1,6 +1,6 @@
 // A re-run of a workflow (GITHUB_RUN_ATTEMPT > 1) continues the bk-ci build an earlier attempt of
 // the same step started instead of starting another: it finds that build in the pipeline's history
-// by the step's identity (src/build/rerun-message.ts), then takes it as it is, follows it or
+// by the step's identity (src/pipeline/rerun-message.ts), then takes it as it is, follows it or
 // retries it (docs: the contract's "Re-runs continue the build").
 import { errorMessage } from '../base/errors.ts';
 import { BUILD_HISTORIES, type HistoryPage, historyPage } from '../bkci/builds.ts';
