@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
-import { cleanupSteps, installAction, ROOT, runStep } from '../emulator/runner.ts';
+import { cleanupSteps, installAction, ROOT, runStep } from '../test/support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { StepResult } from '../../emulator/runner.ts';
+import type { StepResult } from './dist-runner.ts';
 
 /** The step failed as a step should: exit code 1, one error annotation saying `message`, no stack trace. */
 export function failedWith(r: StepResult, message: RegExp): void {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOutputFile, readActionYml, type StepResult, unescapeData } from '../../emulator/runner.ts';
+import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './dist-runner.ts';
 import type { Clock } from '../../src/base/clock.ts';
 import type { Transport } from '../../src/http/transport.ts';
 import { run } from '../../src/main.ts';

@@ -2,7 +2,7 @@
 // of examples and links read them from here, so a page added under docs/ is checked with the rest.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT } from '../../emulator/runner.ts';
+import { ROOT } from './dist-runner.ts';
 
 export interface Page {
   /** Relative to the repository's root, with `/`. */

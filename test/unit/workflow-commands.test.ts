@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseOutputFile } from '../../emulator/runner.ts';
+import { parseOutputFile } from '../../test/support/dist-runner.ts';
 import * as wc from '../../src/runner/workflow-commands.ts';
 
 let dir: string;

@@ -1,0 +1,87 @@
+// `npm start` as the README says to run it: the seeded build examples, --help, and Ctrl-C.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../../emulator/server.ts';
+import { OPERATION_NAMES } from '../../src/operations/registry.ts';
+
+/** `npm start --silent -- …args` in its own process group (as a terminal starts it), TMPDIR its own. */
+async function npmStart(args: string[], o: { interruptWhen?: RegExp } = {}): Promise<{ code: number | null; out: string; left: string[] }> {
+  const temp = await mkdtemp(join(tmpdir(), 'bkci-npm-start-'));
+  try {
+    const child = spawn('npm', ['start', '--silent', '--', ...args], {
+      env: { ...process.env, TMPDIR: temp },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let interrupted = false;
+    const take = (c: Buffer): void => {
+      out += c.toString();
+      if (o.interruptWhen !== undefined && !interrupted && o.interruptWhen.test(out)) {
+        interrupted = true;
+        // Ctrl-C: the terminal signals the whole foreground process group.
+        process.kill(-(child.pid ?? 0), 'SIGINT');
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    // npm itself may keep its module compile cache there: npm's, made once, not the run's.
+    return { code, out, left: (await readdir(temp)).filter((name) => name !== 'node-compile-cache') };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+describe('npm start', () => {
+  it('--help lists every operation with the inputs it reads, and runs nothing', async () => {
+    const r = await npmStart(['--help']);
+    expect(r.code).toBe(0);
+    for (const name of OPERATION_NAMES) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(r.out).toMatch(/^ {2}review-build +project-id, build-id, pipeline-id, decision, suggestion, review-params, wait,/m);
+    expect(r.out).toContain('Every operation: base-url, gateway,');
+    expect(r.out).not.toContain('bk-ci emulator on');
+  }, 30_000);
+
+  it('seeds a build at its stage review that review-build approves, and the pipelines the README names', async () => {
+    const r = await npmStart(['operation=review-build']);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/pipelines "p-review" \(pauses at a review of stage Release by demo-user\), "p-long" .*"p-fail"/);
+    expect(r.out).toContain("approved the review of stage 'Release' (group 'QA') as demo-user; bk-ci applies it moments later");
+    expect(r.out).toMatch(/build #1 \(b-\w+\): SUCCEED after/);
+    expect(r.left).toEqual([]);
+  }, 60_000);
+
+  it('a failing pipeline fails the step with its error', async () => {
+    const r = await npmStart(['operation=start-build', 'pipeline-id=p-fail', 'logs=none']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/Error: bk-ci start-build failed: build #1 \(b-\w+\) of pipeline p-fail ended FAILED: .*3 tests failed/);
+  }, 60_000);
+
+  it('Ctrl-C while a long build runs: the step says it stopped, the script shows it, and nothing is left in the temporary directory', async () => {
+    const r = await npmStart(['operation=start-build', 'pipeline-id=p-long', 'logs=none'], { interruptWhen: /waiting for build #1/ });
+    expect(r.out).toContain('received SIGINT: stopping');
+    expect(r.out).toMatch(/Error: bk-ci start-build failed: cancelled after/);
+    expect(r.out).toMatch(/exit code 1 after/);
+    expect(r.left).toEqual([]);
+  }, 60_000);
+
+  it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async () => {
+    const emu = await startEmulator({ flavour: 'bkci' });
+    try {
+      const { bkToken } = emu.addUser('alice');
+      emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
+      const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine']);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain(`── the action against ${emu.url} `);
+      expect(r.out).not.toContain('bk-ci emulator on');
+      expect(r.out).toMatch(/^data=\{.*"englishName":"mine"/m);
+      expect(emu.requests().every((q) => !q.path.includes('/demo'))).toBe(true);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+});

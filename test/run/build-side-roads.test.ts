@@ -1,0 +1,317 @@
+// The build's side roads, run() in this process against the emulator on a clock the step and the
+// emulator share: reads beside the wait (log, model, variables, artifacts) on their own budget,
+// retries by what a call is, paging that demands progress, run numbers that never go back, a log
+// file that cannot grow, and "may have started" only when the start was sent.
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { pipelineSchema } from '../../emulator/builds.ts';
+import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
+import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import type { Clock } from '../../src/base/clock.ts';
+import { failedWith } from '../support/expect-step.ts';
+import { FakeClock, SkippingClock } from '../support/fake-clock.ts';
+import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+
+const T0 = Date.UTC(2026, 5, 1);
+type Seed = Partial<z.input<typeof pipelineSchema>>;
+
+afterAll(cleanupRuns);
+
+let clock: FakeClock;
+let emu: Emulator;
+let bkToken: string;
+const open = async (c: Clock & { now(): number }) => {
+  emu = await startEmulator({ flavour: 'bkci', now: () => c.now() });
+  bkToken = emu.addUser('alice').bkToken;
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+};
+beforeEach(async () => {
+  clock = new FakeClock();
+  clock.t = T0;
+  await open(clock);
+});
+afterEach(() => emu.close());
+
+const STEPS = [{ tag: 'e-compile', jobId: 'build', stepId: 'compile', containerHashId: 'c-build' }];
+/** A build that succeeds 1.5 s in, with a few log lines and a variable. */
+const QUICK: Seed = {
+  phases: [{ status: 'RUNNING', ms: 1500 }],
+  variables: { VERSION: '2.3.4' },
+  logs: {
+    steps: STEPS,
+    lines: [
+      { at: 100, step: 'e-compile', text: 'compiling' },
+      { at: 1200, step: 'e-compile', text: 'compiled' },
+    ],
+  },
+};
+const pipeline = (seed: Seed) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+const start = (inputs: Record<string, string> = {}, c: Clock = clock, processEnv?: Record<string, string>): Promise<StepResult> =>
+  runInProcess({
+    inputs: {
+      operation: 'start-build',
+      'base-url': emu.url,
+      'bk-token': bkToken,
+      'project-id': 'demo',
+      'pipeline-id': 'p-app',
+      'poll-interval': '1s',
+      ...inputs,
+    },
+    clock: c,
+    ...(processEnv === undefined ? {} : { processEnv }),
+  });
+const starts = () => emu.requests({ path: '/build_start' }).length;
+
+describe('reads beside the wait have their own budget and never decide the verdict', () => {
+  it('a log read that hangs in the poll loop: the build that succeeded 1.5 s in ends as a success, not "still RUNNING … timed out"', async () => {
+    await emu.close();
+    const real = new SkippingClock();
+    await open(real);
+    pipeline(QUICK);
+    emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ timeout: '6s', 'request-timeout': '5s', retries: '3' }, real);
+    expect(r.errors).toEqual([]);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(r.outputs['build-status']).toBe('SUCCEED');
+    expect(r.stdout).toMatch(/^::warning::reading the build's log failed .*the build's status decides/m);
+  });
+
+  it('after the end, a log read that hangs does not eat the deadline: the variables a later step needs are still read', async () => {
+    await emu.close();
+    const real = new SkippingClock();
+    await open(real);
+    pipeline(QUICK);
+    // The reads at the first two polls answer; every one after the end hangs.
+    emu.faults.add({ pattern: /after_line_logs$/, skip: 2, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ timeout: '5s', 'request-timeout': '1s', retries: '3', variables: 'VERSION' }, real);
+    expect(r.errors).toEqual([]);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
+  });
+
+  it('a log read throttled with a long Retry-After rides on the polls: the end is seen at the next poll', async () => {
+    pipeline(QUICK);
+    emu.faults.add({
+      pattern: /after_line_logs$/,
+      times: Infinity,
+      fault: { kind: 'status', status: 429, body: '{"status":429,"message":"slow down"}', headers: { 'retry-after': '5' } },
+    });
+    const r = await start({ timeout: '20s', retries: '3', variables: 'VERSION' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
+    // The status was read on its schedule, one a second: the build's end seen at once.
+    expect(Number(r.outputs.polls)).toBeLessThanOrEqual(3);
+  });
+
+  it('a model (build_detail) throttled while the build runs never pushes a status poll back', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 4500 }] });
+    emu.faults.add({
+      pattern: /build_detail$/,
+      times: Infinity,
+      fault: { kind: 'status', status: 503, headers: { 'retry-after': '20' } },
+    });
+    const r = await start({ timeout: '30s', retries: '3', logs: 'none' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs.conclusion).toBe('success');
+    // A poll a second, whatever the model's Retry-After asked of its own reads.
+    const at = emu.requests({ path: '/build_status' }).length;
+    expect(at).toBeGreaterThanOrEqual(5);
+    expect(clock.t - T0).toBeLessThan(10_000);
+  });
+});
+
+describe('retries by what a call is, not by its verb', () => {
+  it('build_variables, a read published as POST, is retried as a read after a 502', async () => {
+    pipeline({ ...QUICK, logs: undefined });
+    emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 502 } });
+    const r = await start({ retries: '2', logs: 'none', variables: 'VERSION' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
+    expect(emu.requests({ path: '/build_variables' })).toHaveLength(2);
+  });
+
+  it('the start, a write-once POST, is still never sent twice after a 502', async () => {
+    pipeline(QUICK);
+    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'status', status: 502 } });
+    const r = await start({ retries: '3', logs: 'none' });
+    expect(starts()).toBe(1);
+    expect(r.outputs['build-id']).toMatch(/^b-/);
+  });
+});
+
+describe('every paging loop demands progress', () => {
+  const files = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ path: `app/f-${String(i).padStart(3, '0')}.bin`, type: 'PIPELINE' as const, size: 1 }));
+
+  it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102, and a warning', async () => {
+    pipeline({ ...QUICK, logs: undefined, artifacts: files(100) });
+    // Every page answered with the first page's 100 files.
+    const first = Array.from({ length: 100 }, (_, i) => ({
+      name: `f-${i}.bin`,
+      fullPath: `/p-app/b/app/f-${i}.bin`,
+      size: 1,
+      folder: false,
+      artifactoryType: 'PIPELINE',
+    }));
+    emu.faults.add({ pattern: /file_info$/, times: Infinity, fault: { kind: 'patch', data: { records: first } } });
+    const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(emu.requests({ path: '/file_info' })).toHaveLength(2);
+    expect(emu.requests({ path: '/user_download_url' })).toHaveLength(0);
+    expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*page 2 brought nothing that earlier pages had not/m);
+  });
+
+  it('a log page that says hasMore but brings nothing new is not read again at once', async () => {
+    pipeline({ ...QUICK, phases: [{ status: 'RUNNING', ms: 3500 }] });
+    // Every page: the same two lines, and "there is more".
+    const same = [1, 2].map((n) => ({
+      lineNo: n,
+      message: `line ${n}`,
+      tag: 'e-compile',
+      jobId: 'build',
+      stepId: 'compile',
+      executeCount: 1,
+    }));
+    emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'patch', data: { hasMore: true, logs: same } } });
+    const r = await start({ retries: '0' });
+    expect(r.errors).toEqual([]);
+    const polls = Number(r.outputs.polls);
+    // One page per read while nothing new comes (20 a read before), reads bounded after the end.
+    expect(emu.requests({ path: '/after_line_logs' }).length).toBeLessThanOrEqual(2 * polls + 12);
+  });
+});
+
+describe('monotonic facts stay monotonic', () => {
+  it('a model of an older run (a stale answer) does not take the run number back', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 3500 }] });
+    // The first model says run 3; every later one run 1, as a cache behind the gateway might.
+    emu.faults.add({ pattern: /build_detail$/, times: 1, fault: { kind: 'patch', data: { executeCount: 3 } } });
+    emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'patch', data: { executeCount: 1 } } });
+    const r = await start({ retries: '0', logs: 'none' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputs['execute-count']).toBe('3');
+  });
+
+  it('a status answer with another build number does not rename the build', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 2500 }] });
+    emu.faults.add({ pattern: /build_status$/, skip: 1, times: Infinity, fault: { kind: 'patch', data: { buildNum: 99 } } });
+    const r = await start({ retries: '0', logs: 'none' });
+    expect(r.errors).toEqual([]);
+    expect(r.stdout).not.toMatch(/build #99 \(/);
+    expect(r.outputs['build-num']).toBe('1');
+  });
+});
+
+describe('a log file that cannot be written is a warning, never a bare error after a start', () => {
+  it('RUNNER_TEMP gone: the build is watched to its end, its id, conclusion and link in the outputs', async () => {
+    pipeline(QUICK);
+    const gone = join(tmpdir(), `bkci-gone-${process.pid}`);
+    await rm(gone, { recursive: true, force: true });
+    const r = await start({ retries: '0' }, clock, { RUNNER_TEMP: gone });
+    // The data file fails there too, as data-file does: after the build's outcome, never instead of it.
+    failedWith(r, /^bk-ci start-build failed: build #1 \(b-\w+\): SUCCEED after .*, but could not write the data file/);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(r.outputs['build-id']).toMatch(/^b-/);
+    expect(r.outputs['log-file']).toBeUndefined();
+    expect(r.stdout).toMatch(/^::warning::the log file .* could not be written \(ENOENT\)/m);
+    expect(starts()).toBe(1);
+  });
+});
+
+describe('"may have started" only when the start was sent and its answer lost', () => {
+  it.each([
+    ['answers 404', { kind: 'status', status: 404, body: 'not found', contentType: 'text' }],
+    ['drops the connection', { kind: 'reset' }],
+  ] as const)('the token endpoint %s before the start is sent: "did not start", no history to search', async (_, fault) => {
+    pipeline(QUICK);
+    emu.faults.add({ pattern: /token\/get$/, fault });
+    const r = await start({ retries: '0' });
+    expect(r.code).toBe(1);
+    expect(starts()).toBe(0);
+    expect(r.stdout).not.toMatch(/may have started|may run twice/);
+    expect(emu.requests({ path: '/build_histories' })).toHaveLength(0);
+  });
+
+  it.each([
+    ['a plain 404', { body: '404 page not found', contentType: 'text' }],
+    ['a 404 from another front door (the API gateway)', { body: '{"code":1640401,"code_name":"API_NOT_FOUND","message":"API not found"}' }],
+  ] as const)('build_start answered with %s: the answer says it did not start', async (_, answer) => {
+    pipeline(QUICK);
+    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 404, ...answer } });
+    const r = await start({ retries: '0' });
+    failedWith(r, /404/);
+    expect(r.errors.join('\n')).not.toMatch(/may have started|may run twice/);
+    expect(r.outputs.conclusion).toBe('failure');
+  });
+
+  it('an answer lost after the start was sent still says "may have started" (control)', async () => {
+    pipeline(QUICK);
+    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
+    const r = await start({ retries: '0' });
+    expect(r.errors.join('\n')).toMatch(/may have started/);
+  });
+});
+
+describe('live-log gaps are given up together', () => {
+  it('a 16 s build whose every third line is DEBUG (never in the query): most lines show while it runs, not 27 of 198', async () => {
+    const lines = Array.from({ length: 198 }, (_, i) => ({
+      at: 100 + i * 80,
+      step: 'e-compile',
+      text: `line ${i + 1}`,
+      ...(i % 3 === 2 ? { debug: true } : {}),
+    }));
+    pipeline({ phases: [{ status: 'RUNNING', ms: 16_000 }], logs: { steps: STEPS, lines } });
+    const r = await start({ retries: '0' });
+    expect(r.errors).toEqual([]);
+    const out = r.stdout.split('\n');
+    const end = out.findIndex((l) => /: SUCCEED/.test(l));
+    const whileRunning = out.slice(0, end).filter((l) => /^line \d+$/.test(l)).length;
+    const all = out.filter((l) => /^line \d+$/.test(l)).length;
+    expect(all).toBe(132);
+    // Lines older than the hold (6 s) at the end: about 10 s of the 16 s build.
+    expect(whileRunning).toBeGreaterThanOrEqual(70);
+  });
+});
+
+describe('a cancel with a review decision on its way, through dist/ as the runner runs it', () => {
+  const installed = useInstalledAction({ beforeAll, afterAll });
+
+  it('says the approval may have been applied, not a plain "cancelled"', async () => {
+    await emu.close();
+    emu = await startEmulator({ flavour: 'bkci' });
+    bkToken = emu.addUser('alice').bkToken;
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    pipeline({
+      stages: ['Build', 'Release'],
+      phases: [
+        { status: 'RUNNING', ms: 50, stage: 'Build' },
+        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
+        { status: 'RUNNING', ms: 50, stage: 'Release' },
+      ],
+    });
+    const base = { 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'pipeline-id': 'p-app', retries: '0', logs: 'none' };
+    const started = await runStep(installed(), { inputs: { ...base, operation: 'start-build', wait: 'false' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    emu.faults.add({ method: 'POST', pattern: /manual_start_build_stage$/, fault: { kind: 'hang' } });
+    const r = await runStep(installed(), {
+      inputs: { ...base, operation: 'review-build', 'build-id': started.outputs['build-id'] ?? '', decision: 'approve', wait: 'false' },
+      onSpawn: (kill) => {
+        const timer = setInterval(() => {
+          if (emu.requests({ path: '/manual_start_build_stage' }).length > 0) {
+            clearInterval(timer);
+            kill('SIGINT');
+          }
+        }, 10);
+      },
+    });
+    failedWith(
+      r,
+      /^bk-ci review-build failed: cancelled after .* while POST http:\/\/.*\/manual_start_build_stage was on its way: bk-ci may have applied it; check before running the step again$/,
+    );
+  });
+});

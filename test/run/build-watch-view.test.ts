@@ -1,0 +1,88 @@
+// The hook through which others follow the wait (a GitHub check run): told after every poll
+// that got a status, with the stage and the review it waits for, and once at the end with the
+// conclusion; a hook that throws never changes the wait. watchBuild() against the emulator.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
+import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
+import { Secrets } from '../../src/runner/secrets.ts';
+import { makeClient } from '../support/client.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+const T0 = Date.UTC(2026, 5, 1);
+let clock: FakeClock;
+let emu: Emulator;
+beforeEach(async () => {
+  clock = new FakeClock();
+  clock.t = T0;
+  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+});
+afterEach(() => emu.close());
+
+async function watch(onView: (v: WatchView) => void) {
+  const { bkToken } = emu.addUser('alice');
+  emu.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-app',
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 2000, stage: 'Build' },
+      { status: 'RUNNING', ms: 2000, stage: 'Release' },
+    ],
+  });
+  const c = makeClient({ baseUrl: emu.url, bkToken, clock });
+  try {
+    const started = await c.api.call({
+      endpoint: BUILD_START,
+      params: { projectId: 'demo' },
+      query: { pipelineId: 'p-app' },
+      data: buildId,
+    });
+    const id = started.data?.id ?? '';
+    return await watchBuild(
+      {
+        projectId: 'demo',
+        pipelineId: 'p-app',
+        id,
+        wait: true,
+        consoleUrl: undefined,
+        url: '',
+        stopOnCancel: false,
+        onReview: 'wait',
+        onView,
+      },
+      {
+        api: c.api,
+        clock,
+        log: c.log,
+        signal: new AbortController().signal,
+        start: clock.now(),
+        settings: { timeoutMs: 60_000, pollIntervalMs: 1000 },
+        secrets: new Secrets(() => undefined),
+      },
+    );
+  } finally {
+    await c.close();
+  }
+}
+
+describe('onView', () => {
+  it('after each poll, with the stage under way; once at the end with the conclusion', async () => {
+    const views: WatchView[] = [];
+    const o = await watch((v) => views.push(v));
+    expect(o.outputs.conclusion).toBe('success');
+    const polls = Number(o.outputs.polls);
+    expect(views).toHaveLength(polls + 1);
+    expect(views.slice(0, -1).every((v) => v.conclusion === undefined)).toBe(true);
+    expect(views.at(-1)).toMatchObject({ conclusion: 'success', status: 'SUCCEED' });
+    expect(views.map((v) => v.stage).filter((s) => s !== undefined)).toContain('Release');
+  });
+
+  it('a hook that throws changes nothing in the wait', async () => {
+    const o = await watch(() => {
+      throw new Error('the check run is down');
+    });
+    expect(o.outputs.conclusion).toBe('success');
+  });
+});

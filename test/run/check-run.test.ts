@@ -1,0 +1,313 @@
+// The bk-ci build as a GitHub check run: run() in this process against the bk-ci emulator and the
+// emulator's GitHub side, whose every body is checked against GitHub's OpenAPI description.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { layout } from '../../emulator/build-model.ts';
+import type { pipelineSchema } from '../../emulator/builds.ts';
+import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
+import type { StepResult } from '../support/dist-runner.ts';
+import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+
+const T0 = Date.UTC(2026, 5, 1);
+const SHA = '1'.repeat(40);
+const HEAD = '2'.repeat(40);
+const GH_TOKEN = 'ghs_check-writer-token-0001';
+type Seed = Partial<z.input<typeof pipelineSchema>>;
+
+let clock: FakeClock;
+let emu: Emulator;
+let gh: GitHubEmulator;
+let bkToken: string;
+let work: string;
+beforeEach(async () => {
+  clock = new FakeClock();
+  clock.t = T0;
+  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
+  gh = await startGitHub({ now: () => clock.now() });
+  gh.addToken(GH_TOKEN);
+  bkToken = emu.addUser('alice').bkToken;
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  work = await mkdtemp(join(tmpdir(), 'bkci-check-'));
+});
+afterEach(async () => {
+  await Promise.all([emu.close(), gh.close()]);
+  await rm(work, { recursive: true, force: true });
+});
+afterAll(cleanupRuns);
+
+const pipeline = (seed: Seed) =>
+  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', name: 'App', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
+
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  GITHUB_API_URL: gh.url,
+  GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_SHA: SHA,
+  GITHUB_EVENT_NAME: 'push',
+  ...extra,
+});
+
+const step = (inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<StepResult> =>
+  runInProcess({
+    inputs: {
+      operation: 'start-build',
+      'base-url': emu.url,
+      'bk-token': bkToken,
+      'project-id': 'demo',
+      'pipeline-id': 'p-app',
+      'poll-interval': '1s',
+      retries: '0',
+      logs: 'none',
+      check: 'true',
+      'github-token': GH_TOKEN,
+      ...inputs,
+    },
+    clock,
+    env: env(extraEnv),
+  });
+
+/** Every body GitHub received was one it took (its schema validation is on): no 422. */
+const noRefusals = (): void => expect(gh.received.filter((r) => r.status === 422)).toEqual([]);
+const writes = () => gh.received.filter((r) => r.method !== 'GET');
+
+describe('the check run', () => {
+  it("is written on a pull request's head commit, named after the pipeline, linked to the build, and completed with its conclusion", async () => {
+    pipeline({});
+    const event = join(work, 'event.json');
+    await writeFile(event, JSON.stringify({ pull_request: { number: 7, head: { sha: HEAD } } }));
+    const r = await step({}, { GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event });
+    expect(r.errors).toEqual([]);
+    expect(gh.runs).toHaveLength(1);
+    const run = gh.runs[0];
+    expect(run).toMatchObject({
+      head_sha: HEAD,
+      name: 'bk-ci App',
+      status: 'completed',
+      conclusion: 'success',
+      external_id: r.outputs['build-id'],
+    });
+    expect(run?.details_url).toBe(r.outputs['build-url']);
+    expect(r.outputs['check-run-id']).toBe(String(run?.id));
+    expect(r.outputs['check-url']).toBe(`${gh.url}/octo/app/runs/${run?.id}`);
+    noRefusals();
+  });
+
+  const ends: [string, Seed, Record<string, string>, string, RegExp][] = [
+    [
+      'failure',
+      { result: 'FAILED', errorInfoList: [{ taskName: 'Compile', errorCode: 2199001, errorMsg: 'exit 2' }] },
+      {},
+      'failure',
+      /failed/,
+    ],
+    ['cancelled', { result: 'CANCELED' }, {}, 'cancelled', /cancelled/],
+    [
+      'waiting-review (on-review: fail)',
+      {
+        phases: [
+          { status: 'RUNNING', ms: 2000, stage: 'Build' },
+          { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['bob'] }] } },
+        ],
+      },
+      { 'on-review': 'fail' },
+      'action_required',
+      /waits for a review/,
+    ],
+    ['timed-out', { phases: [{ status: 'RUNNING', ms: 3_600_000 }] }, { timeout: '30s' }, 'timed_out', /goes on in bk-ci/],
+  ];
+  it.each(ends)('%s: the check concludes as the step', async (_, seed, inputs, conclusion, title) => {
+    pipeline(seed);
+    const r = await step(inputs);
+    expect(r.code).toBe(1);
+    expect(gh.runs).toHaveLength(1);
+    expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion });
+    expect(gh.runs[0]?.output.title).toMatch(title);
+    noRefusals();
+  });
+
+  it('wait: false leaves it in progress; build-status with check takes it over and completes it: no second check', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 20_000, stage: 'Build' }] });
+    const first = await step({ wait: 'false' });
+    expect(first.errors).toEqual([]);
+    expect(gh.runs).toHaveLength(1);
+    expect(gh.runs[0]?.status).toBe('in_progress');
+    const id = first.outputs['build-id'] ?? '';
+    const later = await runInProcess({
+      inputs: {
+        operation: 'build-status',
+        'base-url': emu.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'build-id': id,
+        'poll-interval': '5s',
+        logs: 'none',
+        check: 'true',
+        'github-token': GH_TOKEN,
+      },
+      clock,
+      env: env(),
+    });
+    expect(later.errors).toEqual([]);
+    expect(gh.runs).toHaveLength(1);
+    expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(later.outputs['check-run-id']).toBe(first.outputs['check-run-id']);
+    expect(later.stdout).toMatch(/took over the check run "bk-ci App"/);
+    noRefusals();
+  });
+
+  it('a start bk-ci refused leaves a completed failure check saying why', async () => {
+    pipeline({ startError: { http: 200, status: 2101047, message: 'pipeline is locked @admin see https://evil.example' } });
+    const r = await step({});
+    expect(r.code).toBe(1);
+    expect(gh.runs).toHaveLength(1);
+    const run = gh.runs[0];
+    expect(run).toMatchObject({ name: 'bk-ci p-app', status: 'completed', conclusion: 'failure' });
+    expect(run?.output.summary).toMatch(/pipeline is locked/);
+    // Nothing of bk-ci's text can mention anybody or make a link.
+    expect(run?.output.summary).not.toMatch(/@admin|https:\/\/evil/);
+  });
+
+  it('a long build with a stage change makes a handful of requests, not one per poll', async () => {
+    pipeline({
+      phases: [
+        { status: 'QUEUE', ms: 60_000 },
+        { status: 'RUNNING', ms: 3_600_000, stage: 'Build' },
+        { status: 'RUNNING', ms: 3_600_000, stage: 'Release' },
+      ],
+    });
+    const r = await step({ 'poll-interval': '30s', timeout: '3h' });
+    expect(r.errors).toEqual([]);
+    expect(Number(r.outputs.polls)).toBeGreaterThan(200);
+    // Created (queued), in progress at Build, in progress at Release, completed.
+    expect(writes().length).toBeGreaterThanOrEqual(3);
+    expect(gh.received.length).toBeLessThanOrEqual(6);
+    const titles = writes().map((w) => (JSON.parse(w.body) as { output?: { title?: string } }).output?.title);
+    expect(titles).toEqual(expect.arrayContaining([expect.stringMatching(/Queued/), "Running: stage 'Build'", "Running: stage 'Release'"]));
+    noRefusals();
+  });
+});
+
+describe('GitHub never decides the step', () => {
+  const expectSameStep = (r: StepResult): void => {
+    expect(r.errors).toEqual([]);
+    expect(r.outputs).toMatchObject({ conclusion: 'success', 'build-status': 'SUCCEED' });
+  };
+
+  it('a read-only token (a pull request from a fork): one warning naming the fix, the step as without check', async () => {
+    pipeline({});
+    gh.addToken('ghs_read_only_token', 'read');
+    const r = await step({ 'github-token': 'ghs_read_only_token' });
+    expectSameStep(r);
+    const warnings = r.stdout.match(/^::warning::.*$/gm) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Resource not accessible by integration.*permissions: checks: write/);
+    expect(r.outputs['check-run-id']).toBe('');
+    // Refused once, never asked again.
+    expect(gh.received).toHaveLength(1);
+  });
+
+  it('an outage: one warning, the step as without check', async () => {
+    pipeline({});
+    gh.fault({ kind: 'error', status: 502, times: 1000 });
+    const r = await step({});
+    expectSameStep(r);
+    expect((r.stdout.match(/^::warning::.*$/gm) ?? []).filter((w) => /GitHub/.test(w))).toHaveLength(1);
+  });
+
+  it('a lost answer to the create: looked up by the build id before creating again, so one check', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 30_000, stage: 'Build' }] });
+    gh.fault({ kind: 'drop', method: 'POST' });
+    const r = await step({});
+    expectSameStep(r);
+    expect(gh.runs).toHaveLength(1);
+    expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
+  });
+
+  it("secondary and primary rate limits: waited out as GitHub says, the step's result unchanged", async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 200_000, stage: 'Build' }] });
+    gh.fault({ kind: 'secondary', method: 'POST', retryAfter: 30 });
+    gh.fault({ kind: 'primary', method: 'PATCH', retryAfter: 20 });
+    const r = await step({ 'poll-interval': '5s' });
+    expectSameStep(r);
+    expect(gh.runs).toHaveLength(1);
+    expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
+    const posts = gh.received.filter((q) => q.method === 'POST');
+    expect(posts.map((p) => p.status)).toEqual([403, 201]);
+  });
+
+  it('no token crosses over: bk-ci never sees the GitHub token, GitHub never sees a bk-ci credential', async () => {
+    pipeline({});
+    const r = await step({});
+    expectSameStep(r);
+    const toBkci = JSON.stringify(emu.log);
+    expect(toBkci).not.toContain(GH_TOKEN);
+    const toGitHub = JSON.stringify(gh.received);
+    expect(toGitHub).not.toContain(bkToken);
+    for (const q of emu.log) {
+      const token = /access_token=([^&]+)/.exec(q.query)?.[1];
+      if (token !== undefined) expect(toGitHub).not.toContain(decodeURIComponent(token));
+    }
+    expect(gh.received.every((q) => q.headers.authorization === `token ${GH_TOKEN}`)).toBe(true);
+    expect(r.stdout).toContain(`::add-mask::${GH_TOKEN}`);
+  });
+});
+
+describe('compiler errors on the diff', () => {
+  const stages = ['Build'];
+  const jobs = { Build: [{ name: 'Linux', jobId: 'build', steps: [{ name: 'Compile', stepId: 'compile' }] }] };
+  const [compile] = layout('p-app', stages, jobs).flatMap((st) => st.jobs.flatMap((j) => j.steps.map((x) => x.id)));
+
+  it('become annotations only on files of the checked-out repository', async () => {
+    const ws = join(work, 'ws');
+    await mkdir(join(ws, 'src'), { recursive: true });
+    await writeFile(join(ws, 'src', 'main.c'), 'int main() {}\n');
+    await writeFile(join(ws, 'src', 'app.ts'), '\n');
+    pipeline({
+      stages,
+      jobs,
+      phases: [{ status: 'RUNNING', ms: 3000 }],
+      result: 'FAILED',
+      logs: {
+        steps: [{ tag: compile ?? '', jobId: 'build', stepId: 'compile', containerHashId: 'c-1' }],
+        lines: [
+          { at: 500, step: compile ?? '', text: '/data/landun/workspace/src/main.c:12:5: error: expected ; before }' },
+          { at: 600, step: compile ?? '', text: 'src/app.ts(3,7): error TS2304: Cannot find name @team' },
+          { at: 700, step: compile ?? '', text: 'vendor/lib.c:1:1: error: not ours' },
+          { at: 800, step: compile ?? '', text: 'make: *** [all] Error 2' },
+        ],
+      },
+    });
+    const r = await step({ logs: 'on-failure' }, { GITHUB_WORKSPACE: ws });
+    expect(r.code).toBe(1);
+    const final = writes().at(-1);
+    const body = JSON.parse(final?.body ?? '{}') as { output: { annotations?: unknown[]; text?: string } };
+    expect(body.output.annotations).toEqual([
+      {
+        path: 'src/main.c',
+        start_line: 12,
+        end_line: 12,
+        start_column: 5,
+        end_column: 5,
+        annotation_level: 'failure',
+        message: 'expected ; before }',
+      },
+      {
+        path: 'src/app.ts',
+        start_line: 3,
+        end_line: 3,
+        start_column: 7,
+        end_column: 7,
+        annotation_level: 'failure',
+        message: 'TS2304: Cannot find name @team',
+      },
+    ]);
+    expect(body.output.text).toMatch(/Last lines of Linux › Compile/);
+    expect(body.output.text).toMatch(/make: \*\*\* \[all\] Error 2/);
+    expect(gh.runs[0]?.annotations).toHaveLength(2);
+    noRefusals();
+  });
+});

@@ -1,0 +1,224 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from '../support/dist-runner.ts';
+import { INPUT_NAMES, outputNames, REGISTRY } from '../../src/operations/registry.ts';
+import { userPages, yamlBlocks } from '../support/user-docs.ts';
+
+interface ActionYml {
+  runs: { using: string; main: string };
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+}
+
+/** The names the action was first published with, which workflows use: none may be renamed or dropped. */
+const CONTRACT_INPUTS = [
+  'operation',
+  'base-url',
+  'access-token',
+  'bk-token',
+  'user-id',
+  'app-code',
+  'project-id',
+  'resign-id',
+  'project',
+  'if-exists',
+  'callback-url',
+  'region',
+  'events',
+  'secret-token',
+  'wait',
+  'timeout',
+  'poll-interval',
+  'request-timeout',
+  'retries',
+  'download-url',
+  'allow-insecure-http',
+];
+const CONTRACT_OUTPUTS = [
+  'data',
+  'data-file',
+  'http-status',
+  'user-id',
+  'access-token',
+  'expiration-time',
+  'user-id',
+  'sign-status',
+  'sign-message',
+  'elapsed',
+  'polls',
+  'download-url',
+  'count',
+  'success-events',
+  'failure-events',
+];
+
+let actionText: string;
+let action: ActionYml;
+let readme: string;
+beforeAll(async () => {
+  actionText = await readFile(join(ROOT, 'action.yml'), 'utf8');
+  action = parse(actionText) as ActionYml;
+  readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+});
+
+/** The rows of the first Markdown table after `heading`: cells, with backticks kept. */
+function tableAfter(markdown: string, heading: string): string[][] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  expect(start, `README has no "${heading}" section`).toBeGreaterThan(-1);
+  const lines = markdown.slice(start).split('\n');
+  const first = lines.findIndex((l) => l.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split(' | ')
+        .map((c) => c.trim()),
+    );
+  }
+  return rows;
+}
+
+const code = (cell: string | undefined): string | undefined => /^`([^`]*)`$/.exec(cell ?? '')?.[1];
+
+describe('action.yml', () => {
+  it('is valid action metadata for a node24 action', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+    const valid = validate(action);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+
+  it('the schema refuses what the runner would refuse', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ strict: true }).compile(schema);
+    const broken = [
+      { ...action, runs: { using: 'node99', main: 'dist/index.js' } },
+      { ...action, inputs: { ...action.inputs, extra: { required: false } } },
+      { ...action, inputs: { ...action.inputs, retries: { description: 'x', default: 3 } } },
+      { ...action, outputs: { ...action.outputs, 'bad name': { description: 'x' } } },
+      { ...action, description: undefined },
+    ];
+    for (const b of broken) expect(validate(JSON.parse(JSON.stringify(b)))).toBe(false);
+  });
+
+  it('keeps every name of the contract', () => {
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(CONTRACT_INPUTS));
+    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(CONTRACT_OUTPUTS));
+  });
+
+  it('declares exactly the inputs the code reads and the outputs it sets', async () => {
+    expect(Object.keys(action.inputs).sort()).toEqual([...INPUT_NAMES].sort());
+    expect(Object.keys(action.outputs).sort()).toEqual((await outputNames()).sort());
+  });
+
+  it('no source file reads an input or sets an output outside those lists', async () => {
+    const OUTPUT_NAMES = await outputNames();
+    const files = (await readdir(join(ROOT, 'src'), { recursive: true })).filter((f) => f.endsWith('.ts'));
+    for (const f of files) {
+      const text = await readFile(join(ROOT, 'src', f), 'utf8');
+      for (const m of text.matchAll(/getInput\(\s*'([^']+)'/g)) expect(INPUT_NAMES, `${f} reads ${m[1]}`).toContain(m[1]);
+      for (const m of text.matchAll(/setOutput\(\s*'([^']+)'/g)) expect(OUTPUT_NAMES, `${f} sets ${m[1]}`).toContain(m[1]);
+      // Only the runner-protocol module turns an input name into INPUT_<NAME>.
+      if (f !== join('runner', 'workflow-commands.ts'))
+        expect(text, `${f} reads process.env.INPUT_* directly`).not.toMatch(/process\.env\.INPUT_|process\.env\[['`]INPUT_/);
+    }
+  });
+
+  it('loads for each operation the module named for it (two with the same inputs could be swapped unseen by the compiler)', async () => {
+    const text = await readFile(join(ROOT, 'src', 'operations', 'registry.ts'), 'utf8');
+    for (const name of Object.keys(REGISTRY))
+      expect(text, name).toMatch(new RegExp(`'?${name}'?: declare\\((?:(?!declare\\()[^])*?import\\('\\./${name}\\.ts'\\)`));
+  });
+
+  it("gives each operation's input the default the code has: a value at it is not warned about as given", async () => {
+    for (const [operation, declared] of Object.entries(REGISTRY)) {
+      const op = await declared.load();
+      // The registry knows each input and its default before the module loads: both say the same.
+      expect(Object.keys(declared.inputs).sort(), operation).toEqual([...op.inputNames].sort());
+      for (const [name, given] of Object.entries(declared.inputs)) {
+        expect(action.inputs[name]?.default, `${operation} reads ${name}`).toBe(op.inputDefaults[name]);
+        expect(given ?? undefined, `${operation} declares ${name}`).toBe(op.inputDefaults[name]);
+      }
+    }
+  });
+
+  it('marks required only what is required, with no default', () => {
+    const required = Object.entries(action.inputs)
+      .filter(([, i]) => i.required)
+      .map(([n]) => n);
+    expect(required).toEqual(['operation', 'base-url']);
+    for (const name of required) expect(action.inputs[name]?.default).toBeUndefined();
+  });
+});
+
+describe('README', () => {
+  it('its inputs table matches action.yml: names, order, defaults, required', () => {
+    const rows = tableAfter(readme, '## Inputs');
+    expect(rows.map((r) => code(r[0]))).toEqual(Object.keys(action.inputs));
+    for (const [cell, def] of rows.map((r) => [r[1], action.inputs[code(r[0]) ?? '']] as const)) {
+      if (def?.required) expect(cell).toBe('(required)');
+      else if (def?.default !== undefined) expect(code(cell)).toBe(def.default);
+      else expect(code(cell), `README gives a default that action.yml does not have: ${cell}`).toBeUndefined();
+    }
+  });
+
+  it('its outputs table matches action.yml', () => {
+    expect(tableAfter(readme, '## Outputs').map((r) => code(r[0]))).toEqual(Object.keys(action.outputs));
+  });
+
+  it("its outputs table names, for each output, the operations action.yml's description names (all: none named)", () => {
+    /** "start-build, build-status with logs live: …" → the operations; undefined when the description names none. */
+    const setBy = (description: string): string | undefined => {
+      const names = /^([a-z-]+(?:, [a-z-]+)*)(?: with [^:]+)?: /.exec(description)?.[1];
+      return names?.split(', ').every((n) => n in REGISTRY) ? names : undefined;
+    };
+    for (const row of tableAfter(readme, '## Outputs')) {
+      const name = code(row[0]) ?? '';
+      expect(row[1], name).toBe(setBy(action.outputs[name]?.description ?? '') ?? 'all');
+    }
+  });
+
+  it('every workflow example, in the README and docs/, uses only declared inputs, and says its operation', async () => {
+    const steps: Record<string, unknown>[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (typeof node === 'object' && node !== null) {
+        const step = node as Record<string, unknown>;
+        if (typeof step.uses === 'string' && step.uses.includes('/bkci-action@')) steps.push(step);
+        Object.values(step).forEach(collect);
+      }
+    };
+    for (const block of yamlBlocks(await userPages())) collect(parse(block.text));
+    expect(steps.length).toBeGreaterThanOrEqual(6);
+    for (const step of steps) {
+      if (typeof step.with !== 'object' || step.with === null) continue;
+      const names = Object.keys(step.with);
+      for (const n of names) expect(Object.keys(action.inputs), `README example uses "${n}"`).toContain(n);
+      expect(names).toContain('operation');
+    }
+  });
+});
+
+describe('the examples of the README and docs/ are safe to copy', () => {
+  it('no run: script holds an expression: outputs reach shells through env', async () => {
+    const scripts: string[] = [];
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (typeof node === 'object' && node !== null) {
+        const step = node as Record<string, unknown>;
+        if (typeof step.run === 'string') scripts.push(step.run);
+        Object.values(step).forEach(collect);
+      }
+    };
+    for (const block of yamlBlocks(await userPages())) collect(parse(block.text));
+    expect(scripts.length).toBeGreaterThanOrEqual(2);
+    for (const script of scripts) expect(script).not.toMatch(/\$\{\{/);
+  });
+});
