@@ -14,8 +14,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { installAction, parseOutputFile, ROOT, readActionYml } from '../test/support/dist-runner.ts';
 import { startEmulator } from '../emulator/server.ts';
+import { installAction, parseOutputFile, ROOT, readActionYml } from '../test/support/dist-runner.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '41' }, quick: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);

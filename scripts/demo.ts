@@ -9,13 +9,13 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { demoBuild } from '../emulator/demo-build.ts';
-import { cleanupSteps, installAction, ROOT, runStep } from '../test/support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
-import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
-import { workflowContext } from '../src/runner/context.ts';
 import { settingsSchema } from '../src/operations/settings.ts';
+import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';
+import { workflowContext } from '../src/runner/context.ts';
+import { cleanupSteps, installAction, ROOT, runStep } from '../test/support/dist-runner.ts';
 import { watchChecks } from './demo-check.ts';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {

@@ -177,7 +177,8 @@ async function reportFailure(w: World, state: StepState, e: unknown): Promise<vo
     message = `cancelled after ${formatElapsed(w.clock.now() - w.start)}`;
     // The write on its way is found through every wrapper around the cancel.
     const { inFlight } = factsOf(e);
-    if (inFlight !== undefined) message += ` while ${inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
+    if (inFlight !== undefined)
+      message += ` while ${inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
   }
   if (e instanceof InputError) message = `${message}\nNo request was sent.`;
   // Work done on the server is said first, whatever failed after it.
@@ -209,11 +210,19 @@ function setOutputs(
 ): void {
   core.setOutput('http-status', String(statusOf(error) ?? outcome?.status ?? ''));
   const user = outcome?.user ?? tokens.user;
-  if (user !== undefined) core.setOutput('user-id', outputValue('user-id', user, secrets, (m) => core.warning(m)));
+  if (user !== undefined)
+    core.setOutput(
+      'user-id',
+      outputValue('user-id', user, secrets, (m) => core.warning(m)),
+    );
   if (outcome === undefined) return;
   for (const name of names) {
     const value: string | undefined = outcome.outputs[name];
-    if (value !== undefined) core.setOutput(name, outputValue(name, value, secrets, (m) => core.warning(m)));
+    if (value !== undefined)
+      core.setOutput(
+        name,
+        outputValue(name, value, secrets, (m) => core.warning(m)),
+      );
   }
   if ('data' in outcome) {
     // The operation's list went to the file as it arrived; any other data is written now.

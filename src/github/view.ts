@@ -79,7 +79,9 @@ const ENDING: Record<Conclusion, string> = {
 
 /** A summary table's rows as text (a link shown as its URL: the check's text makes no link of it). */
 const tableRows = (blocks: readonly Block[], title: string): string[][] =>
-  blocks.flatMap((b) => (b.kind === 'table' && b.title === title ? b.rows.map((r) => r.map((c) => (typeof c === 'string' ? c : c.url))) : []));
+  blocks.flatMap((b) =>
+    b.kind === 'table' && b.title === title ? b.rows.map((r) => r.map((c) => (typeof c === 'string' ? c : c.url))) : [],
+  );
 
 /**
  * At the end: the conclusion, what the step said, the stages with status and time, and the failed

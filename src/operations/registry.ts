@@ -98,7 +98,15 @@ export const REGISTRY = {
     () => import('./review-build.ts'),
   ),
   'retry-build': declare(
-    { 'project-id': null, 'build-id': null, 'pipeline-id': null, retry: 'failed-jobs', 'skip-failed': 'false', ...BUILD_SHOWN, ...BUILD_CHECKED },
+    {
+      'project-id': null,
+      'build-id': null,
+      'pipeline-id': null,
+      retry: 'failed-jobs',
+      'skip-failed': 'false',
+      ...BUILD_SHOWN,
+      ...BUILD_CHECKED,
+    },
     () => import('./retry-build.ts'),
   ),
 } as const satisfies Record<OperationName, Declaration>;

@@ -1,5 +1,6 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_RETRY, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import { bool } from '../inputs/fields.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -14,7 +15,6 @@ import {
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
 import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
-import { bool } from '../inputs/fields.ts';
 import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 

@@ -3,6 +3,7 @@ import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
 import { buildDetail } from '../bkci/builds.ts';
+import { textMapping } from '../inputs/fields.ts';
 import {
   BUILD_OUTPUTS,
   type BuildOutput,
@@ -16,7 +17,6 @@ import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review
 import { describePending, pendingReview } from '../pipeline/reviews.ts';
 import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
-import { textMapping } from '../inputs/fields.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 /**

@@ -4,6 +4,8 @@ import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
 import { BUILD_MSG } from '../bkci/builds.ts';
+import type { BuildCheck } from '../github/check.ts';
+import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -24,8 +26,6 @@ import { stepIdentity } from '../pipeline/rerun-message.ts';
 import { sightOptions } from '../pipeline/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
 import { stopBuild, type Watched, watchBuild } from '../pipeline/watch.ts';
-import type { BuildCheck } from '../github/check.ts';
-import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation } from './operation.ts';
 

@@ -4,9 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep, unescapeData } from '../support/dist-runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
+import { cleanupSteps, installAction, runStep, unescapeData } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { signRunningFor } from '../support/sign-reads.ts';
 

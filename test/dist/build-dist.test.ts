@@ -6,8 +6,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../emulator/faults.ts';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 
 let actionDir: string;

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 
 let actionDir: string;
 beforeAll(async () => {

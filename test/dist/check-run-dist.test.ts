@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 
 const HEAD = 'c'.repeat(40);
 const TOKEN = 'ghs_dist-check-token-0002';

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../support/dist-runner.ts';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
+import { ROOT } from '../support/dist-runner.ts';
 
 // What a start reads of dist/ (its cold start): each file is a cost of its own, and an ES
 // import of one of Node's modules makes Node read all its exports (some load more of Node).

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { marked } from 'marked';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readActionYml, runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
+import { readActionYml, runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { signRunningFor } from '../support/sign-reads.ts';
 

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
 import { guardStream } from '../../src/runner/streams.ts';
+import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { RunnerReader } from '../support/runner-commands.ts';
 

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { startProxy } from '../support/proxy.ts';
 import { makePki, type TestPki } from '../support/tls.ts';
 

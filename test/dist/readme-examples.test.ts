@@ -6,8 +6,8 @@
 // cannot run is skipped by a rule with its reason in the test's name.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { userPages, yamlBlocks } from '../support/user-docs.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });

@@ -2,8 +2,8 @@
 // 1 of a step, then attempt 2 of the same step, against the emulator in real time.
 import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 
 let actionDir: string;

@@ -3,9 +3,9 @@
 import { marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoBuild } from '../../emulator/demo-build.ts';
-import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { formatSize } from '../../src/pipeline/artifacts.ts';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
 

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep, unescapeData } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { cleanupSteps, installAction, runStep, unescapeData } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 
 let actionDir: string;

@@ -1,7 +1,7 @@
 // The build operations' lines read as what they mean, each said once: through the built action.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });

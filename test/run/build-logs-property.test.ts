@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unescapeData } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { unescapeData } from '../support/dist-runner.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 

@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { layout } from '../../emulator/build-model.ts';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import type { StepResult } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { LINES_PER_STEP } from '../../src/pipeline/log-print.ts';
+import type { StepResult } from '../support/dist-runner.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 

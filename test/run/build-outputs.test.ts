@@ -4,8 +4,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';

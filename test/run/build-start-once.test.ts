@@ -2,9 +2,9 @@
 // the build exists, the step finds its own build by its message and goes on; when no build turns
 // up, it says the build may have started. run() in-process against the emulator, which counts starts.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StepResult } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
+import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';

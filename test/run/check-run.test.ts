@@ -8,8 +8,8 @@ import type { z } from 'zod';
 import { layout } from '../../emulator/build-model.ts';
 import type { pipelineSchema } from '../../emulator/builds.ts';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
-import type { StepResult } from '../support/dist-runner.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import type { StepResult } from '../support/dist-runner.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 

@@ -4,9 +4,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StepResult } from '../support/dist-runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../../emulator/server.ts';
 import { fetchTransport, type Transport } from '../../src/http/transport.ts';
+import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 

@@ -2,9 +2,9 @@
 // emulator share: waits take no real time, and every time in a message is exact.
 import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StepResult } from '../support/dist-runner.ts';
 import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
+import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';

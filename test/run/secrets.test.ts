@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { startEmulator } from '../../emulator/server.ts';
+import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 

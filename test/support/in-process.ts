@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './dist-runner.ts';
 import type { Clock } from '../../src/base/clock.ts';
 import type { Transport } from '../../src/http/transport.ts';
 import { run } from '../../src/main.ts';
+import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './dist-runner.ts';
 
 let defaults: Record<string, string> | undefined;
 

@@ -121,7 +121,8 @@ describe("the code's comments cite what a reader of the repository can open", ()
     for (const dir of ['src', 'emulator', 'test', 'scripts']) {
       for (const f of await readdir(join(ROOT, dir), { recursive: true })) {
         const path = `${dir}/${f.split('\\').join('/')}`;
-        if (/\.(ts|mjs|md)$/.test(path) && path !== 'test/unit/docs-links.test.ts') found.push([path, await readFile(join(ROOT, path), 'utf8')]);
+        if (/\.(ts|mjs|md)$/.test(path) && path !== 'test/unit/docs-links.test.ts')
+          found.push([path, await readFile(join(ROOT, path), 'utf8')]);
       }
     }
     return found;

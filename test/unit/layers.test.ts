@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../test/support/dist-runner.ts';
+import { ROOT } from '../support/dist-runner.ts';
 
 /**
  * The house, top-down: an import may point to its own layer or lower, never up. Leaves (errors,

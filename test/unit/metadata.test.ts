@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from '../support/dist-runner.ts';
 import { INPUT_NAMES, outputNames, REGISTRY } from '../../src/operations/registry.ts';
+import { ROOT } from '../support/dist-runner.ts';
 import { userPages, yamlBlocks } from '../support/user-docs.ts';
 
 interface ActionYml {

@@ -87,7 +87,7 @@ describe("the step's own credentials, and only they, leave the outputs", () => {
       fc.property(json, (v) => {
         const text = JSON.stringify(v);
         const out = s.redactOwnJson(text);
-        expect(out).not.toContain(OWN.slice(0, 6) + 'Cr3d');
+        expect(out).not.toContain(`${OWN.slice(0, 6)}Cr3d`);
         const back: unknown = JSON.parse(out);
         const expected: unknown = JSON.parse(text, (_k, x: unknown) => (typeof x === 'string' ? x.split(OWN).join('***') : x));
         const keys = (x: unknown): unknown =>

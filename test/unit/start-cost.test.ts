@@ -4,7 +4,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ROOT } from '../../test/support/dist-runner.ts';
+import { ROOT } from '../support/dist-runner.ts';
 
 // What every step pays before it runs its operation (its cold start): the modules of the
 // start file build no zod schema at load but the shared settings; each operation's own schemas

@@ -3,11 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { linkCell, renderSummary } from '../../src/runner/summary.ts';
 
 const keep = (t: string): string => t;
-const hrefs = (md: string): string[] => [...marked.parse(md, { gfm: true, async: false }).matchAll(/<a href="([^"]*)"/g)].map((m) => m[1] ?? '');
+const hrefs = (md: string): string[] =>
+  [...marked.parse(md, { gfm: true, async: false }).matchAll(/<a href="([^"]*)"/g)].map((m) => m[1] ?? '');
 
 describe('a URL the action carries is a link only when it passes the one URL check', () => {
   it.each([
-    ['https://devops.example.com/console/pipeline/demo/p-1/detail/b-1', '<https://devops.example.com/console/pipeline/demo/p-1/detail/b-1>'],
+    [
+      'https://devops.example.com/console/pipeline/demo/p-1/detail/b-1',
+      '<https://devops.example.com/console/pipeline/demo/p-1/detail/b-1>',
+    ],
     ['https://repo.example.com/a b/c<d>.ipa', '<https://repo.example.com/a%20b/c%3Cd%3E.ipa>'.replace('%20', '%20')],
     ['https://repo.example.com/x?q=a|b', '<https://repo.example.com/x?q=a%7Cb>'],
   ])('%s → %s', (url, md) => {
@@ -42,9 +46,17 @@ describe('a URL the action carries is a link only when it passes the one URL che
       error: 'bk-ci said: see https://evil.example.com/phish and <https://evil.example.com/x>',
       blocks: [
         { kind: 'facts', rows: [['Link', { url: 'https://devops.example.com/console/pipeline/demo/p-1/detail/b-1' }]] },
-        { kind: 'table', title: 'Artifacts', headers: ['File', 'Link'], rows: [['a.ipa', { url: 'https://repo.example.com/a.ipa?x=1&y=2' }]] },
+        {
+          kind: 'table',
+          title: 'Artifacts',
+          headers: ['File', 'Link'],
+          rows: [['a.ipa', { url: 'https://repo.example.com/a.ipa?x=1&y=2' }]],
+        },
       ],
     });
-    expect(hrefs(md)).toEqual(['https://devops.example.com/console/pipeline/demo/p-1/detail/b-1', 'https://repo.example.com/a.ipa?x=1&amp;y=2']);
+    expect(hrefs(md)).toEqual([
+      'https://devops.example.com/console/pipeline/demo/p-1/detail/b-1',
+      'https://repo.example.com/a.ipa?x=1&amp;y=2',
+    ]);
   });
 });

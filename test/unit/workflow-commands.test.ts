@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseOutputFile } from '../../test/support/dist-runner.ts';
 import * as wc from '../../src/runner/workflow-commands.ts';
+import { parseOutputFile } from '../support/dist-runner.ts';
 
 let dir: string;
 let stdout: string[];
