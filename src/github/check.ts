@@ -52,6 +52,8 @@ export interface CheckedBuild {
   id: string;
   url: string;
   pipelineId: string | undefined;
+  /** What a re-run did with an earlier attempt's build ("taken from attempt 1", "failed jobs retried (run 2)"). */
+  rerun?: string | undefined;
 }
 
 const FIX = 'give the job `permissions: checks: write` (a pull request from a fork gets a read-only token: its check cannot be written)';
@@ -165,7 +167,8 @@ export class BuildCheck {
 
   #label(): string {
     const num = this.#last?.buildNum;
-    return `bk-ci build ${num ? `#${num}` : (this.#build?.id ?? '')}`;
+    const rerun = this.#build?.rerun;
+    return `bk-ci build ${num ? `#${num}` : (this.#build?.id ?? '')}${rerun ? ` (${rerun})` : ''}`;
   }
 
   #name(): string {

@@ -107,9 +107,9 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     onView: check?.onView,
   });
   /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */
-  const follow = (b: Taken): Promise<Outcome<BuildOutputs | CheckOutput>> => {
+  const follow = (b: Taken, rerun?: string): Promise<Outcome<BuildOutputs | CheckOutput>> => {
     const w = watched(b);
-    check?.follow({ id: b.id, url: w.url, pipelineId });
+    check?.follow({ id: b.id, url: w.url, pipelineId, rerun });
     return withCheck(check, () => watchBuild(w, ctx));
   };
   const rerun = {
@@ -121,7 +121,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
   };
   let earlier: Outcome<Output> | undefined;
   try {
-    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(follow(b), out, said));
+    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(follow(b, said), out, said));
   } catch (e) {
     if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) throw e;
     const o = describeUnread('re-run: nothing continued', {

@@ -254,6 +254,24 @@ describe('GitHub never decides the step', () => {
     expect(gh.received.every((q) => q.headers.authorization === `token ${GH_TOKEN}`)).toBe(true);
     expect(r.stdout).toContain(`::add-mask::${GH_TOKEN}`);
   });
+
+  it('on a re-run says what was done with the earlier attempt’s build: retried, then taken as it is', async () => {
+    pipeline({ phases: [{ status: 'RUNNING', ms: 3000 }], stages: ['Build', 'Release'], result: 'FAILED', retryResult: 'SUCCEED' });
+    const run = { GITHUB_RUN_ID: '555', GITHUB_JOB: 'release', GITHUB_REF: 'refs/heads/main' };
+    const first = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '1' });
+    expect(first.outputs.conclusion).toBe('failure');
+    const second = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '2' });
+    expect(second.outputs).toMatchObject({ rerun: 'retried', conclusion: 'success', 'execute-count': '2' });
+    const retried = gh.runs.find((r) => String(r.id) === second.outputs['check-run-id']);
+    expect(retried).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(retried?.output.title).toMatch(/\(the failed jobs of stage-\d+ retried \(run 2\)\)/);
+    const third = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '3' });
+    expect(third.outputs).toMatchObject({ rerun: 'adopted', conclusion: 'success' });
+    const taken = gh.runs.find((r) => String(r.id) === third.outputs['check-run-id']);
+    // The build attempt 1 started (and attempt 2 retried) is the one taken.
+    expect(taken?.output.title).toMatch(/\(taken from attempt 1\)/);
+    noRefusals();
+  });
 });
 
 describe('compiler errors on the diff', () => {
