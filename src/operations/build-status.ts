@@ -14,7 +14,7 @@ import {
 import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { openCheck, withCheck } from './build-check.ts';
-import { type Context, defineOperation } from './operation.ts';
+import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
 const inputs = z.object({ ...givenBuildInputs, ...followInputs, ...checkInputs });
@@ -27,11 +27,11 @@ export default defineOperation({
   endpoints: [BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
   credentials: 'any',
-  describe: (t) => [
+  describe: (t, settings) => [
     ['project-id', t['project-id']],
     ['build-id', t['build-id']],
     ['pipeline-id', t['pipeline-id'] ?? ''],
-    ['wait', String(t.wait)],
+    waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   check: (t) => checkProblems(t),

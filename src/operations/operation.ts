@@ -1,6 +1,7 @@
 // What an operation is: one module that declares its inputs (with their rules), the endpoints it
 // calls on each gateway, its outputs, how it describes itself, whether it waits, and how it runs.
 import type { Clock } from '../base/clock.ts';
+import { formatDuration } from '../base/duration.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
@@ -134,3 +135,9 @@ function defaultsOf(inputs: InputsSchema): Record<string, string> {
     if (field instanceof z.ZodDefault) out[name] = String(field.def.defaultValue);
   return out;
 }
+
+/** The `wait` row of what a step was asked, said one way by every operation that waits. */
+export const waitRow = (wait: boolean, timeoutMs: number): [string, string] => [
+  'wait',
+  wait ? `yes, up to ${formatDuration(timeoutMs)}` : 'no',
+];

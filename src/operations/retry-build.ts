@@ -16,7 +16,7 @@ import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
 import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { openCheck, withCheck } from './build-check.ts';
-import { type Context, defineOperation } from './operation.ts';
+import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /**
  * `retry`: failed-jobs (the failed stage's failed jobs, bk-ci's failedContainer), all (the whole
@@ -51,12 +51,12 @@ export default defineOperation({
   endpoints: [BUILD_RETRY, BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
   credentials: 'any',
-  describe: (t) => [
+  describe: (t, settings) => [
     ['project-id', t['project-id']],
     ['build-id', t['build-id']],
     ['pipeline-id', t['pipeline-id'] ?? ''],
     ['retry', `${t.retry}${t['skip-failed'] ? ', skipping its failed steps' : ''}`],
-    ['wait', String(t.wait)],
+    waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   check: (t) => checkProblems(t),

@@ -17,7 +17,7 @@ import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review
 import { describePending, pendingReview } from '../pipeline/reviews.ts';
 import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
-import { type Context, defineOperation } from './operation.ts';
+import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /**
  * Approves or rejects what a build waits for, as the token's user: a stage's first pending review
@@ -41,12 +41,12 @@ export default defineOperation({
   endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
-  describe: (t) => [
+  describe: (t, settings) => [
     ['project-id', t['project-id']],
     ['build-id', t['build-id']],
     ['decision', t.decision],
     ['review-params', Object.keys(t['review-params'] ?? {}).join(', ')],
-    ['wait', String(t.wait)],
+    waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   run: (t, ctx) => runReviewBuild(t, ctx),

@@ -9,7 +9,7 @@ import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
-import { defineOperation } from './operation.ts';
+import { defineOperation, waitRow } from './operation.ts';
 
 // Not published on the BlueKing API Gateway (removed from open-source bk-ci's v4 in 2022).
 const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail', 'bk-apigateway': null } };
@@ -28,11 +28,8 @@ export default defineOperation({
   outputs: OUTPUTS,
   credentials: 'any',
   describe: (t, settings) => {
-    const rows: [string, string][] = [
-      ['resign-id', t['resign-id']],
-      ['wait', String(t.wait)],
-    ];
-    if (t.wait) rows.push(['timeout', formatDuration(settings.timeoutMs)], ['poll-interval', formatDuration(settings.pollIntervalMs)]);
+    const rows: [string, string][] = [['resign-id', t['resign-id']], waitRow(t.wait, settings.timeoutMs)];
+    if (t.wait) rows.push(['poll-interval', formatDuration(settings.pollIntervalMs)]);
     return rows;
   },
   waits: (t) => t.wait,

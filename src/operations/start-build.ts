@@ -1,4 +1,3 @@
-import { formatDuration } from '../base/duration.ts';
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
@@ -27,7 +26,7 @@ import { sightOptions } from '../pipeline/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
 import { stopBuild, type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
-import { type Context, defineOperation } from './operation.ts';
+import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
 const buildParams = textMapping('build-params', {
@@ -59,7 +58,7 @@ export default defineOperation({
     ['project-id', t['project-id']],
     ['pipeline-id', t['pipeline-id']],
     ['build-params', Object.keys(t['build-params'] ?? {}).join(', ')],
-    ['wait', t.wait ? `yes, up to ${formatDuration(settings.timeoutMs)}` : 'no'],
+    waitRow(t.wait, settings.timeoutMs),
     ['on-rerun', t['on-rerun']],
   ],
   waits: (t) => t.wait,

@@ -183,8 +183,9 @@ export class BuildSight {
   }
 
   #logBlocks(read: LogRead): Block[] {
-    const rows: [string, string][] = [['Log lines read', String(read.lines)]];
-    if (this.#file !== undefined) rows.push(['Log file', this.#file.failed ?? `${this.#file.path} (the log-file output)`]);
+    // A path under the runner's temp folder is nothing a reader of the summary can open: the output names it.
+    const rows: [string, string][] = read.lines > 0 ? [['Log lines read', String(read.lines)]] : [];
+    if (this.#file !== undefined) rows.push(['Log file', this.#file.failed ?? 'in the log-file output, for later steps']);
     for (const [key, left] of read.cut) {
       const tail = read.tails.find((t) => t.key === key);
       rows.push([`Not in the step's log`, `${left} lines of ${tail?.label ?? key}`]);

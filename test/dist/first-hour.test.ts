@@ -107,7 +107,7 @@ describe('the built action, on the mistakes of a first hour', () => {
       emu.seedSign({ resignId: 's-1' });
       const sign = await step({ operation: 'sign-detail', 'resign-id': 's-1', timeout: '90', 'poll-interval': '1500ms' });
       expect(sign.code).toBe(0);
-      expect(sign.summary).toContain('| timeout | 1m30s |');
+      expect(sign.summary).toContain('| wait | yes, up to 1m30s |');
       expect(sign.summary).toContain('| poll-interval | 1.5s |');
       expect(sign.stdout).toContain('timeout 1m30s, a poll every 1.5s');
     });
