@@ -4,17 +4,7 @@
 // the failed stage, failedContainer=true (PipelineBuildRetryService.fillRetryStageParams); without
 // taskId bk-ci ignores failedContainer and retries the whole build (docs/bkci/builds.md#retry).
 import { formatElapsed } from '../base/duration.ts';
-import {
-  ActionError,
-  AuthError,
-  CancelledError,
-  DeadlineError,
-  errorMessage,
-  HttpError,
-  NetworkError,
-  ServerSaidError,
-  WrapperStatusError,
-} from '../base/errors.ts';
+import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
 import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
 import { FAILURE } from './status.ts';
 import type { BuildContext } from './watch.ts';
@@ -84,13 +74,6 @@ function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string
     : { query: { ...base, taskId: stage, failedContainer: 'true' }, said: `the failed jobs of ${stage}` };
 }
 
-/** The retry was refused or never sent: nothing happened. */
-function refused(e: unknown): boolean {
-  if (e instanceof HttpError) return e.status < 500;
-  if (e instanceof NetworkError) return e.beforeSend;
-  return e instanceof WrapperStatusError || e instanceof CancelledError || e instanceof DeadlineError || e instanceof AuthError;
-}
-
 /** POSTs build_retry once and learns the new run's executeCount, from the answer or, when it is lost, from the model. */
 export async function retryOnce(r: RetryRequest, ctx: Pick<BuildContext, 'api' | 'clock' | 'log'>): Promise<Retried> {
   const model = await readModel(r, ctx);
@@ -107,7 +90,8 @@ export async function retryOnce(r: RetryRequest, ctx: Pick<BuildContext, 'api' |
         { status: e.status, cause: e },
       );
     }
-    if (refused(e)) throw e;
+    // Refused, never sent, or the job cancelled (said as such by run()): nothing to learn from the model.
+    if (e instanceof CancelledError || !factsOf(e).mayHaveApplied) throw e;
     ctx.log.info(`the answer to the retry was lost (${errorMessage(e)}); reading the build to learn whether bk-ci took it`);
     return { executeCount: await afterLostAnswer(r, ctx, before, e), how: 'model', what: said };
   }
