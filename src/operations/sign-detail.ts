@@ -8,7 +8,7 @@ import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
-import { changesTable, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { changesTable, type PollEnd, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
 // Not published on the BlueKing API Gateway (removed from open-source bk-ci's v4 in 2022).
@@ -85,7 +85,6 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
   let status: number | undefined;
   const elapsed = (): number => clock.now() - p.start;
   const outcome = (headline: string): Outcome<SignOutput> => ({ ...buildOutcome(headline, p, progress, elapsed(), downloadUrl), status });
-  let warnedUnknown = false;
 
   if (p.wait)
     log.info(
@@ -94,36 +93,9 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
   let end: PollEnd;
   try {
     end = await poll(
-      {
-        read: async () => {
-          const reply = await api
-            .call({ endpoint: SIGN_DETAIL, params: { resignId: p.resignId }, data: signDetailData })
-            .catch((e: unknown) => {
-              status = statusOf(e) ?? status;
-              throw e;
-            });
-          status = reply.status;
-          if (reply.data === undefined)
-            throw new ResponseFormatError({
-              method: 'GET',
-              url: `re-sign task ${p.resignId}`,
-              status: reply.status,
-              detail: 'bk-ci answered without data',
-            });
-          return reply.data;
-        },
-        status: (v) => v.status,
-        describe: (v) => `${v.status}${v.message ? ` (${v.message})` : ''}`,
-        verdict: (v) => {
-          if (v.status === 'SUCCESS') return 'done';
-          if (v.status === 'FAIL') return 'failed';
-          if (v.status !== 'RUNNING' && !warnedUnknown) {
-            warnedUnknown = true;
-            log.warning(`re-sign task ${p.resignId} has status "${v.status}", which this action does not know; waiting on as for RUNNING`);
-          }
-          return 'waiting';
-        },
-      },
+      signWatch(api, p, log, (st) => {
+        status = st ?? status;
+      }),
       {
         start: p.start,
         timeoutMs: p.timeoutMs,
@@ -157,28 +129,74 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: S
       outcome(`re-sign task ${p.resignId}: timed out`),
     );
 
-  if (signStatus === 'SUCCESS' && p.downloadUrl) {
-    let url: string | undefined;
-    try {
-      const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: p.resignId }, data: z.string() });
-      status = reply.status;
-      url = reply.data;
-    } catch (e) {
-      if (e instanceof CancelledError)
-        throw new OperationError(`cancelled after ${formatElapsed(elapsed())}, while reading the download URL`, outcome('cancelled'), {
-          cause: e,
-        });
-      log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
-    }
-    if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
-    else if (!isHttpUrl(url))
-      throw new OperationError(
-        `bk-ci gave a download URL for re-sign task ${p.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
-        outcome(`re-sign task ${p.resignId}: SUCCESS, download URL refused`),
-      );
-    else downloadUrl = url;
-  }
+  if (signStatus === 'SUCCESS' && p.downloadUrl) downloadUrl = await readDownloadUrl(api, p, log, (st) => (status = st), outcome, elapsed);
   return outcome(`re-sign task ${p.resignId}: ${signStatus} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`);
+}
+
+/** The task as the poll loop reads it: one read, its status, and bk-ci's end (`seen` is told each HTTP status). */
+function signWatch(api: Pick<BkciApi, 'call'>, p: SignParams, log: Log, seen: (status: number | undefined) => void): Watch<SignDetail> {
+  let warnedUnknown = false;
+  return {
+    read: async () => {
+      const reply = await api
+        .call({ endpoint: SIGN_DETAIL, params: { resignId: p.resignId }, data: signDetailData })
+        .catch((e: unknown) => {
+          seen(statusOf(e));
+          throw e;
+        });
+      seen(reply.status);
+      if (reply.data === undefined)
+        throw new ResponseFormatError({
+          method: 'GET',
+          url: `re-sign task ${p.resignId}`,
+          status: reply.status,
+          detail: 'bk-ci answered without data',
+        });
+      return reply.data;
+    },
+    status: (v) => v.status,
+    describe: (v) => `${v.status}${v.message ? ` (${v.message})` : ''}`,
+    verdict: (v) => {
+      if (v.status === 'SUCCESS') return 'done';
+      if (v.status === 'FAIL') return 'failed';
+      if (v.status !== 'RUNNING' && !warnedUnknown) {
+        warnedUnknown = true;
+        log.warning(`re-sign task ${p.resignId} has status "${v.status}", which this action does not know; waiting on as for RUNNING`);
+      }
+      return 'waiting';
+    },
+  };
+}
+
+/** The signed IPA's link, after SUCCESS: a failure to read it is a warning; a link that fails the URL check fails the step. */
+async function readDownloadUrl(
+  api: Pick<BkciApi, 'call'>,
+  p: SignParams,
+  log: Log,
+  seen: (status: number) => void,
+  outcome: (headline: string) => Outcome<SignOutput>,
+  elapsed: () => number,
+): Promise<string | undefined> {
+  let url: string | undefined;
+  try {
+    const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: p.resignId }, data: z.string() });
+    seen(reply.status);
+    url = reply.data;
+  } catch (e) {
+    if (e instanceof CancelledError)
+      throw new OperationError(`cancelled after ${formatElapsed(elapsed())}, while reading the download URL`, outcome('cancelled'), {
+        cause: e,
+      });
+    log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
+  }
+  if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
+  else if (!isHttpUrl(url))
+    throw new OperationError(
+      `bk-ci gave a download URL for re-sign task ${p.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
+      outcome(`re-sign task ${p.resignId}: SUCCESS, download URL refused`),
+    );
+  else return url;
+  return undefined;
 }
 
 function buildOutcome(
