@@ -1,5 +1,6 @@
 import type { Clock } from '../base/clock.ts';
-import { ActionError, CancelledError, errorMessage, OperationError, PagingError, ServerSaidError } from '../base/errors.ts';
+import { ActionError, errorMessage, factsOf, OperationError, PagingError, ServerSaidError } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
@@ -164,10 +165,8 @@ export default defineOperation({
         // Another deploy deleted it first: what matters is that it is gone.
         if (!(e instanceof ServerSaidError && e.serverStatus === 2101136)) {
           const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
-          const maybe =
-            e instanceof CancelledError && e.inFlight !== undefined
-              ? ` (the deletion of ${row.event} was on its way and may have been applied)`
-              : '';
+          // The write in flight is found through every wrapper around the cancel.
+          const maybe = factsOf(e).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
           throw new OperationError(
             `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
             {
@@ -180,11 +179,7 @@ export default defineOperation({
       }
       done.push(row.event);
     }
-    if (deleted.length > 0)
-      log.info(
-        `re-enabling ${deleted.join(', ')}: bk-ci had disabled them after failed deliveries, and registering again does not enable them`,
-      );
-    if (removed.length > 0) log.info(`removed ${removed.join(', ')}: no longer in events (replace-events)`);
+    sayDeleted(log, deleted, removed);
 
     const reply = await api
       .call({
@@ -196,8 +191,7 @@ export default defineOperation({
       .catch((e: unknown) => {
         const error = rightMissing(e, 'registering callbacks', 'manager', projectId);
         if (deleted.length + removed.length === 0) throw error;
-        const maybe =
-          e instanceof CancelledError && e.inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
+        const maybe = factsOf(e).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
         throw new OperationError(
           `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
           { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
@@ -220,6 +214,15 @@ export default defineOperation({
     return result;
   },
 });
+
+/** What the deletions before the batch were for. */
+function sayDeleted(log: Log, deleted: readonly string[], removed: readonly string[]): void {
+  if (deleted.length > 0)
+    log.info(
+      `re-enabling ${deleted.join(', ')}: bk-ci had disabled them after failed deliveries, and registering again does not enable them`,
+    );
+  if (removed.length > 0) log.info(`removed ${removed.join(', ')}: no longer in events (replace-events)`);
+}
 
 function describe(
   headline: string,
