@@ -108,6 +108,7 @@ export const REGISTRY = {
       ...BUILD_CHECKED,
     },
     () => import('./retry-build.ts'),
+    ['github-token'],
   ),
 } as const satisfies Record<OperationName, Declaration>;
 

@@ -34,6 +34,8 @@ export interface SightContext {
   secrets: Secrets;
   signal: AbortSignal;
   clock: Clock;
+  /** The environment run() was given: RUNNER_TEMP, where the log file goes. */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export interface SeenBuild {
@@ -81,7 +83,7 @@ export class BuildSight {
     this.#o = o;
     if (o.logs === 'none') return;
     this.#file = new LogFile(
-      process.env.RUNNER_TEMP,
+      ctx.env?.RUNNER_TEMP,
       (t) => ctx.secrets.redact(t),
       (m) => ctx.log.warning(`${m}; the build's status decides`),
     );

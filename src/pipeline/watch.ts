@@ -86,6 +86,8 @@ export interface BuildContext {
   settings: { timeoutMs: number; pollIntervalMs: number };
   /** The step's secrets: a build variable's value joins them before it is shown. */
   secrets: Secrets;
+  /** The environment run() was given (RUNNER_TEMP for the log file). */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /** No build by that id: bk-ci's v4 answer said in words. */
