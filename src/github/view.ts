@@ -4,7 +4,7 @@
 import { formatElapsed } from '../base/duration.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import type { BuildStatus } from '../bkci/builds.ts';
-import { describePending, type PendingReview } from '../pipeline/reviews.ts';
+import { describePending, type PendingReview } from '../pipeline/review-state.ts';
 import { type Conclusion, stagePaused } from '../pipeline/status.ts';
 import { codeBlock, fitParts, inert, table, titleText } from './text.ts';
 

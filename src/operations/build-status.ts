@@ -1,5 +1,6 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -11,7 +12,6 @@ import {
   givenBuildInputs,
   SIGHT_ENDPOINTS,
 } from '../pipeline/inputs.ts';
-import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
@@ -56,7 +56,7 @@ async function runBuildStatus(t: BuildStatusTask, ctx: Context) {
         url,
         stopOnCancel: false,
         onReview: t['on-review'],
-        sight: sightOptions(t),
+        report: reportOptions(t),
         onView: check?.onView,
       },
       ctx,

@@ -1,6 +1,7 @@
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_RETRY, BUILD_STATUS } from '../bkci/build-endpoints.ts';
 import { bool } from '../inputs/fields.ts';
+import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -13,7 +14,6 @@ import {
   SIGHT_ENDPOINTS,
 } from '../pipeline/inputs.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
-import { sightOptions } from '../pipeline/sight.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
@@ -89,7 +89,7 @@ async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
         url,
         stopOnCancel: false,
         onReview: t['on-review'],
-        sight: sightOptions(t),
+        report: reportOptions(t),
         onView: check?.onView,
       },
       ctx,

@@ -4,6 +4,7 @@ import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
 import { buildDetail } from '../bkci/builds.ts';
 import { textMapping } from '../inputs/fields.ts';
+import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,
   type BuildOutput,
@@ -13,9 +14,8 @@ import {
   givenBuildInputs,
   SIGHT_ENDPOINTS,
 } from '../pipeline/inputs.ts';
-import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review.ts';
-import { describePending, pendingReview } from '../pipeline/reviews.ts';
-import { sightOptions } from '../pipeline/sight.ts';
+import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
+import { describePending, pendingReview } from '../pipeline/review-state.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
@@ -106,7 +106,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
     url,
     stopOnCancel: false,
     onReview: t['on-review'],
-    sight: sightOptions(t),
+    report: reportOptions(t),
   };
   try {
     const o = await watchBuild(watched, ctx);

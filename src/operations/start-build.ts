@@ -5,6 +5,7 @@ import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, 
 import { BUILD_MSG } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
+import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -22,7 +23,6 @@ import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { stepIdentity } from '../pipeline/rerun-message.ts';
-import { sightOptions } from '../pipeline/sight.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
 import { stopBuild, type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
@@ -102,7 +102,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     url: buildUrl(consoleUrl, projectId, pipelineId, b.id),
     stopOnCancel: t['stop-on-cancel'],
     onReview: t['on-review'],
-    sight: sightOptions(t),
+    report: reportOptions(t),
     onView: check?.onView,
   });
   /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */

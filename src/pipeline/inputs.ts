@@ -114,7 +114,7 @@ export const givenBuildInputs = {
 export const SIGHT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
 
 export const SIGHT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
-export type SightOutput = (typeof SIGHT_OUTPUTS)[number];
+export type ReportInputs = (typeof SIGHT_OUTPUTS)[number];
 
 export const BUILD_OUTPUTS = [
   'build-id',

@@ -5,7 +5,7 @@ import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
-import { ABORTED, describePending, type PendingReview } from './reviews.ts';
+import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 /** What the step knows of one build when it ends, whichever way it ends. */

@@ -48,7 +48,7 @@ export const isKnownStatus = (status: string): boolean => KNOWN.has(status);
 /**
  * The end a status says, before any review is looked at: `success`, `failure`, `cancelled`, or
  * `waiting` (not ended). A STAGE_SUCCESS with an endTime is `success` here; whether its stage
- * review was rejected is for build_detail to say (src/pipeline/reviews.ts).
+ * review was rejected is for build_detail to say (src/pipeline/review-state.ts).
  */
 export function endOf(
   s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },

@@ -22,13 +22,13 @@ import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildSta
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import { BuildReport, failedSteps, NO_REPORT, type ReportOptions, type Seen } from './build-report.ts';
 import type { BuildOutput } from './inputs.ts';
 import { buildUrl } from './inputs.ts';
 import { describeBuild } from './outcome.ts';
 import { newRunGate } from './rerun-gate.ts';
-import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './reviews.ts';
+import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './review-state.ts';
 import { sideCalls } from './side-reads.ts';
-import { BuildSight, failedSteps, NO_SIGHT, type Seen, type SightOptions } from './sight.ts';
 import { type Conclusion, endOf, firstError, isKnownStatus, stagePaused, waitingOn } from './status.ts';
 
 export interface Watched {
@@ -45,7 +45,7 @@ export interface Watched {
   stopOnCancel: boolean;
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
-  sight?: SightOptions | undefined;
+  report?: ReportOptions | undefined;
   /** The run a retry just asked for: no end counts before it shows (src/pipeline/rerun-gate.ts). */
   newRun?: number | undefined;
   /**
@@ -154,12 +154,12 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       log.debug(`an observer of the wait failed: ${errorMessage(e)}`);
     }
   };
-  const sight = new BuildSight(ctx, b, b.sight ?? NO_SIGHT, () => executeCount ?? 1);
+  const report = new BuildReport(ctx, b, b.report ?? NO_REPORT, () => executeCount ?? 1);
   const gate = newRunGate(b.newRun, b.id, clock);
   let seen: Seen | undefined;
   const outcome = (headline: string, conclusion: Conclusion): Outcome<BuildOutput> => {
     view(conclusion);
-    return withSight(seen, sight, {
+    return withReport(seen, report, {
       ...describeBuild(headline, {
         projectId: b.projectId,
         pipelineId: b.pipelineId,
@@ -231,7 +231,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         return;
       }
       detail = reply.data;
-      sight.learn(reply.data);
+      report.learn(reply.data);
       detailAt = clock.now();
       const before = executeCount;
       executeCount = run ?? executeCount;
@@ -311,7 +311,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
           if (e !== 'waiting') return 'failed';
           return b.onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';
         },
-        ...(sight.follow === undefined ? {} : { follow: sight.follow }),
+        ...(report.follow === undefined ? {} : { follow: report.follow }),
       },
       {
         start: ctx.start,
@@ -325,7 +325,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       progress,
     );
   } catch (e) {
-    seen = await sight.end(undefined, []);
+    seen = await report.end(undefined, []);
     if (!(e instanceof CancelledError)) {
       status = statusOf(e) ?? status;
       // Our own sentences stand as they are; a request's failure says what was being read.
@@ -347,7 +347,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   // Before a retried build's new run showed, the end bk-ci shows is the run before it (wait: false).
   const over = last === undefined || end === 'timeout' || !gate.open ? 'waiting' : endOf(last);
   const failed = failedSteps(detail, last);
-  seen = await sight.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failed, last?.buildNum ?? b.num);
+  seen = await report.end(over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed', failed, last?.buildNum ?? b.num);
   if (end === 'timeout' || last === undefined)
     throw new OperationError(
       `${name()} ${last === undefined ? 'could not be read' : `is still ${pending ? `waiting for review of ${describePending(pending)}` : waitingOn(last)}`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(ctx.settings.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${troubleNote(progress, clock.now())}`,
@@ -396,8 +396,8 @@ function stageOf(s: BuildStatus): string | undefined {
 }
 
 /** The outcome with what the build showed besides its status: the log's file, variables, artifacts and their blocks. */
-function withSight(seen: Seen | undefined, sight: BuildSight, o: Outcome<BuildOutput>): Outcome<BuildOutput> {
-  return { ...o, outputs: { ...o.outputs, ...sight.outputs }, blocks: [...o.blocks, ...(seen?.blocks ?? [])] };
+function withReport(seen: Seen | undefined, report: BuildReport, o: Outcome<BuildOutput>): Outcome<BuildOutput> {
+  return { ...o, outputs: { ...o.outputs, ...report.outputs }, blocks: [...o.blocks, ...(seen?.blocks ?? [])] };
 }
 
 /** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly. */

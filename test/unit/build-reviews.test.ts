@@ -2,7 +2,7 @@
 // build_detail's ModelRecord (docs/bkci/builds.md#reviews).
 import { describe, expect, it } from 'vitest';
 import { buildDetail } from '../../src/bkci/builds.ts';
-import { describeRejection, pendingReview, rejection } from '../../src/pipeline/reviews.ts';
+import { describeRejection, pendingReview, rejection } from '../../src/pipeline/review-state.ts';
 
 const trigger = {
   id: 'stage-1',

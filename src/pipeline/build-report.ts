@@ -12,14 +12,14 @@ import { BUILD_DETAIL, type BuildDetail, type BuildStatus, buildDetail } from '.
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
-import type { SightOutput } from './inputs.ts';
+import type { ReportInputs } from './inputs.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
 import { type Calls, END_READ_MS, sideCalls } from './side-reads.ts';
 import { readVariables } from './variables.ts';
 
-export interface SightOptions {
+export interface ReportOptions {
   logs: LogsMode;
   /** Names of build variables to output once the build ended. */
   variables: readonly string[];
@@ -28,7 +28,7 @@ export interface SightOptions {
   artifacts: boolean;
 }
 
-export interface SightContext {
+export interface ReportContext {
   api: BkciApi;
   log: Log;
   secrets: Secrets;
@@ -53,31 +53,31 @@ export interface FailedStep {
 
 /** What the build showed: outputs and blocks, and what could not be had (said as a failure of the step). */
 export interface Seen {
-  outputs: Partial<Record<SightOutput, string>>;
+  outputs: Partial<Record<ReportInputs, string>>;
   blocks: Block[];
   /** Variables a later step needs could not be read. */
   problem?: string;
 }
 
 /** Nothing shown but the status. */
-export const NO_SIGHT: SightOptions = { logs: 'none', variables: [], maskVariables: [], artifacts: false };
+export const NO_REPORT: ReportOptions = { logs: 'none', variables: [], maskVariables: [], artifacts: false };
 
 /** Failed steps whose last lines the summary shows, at most. */
 const FAILED_SHOWN = 5;
 
-export class BuildSight {
+export class BuildReport {
   readonly follow: LogFollower<unknown> | undefined;
-  readonly #ctx: SightContext;
+  readonly #ctx: ReportContext;
   readonly #b: SeenBuild;
-  readonly #o: SightOptions;
+  readonly #o: ReportOptions;
   readonly #file: LogFile | undefined;
   /** Step names by elementId, from the build's model once known. */
   readonly names = new Map<string, string>();
   /** The start parameters the pipeline declares passwords, once its model was read. */
   #passwords: Set<string> | undefined;
-  readonly #outputs: Partial<Record<SightOutput, string>> = {};
+  readonly #outputs: Partial<Record<ReportInputs, string>> = {};
 
-  constructor(ctx: SightContext, b: SeenBuild, o: SightOptions, executeCount: () => number) {
+  constructor(ctx: ReportContext, b: SeenBuild, o: ReportOptions, executeCount: () => number) {
     this.#ctx = ctx;
     this.#b = b;
     this.#o = o;
@@ -113,7 +113,7 @@ export class BuildSight {
   }
 
   /** Outputs known so far: set on every ending, a cancel included. */
-  get outputs(): Partial<Record<SightOutput, string>> {
+  get outputs(): Partial<Record<ReportInputs, string>> {
     return this.#outputs;
   }
 
@@ -271,12 +271,12 @@ export function passwordParams(detail: BuildDetail): Set<string> {
 }
 
 /** The options the parsed inputs give. */
-export const sightOptions = (t: {
+export const reportOptions = (t: {
   logs: LogsMode;
   variables?: string[] | undefined;
   'mask-variables'?: string[] | undefined;
   artifacts: boolean;
-}): SightOptions => ({
+}): ReportOptions => ({
   logs: t.logs,
   variables: t.variables ?? [],
   maskVariables: t['mask-variables'] ?? [],

@@ -9,7 +9,7 @@ import { z } from '../base/schema.ts';
 import type { BuildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';
-import { describePending, type PendingReview } from './reviews.ts';
+import { describePending, type PendingReview } from './review-state.ts';
 
 /** A ManualReviewParam as bk-ci defines it; what the action does not read passes through. */
 export const reviewParam = z.looseObject({ key: z.string(), value: z.unknown().optional(), valueType: z.string().nullish() });
