@@ -1,16 +1,13 @@
 // start-build and build-status: run() in this process against the emulator's pipelines, on a
 // clock the step and the emulator share, so an hour-long build takes milliseconds.
 import { type AddressInfo, createServer } from 'node:net';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOKEN_PATH } from '../../emulator/server.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { type PipelineSeed, useWorld } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 const GITHUB = {
   GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
   GITHUB_REPOSITORY: 'octo/app',
@@ -26,32 +23,21 @@ const OWN_MESSAGE = /^GitHub octo\/app run 9876543210 job release \(p-app, param
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-});
-afterEach(() => emu.close());
+const w = useWorld();
 
-const pipeline = (seed: Partial<z.input<typeof pipelineSchema>> = {}) =>
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+const pipeline = (seed: PipelineSeed = {}) => w.pipeline(seed);
 const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<StepResult> =>
   runInProcess({
     inputs: {
-      'base-url': emu.url,
-      'bk-token': bkToken,
+      'base-url': w.emu.url,
+      'bk-token': w.bkToken,
       'project-id': 'demo',
       'pipeline-id': 'p-app',
       'poll-interval': '1s',
       retries: '0',
       ...inputs,
     },
-    clock,
+    clock: w.clock,
     env,
   });
 const start = (inputs: Record<string, string> = {}, env?: NodeJS.ProcessEnv) => step({ operation: 'start-build', ...inputs }, env);
@@ -71,7 +57,7 @@ describe('start-build', () => {
     expect(r.outputs).toMatchObject({
       'build-num': '1',
       'build-status': 'SUCCEED',
-      'build-url': `${emu.url}/console/pipeline/demo/p-app/detail/${id}`,
+      'build-url': `${w.emu.url}/console/pipeline/demo/p-app/detail/${id}`,
       polls: '6',
       elapsed: '5',
       'http-status': '200',
@@ -84,7 +70,7 @@ describe('start-build', () => {
     expect(r.stdout).toMatch(/^2s: RUNNING$/m);
     expect(r.stdout).toMatch(/^5s: SUCCEED$/m);
     // The body: the parameters as text, and the workflow's commit as custom trigger material.
-    expect(JSON.parse(emu.requests({ method: 'POST' })[0]?.body ?? '')).toEqual({
+    expect(JSON.parse(w.emu.requests({ method: 'POST' })[0]?.body ?? '')).toEqual({
       APP_VERSION: '1.2.3',
       RETRIES: '3',
       DRY_RUN: 'false',
@@ -93,7 +79,7 @@ describe('start-build', () => {
       BK_CI_MATERIAL_URL: `https://github.example.com/octo/app/commit/${GITHUB.GITHUB_SHA}`,
       BK_CI_BUILD_MSG: expect.stringMatching(OWN_MESSAGE),
     });
-    expect(emu.requests({ method: 'POST' })[0]?.query).toMatch(/&pipelineId=p-app$/);
+    expect(w.emu.requests({ method: 'POST' })[0]?.query).toMatch(/&pipelineId=p-app$/);
   });
 
   it('outputs the status without the values of variables and parameters, and a summary with the link and stages', async () => {
@@ -107,7 +93,7 @@ describe('start-build', () => {
     });
     expect(data).not.toHaveProperty('variables');
     expect(`${r.outputs.data}${r.summary}${r.stdout}`).not.toContain('s3cr3t-value');
-    expect(r.summary).toContain(`| Link | <${emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}> |`);
+    expect(r.summary).toContain(`| Link | <${w.emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}> |`);
     expect(r.summary).toMatch(/\| Build \| SUCCEED \| 1s \|\n\| Release \| SUCCEED \| 1s \|/);
     expect(r.summary).toMatch(/\*\*Status changes\*\*/);
   });
@@ -115,12 +101,12 @@ describe('start-build', () => {
   it('build-params set the material keys themselves: those are not overridden; outside GitHub none is added', async () => {
     pipeline();
     await start({ 'build-params': 'BK_CI_MATERIAL_ID: abc' }, GITHUB);
-    expect(JSON.parse(emu.requests({ method: 'POST' })[0]?.body ?? '')).toMatchObject({
+    expect(JSON.parse(w.emu.requests({ method: 'POST' })[0]?.body ?? '')).toMatchObject({
       BK_CI_MATERIAL_ID: 'abc',
       BK_CI_MATERIAL_NAME: 'octo/app@v1.2.3',
     });
     await start({});
-    expect(JSON.parse(emu.requests({ method: 'POST' })[1]?.body ?? '')).toEqual({
+    expect(JSON.parse(w.emu.requests({ method: 'POST' })[1]?.body ?? '')).toEqual({
       BK_CI_BUILD_MSG: expect.stringMatching(/^started by the bk-ci GitHub action \[[0-9a-f-]{13}\]$/),
     });
   });
@@ -191,7 +177,7 @@ describe('start-build', () => {
       /build #1 \(b-\w+\) is still RUNNING after 10s \(11 polls, timeout 10s\)\. The step stopped waiting; the build goes on in bk-ci\./,
     );
     expect(r.outputs['build-status']).toBe('RUNNING');
-    expect(emu.requests({ path: '/build_stop' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_stop' })).toHaveLength(0);
   });
 
   it('renews the token during a long build', async () => {
@@ -199,7 +185,7 @@ describe('start-build', () => {
     const r = await start({ 'poll-interval': '10m', timeout: '6h' });
     expect(r.errors).toEqual([]);
     expect(r.stdout).toMatch(/^renewed the access token; the new one expires at /m);
-    expect(emu.requests({ path: TOKEN_PATH })).toHaveLength(2);
+    expect(w.emu.requests({ path: TOKEN_PATH })).toHaveLength(2);
   });
 
   it('wait: false ends after the start with the status known then', async () => {
@@ -225,7 +211,7 @@ describe('start-build', () => {
     failedWith(r, message);
     expect(r.errors[0]).toMatch(new RegExp(`bk-ci said: ${startError.message.replace(/[[\]()]/g, '\\$&')}`));
     expect(r.outputs['http-status']).toBe(String(startError.http));
-    expect(emu.requests({ method: 'POST' })).toHaveLength(1);
+    expect(w.emu.requests({ method: 'POST' })).toHaveLength(1);
   });
 
   // What bk-ci refused, or what never reached it, started nothing: the step says so at once, without
@@ -235,7 +221,7 @@ describe('start-build', () => {
     const r = await start();
     failedWith(r, /pipeline p-app of project demo is locked \(disabled\)/);
     expect(r.errors[0]).not.toMatch(/may have started/);
-    expect(emu.requests({ path: '/build_histories' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_histories' })).toHaveLength(0);
   });
 
   it('a start that never reached bk-ci (connection refused) started nothing: no history is searched', async () => {
@@ -268,10 +254,10 @@ describe('start-build', () => {
 
   it('the start is a POST: a 503 is not sent again', async () => {
     pipeline();
-    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 503, contentType: 'html' } });
+    w.emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 503, contentType: 'html' } });
     failedWith(await step({ operation: 'start-build', retries: '3' }), /answered HTTP 503/);
-    expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
-    expect(emu.builds.builds.size).toBe(0);
+    expect(w.emu.requests({ path: '/build_start' })).toHaveLength(1);
+    expect(w.emu.builds.builds.size).toBe(0);
   });
 
   it.each([
@@ -281,7 +267,7 @@ describe('start-build', () => {
     [{ 'stop-on-cancel': 'maybe' }, /stop-on-cancel must be true or false/],
   ])('refuses %j before any request', async (inputs, message) => {
     failedWith(await start(inputs), message);
-    expect(emu.requests().filter((q) => q.path !== TOKEN_PATH)).toHaveLength(0);
+    expect(w.emu.requests().filter((q) => q.path !== TOKEN_PATH)).toHaveLength(0);
   });
 });
 
@@ -296,13 +282,13 @@ describe('build-status', () => {
       'build-id': id,
       'build-status': 'RUNNING',
       'build-num': '1',
-      'build-url': `${emu.url}/console/pipeline/demo/p-app/detail/${id}`,
+      'build-url': `${w.emu.url}/console/pipeline/demo/p-app/detail/${id}`,
     });
     const waited = await step({ operation: 'build-status', 'build-id': id, timeout: '5s' });
     failedWith(waited, /still RUNNING after 5s/);
     const done = await step({ operation: 'build-status', 'build-id': id, timeout: '2m' });
     expect(done.outputs['build-status']).toBe('SUCCEED');
-    expect(emu.requests({ path: '/build_stop' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_stop' })).toHaveLength(0);
   });
 
   it("an unknown build id says there is no such build, not bk-ci's unfilled {0}", async () => {
@@ -319,10 +305,10 @@ describe("the emulator's builds", () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 10_000 }] });
     const started = await start({ wait: 'false' });
     const id = started.outputs['build-id'] ?? '';
-    const stop = () => emu.builds.stop('demo', id, 'p-app');
+    const stop = () => w.emu.builds.stop('demo', id, 'p-app');
     expect(JSON.parse(stop().body)).toEqual({ status: 0, data: true });
-    const b = emu.builds.builds.get(id);
-    expect(b && emu.builds.state(b).status).toBe('CANCELED');
+    const b = w.emu.builds.builds.get(id);
+    expect(b && w.emu.builds.state(b).status).toBe('CANCELED');
     expect(JSON.parse(stop().body)).toMatchObject({ status: 2101182 });
   });
 });

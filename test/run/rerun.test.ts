@@ -1,16 +1,12 @@
 // A re-run of the workflow continues the build an earlier attempt of the same step started: run() in
 // this process against the emulator, attempt 1 played by the step itself (or seeded into the
 // pipeline's history), on a clock the step and the emulator share.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { type PipelineSeed, T0, useWorld } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
 const github = (attempt: number) => ({
   GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
@@ -22,7 +18,7 @@ const github = (attempt: number) => ({
   GITHUB_JOB: 'release',
 });
 /** A build that fails in its second stage; retried, it passes. */
-const FLAKY: Partial<z.input<typeof pipelineSchema>> = {
+const FLAKY: PipelineSeed = {
   phases: [
     { status: 'QUEUE', ms: 1000 },
     { status: 'RUNNING', ms: 3000 },
@@ -35,37 +31,26 @@ const FLAKY: Partial<z.input<typeof pipelineSchema>> = {
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-});
-afterEach(() => emu.close());
+const w = useWorld();
 
-const pipeline = (seed: Partial<z.input<typeof pipelineSchema>> = {}) =>
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+const pipeline = (seed: PipelineSeed = {}) => w.pipeline(seed);
 const start = (attempt: number, inputs: Record<string, string> = {}): Promise<StepResult> =>
   runInProcess({
     inputs: {
       operation: 'start-build',
-      'base-url': emu.url,
-      'bk-token': bkToken,
+      'base-url': w.emu.url,
+      'bk-token': w.bkToken,
       'project-id': 'demo',
       'pipeline-id': 'p-app',
       'poll-interval': '1s',
       retries: '0',
       ...inputs,
     },
-    clock,
+    clock: w.clock,
     env: github(attempt),
   });
-const calls = (path: string) => emu.requests({ path }).map((r) => new URLSearchParams(r.query));
-const builds = () => [...emu.builds.builds.values()];
+const calls = (path: string) => w.emu.requests({ path }).map((r) => new URLSearchParams(r.query));
+const builds = () => [...w.emu.builds.builds.values()];
 
 describe('a re-run of the workflow (on-rerun: resume)', () => {
   it('attempt 1 failed: attempt 2 retries its failed jobs in bk-ci (the same build, run 2) and follows the new run to its end', async () => {
@@ -73,7 +58,7 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
     const first = await start(1);
     expect(first.outputs).toMatchObject({ conclusion: 'failure', rerun: 'none', 'execute-count': '1' });
     const id = first.outputs['build-id'];
-    clock.t += 60_000;
+    w.clock.t += 60_000;
     const second = await start(2);
     expect(second.errors).toEqual([]);
     expect(second.outputs).toMatchObject({
@@ -85,7 +70,7 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
       'build-status': 'SUCCEED',
     });
     expect(builds()).toHaveLength(1);
-    expect(emu.requests({ path: 'build_start' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_start' })).toHaveLength(1);
     const [retry, ...more] = calls('build_retry');
     expect(more).toHaveLength(0);
     expect(Object.fromEntries(retry ?? [])).toMatchObject({ buildId: id, pipelineId: 'p-app', taskId: 'stage-3', failedContainer: 'true' });
@@ -97,13 +82,13 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
   it('retry-all retries the whole build (no taskId); a third attempt retries the same build again, run 3', async () => {
     pipeline({ ...FLAKY, retryResult: 'FAILED' });
     await start(1);
-    clock.t += 60_000;
+    w.clock.t += 60_000;
     const second = await start(2, { 'on-rerun': 'retry-all' });
     expect(second.outputs).toMatchObject({ rerun: 'retried', 'execute-count': '2', conclusion: 'failure' });
     const query = calls('build_retry')[0];
     expect(query?.has('taskId')).toBe(false);
     expect(query?.has('failedContainer')).toBe(false);
-    clock.t += 60_000;
+    w.clock.t += 60_000;
     const third = await start(3);
     expect(third.outputs).toMatchObject({ rerun: 'retried', 'execute-count': '3' });
     expect(builds()).toHaveLength(1);
@@ -112,7 +97,7 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
   it('attempt 1 succeeded: attempt 2 takes it as it is; nothing is started or retried, outputs as if followed', async () => {
     pipeline({ variables: { VERSION: '1.2.3' } });
     const first = await start(1, { variables: 'VERSION' });
-    clock.t += 60_000;
+    w.clock.t += 60_000;
     const second = await start(2, { variables: 'VERSION' });
     expect(second.errors).toEqual([]);
     expect(second.outputs).toMatchObject({
@@ -123,8 +108,8 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
       'execute-count': '1',
       variables: '{"VERSION":"1.2.3"}',
     });
-    expect(emu.requests({ path: 'build_start' })).toHaveLength(1);
-    expect(emu.requests({ path: 'build_retry' })).toHaveLength(0);
+    expect(w.emu.requests({ path: 'build_start' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(0);
     expect(second.stdout).toMatch(/started by attempt 1 ended SUCCEED: taken as it is; nothing is started or retried/);
     expect(second.summary).toMatch(/taken from attempt 1/);
   });
@@ -135,7 +120,7 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
     expect(first.outputs).toMatchObject({ conclusion: 'running' });
     const second = await start(2);
     expect(second.outputs).toMatchObject({ rerun: 'followed', 'build-id': first.outputs['build-id'], conclusion: 'success' });
-    expect(emu.requests({ path: 'build_start' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_start' })).toHaveLength(1);
   });
 
   it('no earlier build of this step: a new build, and the log says so; on-rerun: start never looks', async () => {
@@ -146,16 +131,16 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
     const third = await start(3, { 'on-rerun': 'start' });
     expect(third.outputs).toMatchObject({ rerun: 'none' });
     expect(builds()).toHaveLength(2);
-    expect(emu.requests({ path: 'build_histories' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_histories' })).toHaveLength(1);
     expect(third.stdout).not.toMatch(/re-run/);
   });
 
   it('bk-ci refuses the retry (a build older than 28 days): the step fails with the reason in words and says on-rerun: start starts a new build', async () => {
     pipeline(FLAKY);
     await start(1);
-    clock.t += 28 * DAY + 60_000;
-    emu.addUser('alice');
-    bkToken = emu.addUser('alice').bkToken;
+    w.clock.t += 28 * DAY + 60_000;
+    w.emu.addUser('alice');
+    w.bkToken = w.emu.addUser('alice').bkToken;
     const second = await start(2);
     failedWith(
       second,
@@ -180,21 +165,21 @@ describe('the retry is never sent twice', () => {
   it("its answer lost after bk-ci took it: the build's model says run 2, which is followed", async () => {
     pipeline(FLAKY);
     await start(1);
-    emu.faults.add({ method: 'POST', pattern: /build_retry$/, after: true, fault: { kind: 'status', status: 502, contentType: 'html' } });
+    w.emu.faults.add({ method: 'POST', pattern: /build_retry$/, after: true, fault: { kind: 'status', status: 502, contentType: 'html' } });
     const second = await start(2);
     expect(second.errors).toEqual([]);
     expect(second.outputs).toMatchObject({ rerun: 'retried', 'execute-count': '2', conclusion: 'success' });
-    expect(emu.requests({ path: 'build_retry' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(1);
     expect(second.stdout).toMatch(/the answer to the retry was lost .*learnt from the build, the answer was lost/s);
   });
 
   it('its answer lost and the build still shows run 1: the step says the retry may have been applied, and does not send it again', async () => {
     pipeline(FLAKY);
     await start(1);
-    emu.faults.add({ method: 'POST', pattern: /build_retry$/, fault: { kind: 'reset' } });
+    w.emu.faults.add({ method: 'POST', pattern: /build_retry$/, fault: { kind: 'reset' } });
     const second = await start(2);
     failedWith(second, /the retry may have been applied: the answer to build_retry of b-\w+ was lost .* It is not sent again/);
-    expect(emu.requests({ path: 'build_retry' })).toHaveLength(1);
+    expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(1);
   });
 
   it("the old run's FAILED right after the retry never ends the new run's wait", async () => {
@@ -202,7 +187,7 @@ describe('the retry is never sent twice', () => {
     const first = await start(1);
     // bk-ci's status still shows run 1's end for the first polls after the retry.
     const stale = { status: 'FAILED', startTime: T0 + 1000, endTime: T0 + 4000 };
-    emu.faults.add({ method: 'GET', pattern: /build_status$/, times: 2, fault: { kind: 'patch', data: stale } });
+    w.emu.faults.add({ method: 'GET', pattern: /build_status$/, times: 2, fault: { kind: 'patch', data: stale } });
     const second = await start(2);
     expect(second.errors).toEqual([]);
     expect(second.outputs).toMatchObject({
@@ -247,8 +232,8 @@ describe('matrix legs', () => {
   it("a build seeded into the history with an earlier attempt's message is found by it", async () => {
     pipeline(FLAKY);
     const first = await leg(1, 'linux', { wait: 'false' });
-    const msg = emu.builds.builds.get(first.outputs['build-id'] ?? '')?.buildMsg ?? '';
-    const seeded = emu.seedBuild({ pipelineId: 'p-app', buildMsg: msg.replace('attempt 1', 'attempt 2'), status: 'SUCCEED' });
+    const msg = w.emu.builds.builds.get(first.outputs['build-id'] ?? '')?.buildMsg ?? '';
+    const seeded = w.emu.seedBuild({ pipelineId: 'p-app', buildMsg: msg.replace('attempt 1', 'attempt 2'), status: 'SUCCEED' });
     const third = await leg(3, 'linux');
     expect(third.outputs).toMatchObject({ rerun: 'adopted', 'build-id': seeded.id });
   });

@@ -1,0 +1,76 @@
+// One world for a test: an emulator of one flavour, its users, the project `demo` created by alice,
+// and a clock the step and the emulator share (run() in this process) or real time (the built
+// action). Written once here instead of in every file that needs it.
+import { afterEach, beforeEach, onTestFinished } from 'vitest';
+import type { z } from 'zod';
+import type { pipelineSchema } from '../../emulator/builds.ts';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
+import { FakeClock } from './fake-clock.ts';
+
+/** The day every fake clock starts on unless a test says otherwise. */
+export const T0 = Date.UTC(2026, 5, 1);
+
+export type PipelineSeed = Partial<z.input<typeof pipelineSchema>>;
+
+export interface WorldOptions extends Omit<EmulatorOptions, 'now'> {
+  /** Real time (the built action cannot share a clock); by default a fake clock from T0. */
+  realTime?: boolean;
+  /** Users to add; the first is the one whose token `bkToken` is. Default: alice. */
+  users?: readonly string[];
+  /** The project `demo`, created by the first user. Default: true. */
+  project?: boolean;
+}
+
+export interface World {
+  emu: Emulator;
+  /** The fake clock (its time stands still with `realTime`: nothing reads it then). */
+  clock: FakeClock;
+  /** The first user's bk-ci token. */
+  bkToken: string;
+  /** Every user's bk-ci token, by user id. */
+  tokens: Record<string, string>;
+  /** Seeds a pipeline of project demo: `p-app` unless the seed names one. */
+  pipeline(seed?: PipelineSeed): ReturnType<Emulator['seedPipeline']>;
+  /** The inputs every step against this world starts from: base-url, bk-token, project-id. */
+  connection(): Record<string, string>;
+}
+
+/** Starts a world; it closes when the test that started it ends, so tests may run concurrently. */
+export async function startWorld(o: WorldOptions = {}): Promise<World> {
+  const { realTime = false, users = ['alice'], project = true, ...emulator } = o;
+  const clock = new FakeClock();
+  clock.t = T0;
+  const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(realTime ? {} : { now: () => clock.now() }) });
+  const tokens = Object.fromEntries(users.map((u) => [u, emu.addUser(u).bkToken]));
+  const first = users[0] ?? 'alice';
+  if (project) emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: first });
+  const world: World = {
+    emu,
+    clock,
+    bkToken: tokens[first] ?? '',
+    tokens,
+    pipeline: (seed = {}) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed }),
+    connection: () => ({ 'base-url': emu.url, 'bk-token': world.bkToken, 'project-id': 'demo' }),
+  };
+  return world;
+}
+
+/** A world started in the current test and closed when it finishes. */
+export async function worldForTest(o: WorldOptions = {}): Promise<World> {
+  const w = await startWorld(o);
+  onTestFinished(() => w.emu.close());
+  return w;
+}
+
+/**
+ * A fresh world for each test of the file (or describe block) that calls it: the returned object's
+ * fields are the current test's world. For tests that run one at a time.
+ */
+export function useWorld(o: WorldOptions = {}): World {
+  const live = {} as World;
+  beforeEach(async () => {
+    Object.assign(live, await startWorld(o));
+  });
+  afterEach(() => live.emu.close());
+  return live;
+}
