@@ -21,7 +21,7 @@ const SIDE_EFFECT_FREE = /node_modules\/@actions\/(http-client|exec|io)\/|node_m
 /** The package folder a bundled module came from, for its licence. */
 function packageDir(id) {
   // Virtual modules of the CommonJS plugin start with a NUL and may end in ?query.
-  const m = /^\0?(.*node_modules\/(?:@[^/]+\/)?[^/?]+)\//.exec(id);
+  const m = /^(?:\0[^/]*)*(.*node_modules\/(?:@[^/]+\/)?[^/?]+)\//.exec(id);
   return m?.[1];
 }
 
@@ -82,6 +82,19 @@ const isExternal = (id) =>
     'util/types',
     'stream/web',
   ].includes(id.replace(/^node:/, ''));
+
+/**
+ * @actions/github's HTTP client brings undici 6 of its own (half a megabyte in the runner's
+ * download). Its fetch and ProxyAgent are undici 8's too: @actions/github's modules get the undici the
+ * action already carries, in the file that loads only behind a proxy or with `check`.
+ */
+const oneUndici = {
+  name: 'one-undici',
+  async resolveId(source, importer) {
+    if (source !== 'undici' || importer === undefined || !/node_modules\/@actions\/github\//.test(importer)) return null;
+    return this.resolve('undici', join(import.meta.dirname, 'package.json'), { skipSelf: true });
+  },
+};
 
 /** Node's own modules taken with process.getBuiltinModule, not imported: see scripts/builtins-taken.mjs. */
 const builtinsTaken = { name: 'builtins-taken', renderChunk: (code) => ({ code: takeBuiltins(code, isExternal), map: null }) };
@@ -162,6 +175,7 @@ export default {
   treeshake: { moduleSideEffects: (id, external) => !external && !SIDE_EFFECT_FREE.test(id) },
   plugins: [
     distFiles,
+    oneUndici,
     nodeResolve({ preferBuiltins: true, exportConditions: ['node'] }),
     commonjs({ ignoreDynamicRequires: true }),
     // Smaller to download with every job and to parse at every start; names kept for stack traces.

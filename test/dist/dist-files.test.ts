@@ -75,3 +75,13 @@ describe('dist/', () => {
     expect(code['github.js']).toMatch(/api\.github\.com/);
   });
 });
+
+describe('one undici', () => {
+  it('GitHub’s client uses the undici the action carries: only undici.js holds undici’s code', async () => {
+    const files = (await readdir(DIST)).filter((f) => f.endsWith('.js'));
+    const holders: string[] = [];
+    for (const file of files) if ((await readFile(join(DIST, file), 'utf8')).includes('undici:request:create')) holders.push(file);
+    expect(holders).toEqual(['undici.js']);
+    expect(importsOf(await readFile(join(DIST, 'github.js'), 'utf8'))).toContain('./undici.js');
+  });
+});
