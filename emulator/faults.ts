@@ -120,21 +120,25 @@ export class FaultPlan {
     return this.takeRule(method, path)?.fault;
   }
 
-  /** The same, with whether the fault comes after the request is handled. */
+  /**
+   * The same, with whether the fault comes after the request is handled. Rules are tried in order:
+   * one that still lets requests through counts this one and leaves it to the rules after it.
+   */
   takeRule(method: string, path: string): { fault: Fault; after: boolean } | undefined {
-    const rule = this.#rules.find(
-      (r) =>
-        r.left > 0 &&
-        (r.method === undefined || r.method.toUpperCase() === method) &&
-        (r.path === undefined || r.path === path) &&
-        (r.pattern === undefined || r.pattern.test(path)),
-    );
-    if (rule === undefined) return undefined;
-    if (rule.toSkip > 0) {
-      rule.toSkip -= 1;
-      return undefined;
+    for (const rule of this.#rules) {
+      if (rule.left <= 0 || !matches(rule, method, path)) continue;
+      if (rule.toSkip > 0) {
+        rule.toSkip -= 1;
+        continue;
+      }
+      rule.left -= 1;
+      return { fault: rule.fault, after: rule.after === true };
     }
-    rule.left -= 1;
-    return { fault: rule.fault, after: rule.after === true };
+    return undefined;
   }
 }
+
+const matches = (r: FaultRule, method: string, path: string): boolean =>
+  (r.method === undefined || r.method.toUpperCase() === method) &&
+  (r.path === undefined || r.path === path) &&
+  (r.pattern === undefined || r.pattern.test(path));
