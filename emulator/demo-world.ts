@@ -3,6 +3,7 @@
 // (demo-build.ts), one that pauses at a stage review, a long one, one that fails, and a build
 // already at its review for build-status to read and review-build to decide.
 import { z } from 'zod';
+import type { pipelineSchema } from './builds.ts';
 import { demoBuild } from './demo-build.ts';
 import type { Emulator } from './server.ts';
 
@@ -17,6 +18,17 @@ export interface DemoWorld {
   /** What was seeded, in lines for a banner. */
   banner: string[];
 }
+
+/** A pipeline whose builds pause at once at the review of their stage Release by `reviewer` (group QA), and end 2 s after it. */
+export const atReview = (reviewer: string) =>
+  ({
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 0, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: [reviewer] }] } },
+      { status: 'RUNNING', ms: 2000, stage: 'Release' },
+    ],
+  }) satisfies Partial<z.input<typeof pipelineSchema>>;
 
 /** Seeds the demo world with `user` as its only user (the reviewer of p-review). */
 export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
@@ -40,17 +52,7 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
     ],
     ...demoBuild(1000, 3000),
   });
-  emulator.seedPipeline({
-    projectId,
-    pipelineId: DEMO.review,
-    name: 'Release with review',
-    stages: ['Build', 'Release'],
-    phases: [
-      { status: 'RUNNING', ms: 0, stage: 'Build' },
-      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: [user] }] } },
-      { status: 'RUNNING', ms: 2000, stage: 'Release' },
-    ],
-  });
+  emulator.seedPipeline({ projectId, pipelineId: DEMO.review, name: 'Release with review', ...atReview(user) });
   emulator.seedPipeline({ projectId, pipelineId: DEMO.long, phases: [{ status: 'RUNNING', ms: 10 * 60_000 }], ...demoBuild(0, 600_000) });
   emulator.seedPipeline({
     projectId,

@@ -1,5 +1,5 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
-import type { Outcome } from '../base/outcome.ts';
+import type { Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
 import { buildDetail } from '../bkci/builds.ts';
@@ -94,7 +94,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
     const outcome: Outcome<BuildOutput> = {
       headline: applied,
       outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
-      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
+      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] }],
       status: reply.status,
       done: said,
     };
