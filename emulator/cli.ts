@@ -1,6 +1,6 @@
 // `npm run emulator -- --port 8080 --flavour spec|bkci`: a bk-ci gateway on loopback for a person.
 import { parseArgs } from 'node:util';
-import { demoBuild } from './demo-build.ts';
+import { DEMO, seedDemoWorld } from './demo-world.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `usage: npm run emulator -- [options]
@@ -13,7 +13,8 @@ const USAGE = `usage: npm run emulator -- [options]
                         the token endpoint's answer form (default: wrapped for bkci, bare for spec)
   --gateway             put the BlueKing API Gateway in front (app ci-app, secret app-secret-0001;
                         bk-ci's own /ms/openapi/… paths are then refused)
-  --no-seed             start without the demo project and re-sign task
+  --no-seed             start without the demo world (project demo, a re-sign task, pipelines
+                        p-demo, p-review, p-long, p-fail, a build at its review)
   --help                this text
 
 Control endpoints and their bodies: emulator/README.md.`;
@@ -58,6 +59,10 @@ if (lifetime !== undefined && !/^\d+$/.test(lifetime)) fail(`--token-lifetime mu
 const seed = values.seed === true && values['no-seed'] !== true;
 const user = text('user') ?? 'admin';
 
+function credentialsOf(u: { bkToken: string; token: { accessToken: string } }): { bkToken: string; accessToken: string } {
+  return { bkToken: u.bkToken, accessToken: u.token.accessToken };
+}
+
 /** Why the port cannot be had, in one line that says what to do; undefined for anything else. */
 function portProblem(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
@@ -79,33 +84,19 @@ const emulator = await startEmulator({
   console.error(problem);
   process.exit(1);
 });
-const { bkToken, token } = emulator.addUser(user);
-if (seed) {
-  emulator.seedProject({ englishName: 'demo', projectName: 'Demo project', description: 'seeded by the emulator', creator: user });
-  emulator.seedSign({ resignId: 's-demo', runningMs: 10_000, result: 'SUCCESS', projectId: 'demo' });
-  emulator.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', ...demoBuild(500, 1500) });
-  emulator.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-review',
-    name: 'Release with review',
-    phases: [
-      { status: 'QUEUE', ms: 500 },
-      { status: 'RUNNING', ms: 2000, stage: 'Build' },
-      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'Release approvers', reviewers: [user] }] } },
-      { status: 'RUNNING', ms: 2000 },
-    ],
-  });
-}
+const world = seed ? seedDemoWorld(emulator, user) : undefined;
+const { bkToken, accessToken } = world ?? credentialsOf(emulator.addUser(user));
 console.log(`listening on ${emulator.url}`);
 console.log(
   `flavour: ${flavour}${values.gateway === true ? ', behind the BlueKing API Gateway (app ci-app, secret app-secret-0001): base-url is the URL above' : ''}`,
 );
 console.log(`bk-token: ${bkToken}`);
-console.log(`access-token: ${token.accessToken}`);
+console.log(`access-token: ${accessToken}`);
 console.log(`user-id: ${user}`);
-if (seed)
+for (const line of world?.banner ?? []) console.log(`seeded: ${line}`);
+if (world !== undefined)
   console.log(
-    `seeded: project "demo", re-sign task "s-demo" (RUNNING for 10 s after start, then SUCCESS), pipeline "p-demo" (QUEUE 0.5 s, RUNNING 1.5 s, SUCCEED; a log, variables and artifacts), pipeline "p-review" (its stage Release waits for review by ${user})`,
+    `try: npm start -- base-url=${emulator.url}${values.gateway === true ? ' gateway=bk-apigateway' : ''} bk-token=${bkToken} operation=review-build project-id=${DEMO.projectId} build-id=${world.reviewBuild} decision=approve`,
   );
 console.log(`control: ${emulator.url}/__emulator/… (emulator/README.md)`);
 

@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { demoBuild } from '../emulator/demo-build.ts';
-import { type Emulator, startEmulator } from '../emulator/server.ts';
+import { DEMO, seedDemoWorld } from '../emulator/demo-world.ts';
+import { startEmulator } from '../emulator/server.ts';
 import { formatElapsed } from '../src/base/duration.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
 import { settingsSchema } from '../src/operations/settings.ts';
@@ -41,7 +41,7 @@ const overrides = Object.fromEntries(
 // own, say) and nothing is started or seeded here: the inputs are the ones given.
 const elsewhere = overrides['base-url'];
 const emulator = elsewhere === undefined ? await startEmulator({ flavour: 'bkci' }) : undefined;
-const world = emulator === undefined ? undefined : seedWorld(emulator);
+const world = emulator === undefined ? undefined : seedDemoWorld(emulator, 'demo-user');
 
 /** Not inputs: the run attempt the step runs as, and how the earlier attempt's build stands. */
 const { 'run-attempt': runAttempt = '1', 'earlier-status': earlierStatus = 'FAILED' } = overrides;
@@ -57,10 +57,10 @@ const github = {
 const operation = overrides.operation ?? 'sign-detail';
 /** What the seeded world gives each operation; an operation gets only the ones it reads (others would be warned about). */
 const seeded: Record<string, string> = {
-  'resign-id': 's-5f1c9e7a',
+  'resign-id': DEMO.resignId,
   'download-url': 'true',
-  'project-id': 'demo',
-  'pipeline-id': operation === 'start-build' ? 'p-demo' : 'p-review',
+  'project-id': DEMO.projectId,
+  'pipeline-id': operation === 'start-build' ? 'p-demo' : DEMO.review,
   'build-id': world?.reviewBuild ?? '',
   decision: 'approve',
 };
@@ -84,7 +84,7 @@ const seedEarlier = (): string | undefined => {
   const identity = stepIdentity(workflowContext(github), { pipelineId: inputs['pipeline-id'] ?? '', params: {}, key: inputs['rerun-key'] });
   if (identity === undefined) return undefined;
   const b = emulator.seedBuild({
-    projectId: 'demo',
+    projectId: DEMO.projectId,
     pipelineId: inputs['pipeline-id'] ?? '',
     buildMsg: stepMessage(identity, '1'),
     status: earlierStatus,
@@ -101,12 +101,7 @@ if (emulator === undefined) {
   console.log('started elsewhere: nothing is started or seeded here, and the step gets only the inputs given');
 } else {
   rule(`bk-ci emulator on ${emulator.url} (bkci flavour)`);
-  console.log(
-    'project "demo"; re-sign task "s-5f1c9e7a" RUNNING for 4 s, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED',
-  );
-  console.log(
-    `pipelines "p-review" (pauses at a review of stage Release by demo-user), "p-long" (runs 10 min), "p-fail" (fails after 2 s); build ${world?.reviewBuild} of p-review waits for its review`,
-  );
+  for (const line of world?.banner ?? []) console.log(line);
 }
 if (earlier !== undefined) console.log(earlier);
 console.log('npm start -- --help lists the operations and their inputs');
@@ -163,14 +158,6 @@ try {
   await checks?.close();
 }
 
-/** Starts a build of the pipeline, as build_start would: its id. */
-function seededBuild(emulator: Emulator, pipelineId: string): string {
-  const reply = emulator.builds.start('demo', pipelineId, 'demo-user', {});
-  const id = (JSON.parse(reply.body) as { data?: { id?: string } }).data?.id;
-  if (id === undefined) throw new Error(`the emulator did not start ${pipelineId}: ${reply.body}`);
-  return id;
-}
-
 /** `npm start -- --help`: how to run it, each operation with the inputs it reads, and the shared ones. */
 function help(): string {
   const ops = Object.entries(REGISTRY).map(
@@ -188,61 +175,12 @@ function help(): string {
     '',
     'Examples:',
     '  npm start -- operation=start-build pipeline-id=p-review on-review=fail',
-    '  npm start -- operation=review-build            (approves the seeded build at its review)',
+    '  npm start -- operation=review-build            (approves the seeded build at its review, and ends)',
+    '  npm start -- operation=review-build wait=true  (then follows that build to its end)',
     '  npm start -- operation=build-status wait=false',
     '  npm start -- operation=start-build pipeline-id=p-fail',
     'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator started on its own',
     '(npm run emulator -- --port 8080): npm start -- base-url=http://127.0.0.1:8080 bk-token=<its bk-token> operation=… ;',
     'nothing is seeded then, and the step gets only the inputs given.',
   ].join('\n');
-}
-
-/** The emulator's world for the README's examples: the user, project, re-sign task, pipelines and a build at its review. */
-function seedWorld(emulator: Emulator): { bkToken: string; reviewBuild: string } {
-  const { bkToken } = emulator.addUser('demo-user');
-  emulator.seedProject({
-    englishName: 'demo',
-    projectName: 'Demo project',
-    description: 'seeded for npm start',
-    creator: 'demo-user',
-    bgId: 1,
-    bgName: 'Games',
-  });
-  emulator.seedSign({ resignId: 's-5f1c9e7a', runningMs: 4000, result: 'SUCCESS', projectId: 'demo' });
-  emulator.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-demo',
-    phases: [
-      { status: 'QUEUE', ms: 1000 },
-      { status: 'RUNNING', ms: 3000 },
-    ],
-    ...demoBuild(1000, 3000),
-  });
-
-  // The README's build examples: a pipeline that pauses at a stage review, a long one, one that fails.
-  emulator.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-review',
-    stages: ['Build', 'Release'],
-    phases: [
-      { status: 'RUNNING', ms: 0, stage: 'Build' },
-      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['demo-user'] }] } },
-      { status: 'RUNNING', ms: 2000, stage: 'Release' },
-    ],
-  });
-  emulator.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-long',
-    phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
-    ...demoBuild(0, 600_000),
-  });
-  emulator.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-fail',
-    phases: [{ status: 'RUNNING', ms: 2000 }],
-    result: 'FAILED',
-    errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
-  });
-  // A build already at its stage review: what build-status reads and review-build decides.
-  return { bkToken, reviewBuild: seededBuild(emulator, 'p-review') };
 }

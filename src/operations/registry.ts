@@ -27,8 +27,9 @@ export const OPERATION_NAMES = [
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
 /**
- * What the step knows of an operation before choosing one: the inputs it reads, each with the text
- * action.yml gives as its default (null: none), and which of them are secrets. Its module (the
+ * What the step knows of an operation before choosing one: the inputs it reads, each with its
+ * default as text (null: none; action.yml gives it unless the operations reading the input have
+ * different ones), and which of them are secrets. Its module (the
  * inputs' rules, endpoints, outputs and run) loads only when the step runs it: building every
  * operation's schemas at each start would cost every step what one of them needs.
  */
@@ -94,7 +95,16 @@ export const REGISTRY = {
     ['github-token'],
   ),
   'review-build': declare(
-    { 'project-id': null, 'build-id': null, 'pipeline-id': null, decision: null, suggestion: null, 'review-params': null, ...BUILD_SHOWN },
+    {
+      'project-id': null,
+      'build-id': null,
+      'pipeline-id': null,
+      decision: null,
+      suggestion: null,
+      'review-params': null,
+      ...BUILD_SHOWN,
+      wait: 'false',
+    },
     () => import('./review-build.ts'),
   ),
   'retry-build': declare(
@@ -147,13 +157,22 @@ export interface Step {
   notes: string[];
 }
 
+const declaration = (name: OperationName): Declaration => REGISTRY[name];
+
 /** Which operations read each input of their own (the shared settings aside). */
 const READERS: ReadonlyMap<string, OperationName[]> = new Map(
   INPUT_NAMES.map((input) => [input, OPERATION_NAMES.filter((name) => Object.hasOwn(REGISTRY[name].inputs, input))]),
 );
-/** action.yml's default of each operation's input: the runner sets it whether the workflow gave it or not. */
+/**
+ * action.yml's default of each input: the runner sets it whether the workflow gave it or not. An
+ * input whose operations' defaults differ (wait) has none there: each operation applies its own.
+ */
 const RUNNER_DEFAULTS: ReadonlyMap<string, string> = new Map(
-  DECLARED.flatMap((d) => Object.entries(d.inputs).filter((e): e is [string, string] => e[1] !== null)),
+  [...READERS].flatMap(([input, readers]) => {
+    const defaults = new Set(readers.map((name) => declaration(name).inputs[input] ?? null));
+    const [only] = defaults;
+    return defaults.size === 1 && typeof only === 'string' ? [[input, only] as const] : [];
+  }),
 );
 
 /**

@@ -1,9 +1,9 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
-import type { Outcome } from '../base/outcome.ts';
+import type { Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
 import { buildDetail } from '../bkci/builds.ts';
-import { textMapping } from '../inputs/fields.ts';
+import { bool, textMapping } from '../inputs/fields.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,
@@ -31,6 +31,9 @@ const inputs = z.object({
   // As written: the parameter's declared type decides what a value becomes (build/review.ts).
   'review-params': textMapping('review-params', { lists: true, what: 'a text, or a list of texts' }).optional(),
   ...followInputs,
+  // A person's approval is passed on and the step ends (docs/review-build.md): following the build
+  // to its end, for up to the whole timeout, is asked for with wait: true.
+  wait: bool('wait').default(false),
 });
 
 /** The inputs as parsed: what the run gets. */
@@ -91,7 +94,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
     const outcome: Outcome<BuildOutput> = {
       headline: applied,
       outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
-      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? ([['Link', url]] as [string, string][]) : [])] }],
+      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] }],
       status: reply.status,
       done: said,
     };

@@ -19,13 +19,22 @@ export interface SummaryInput {
 }
 
 /**
+ * A terminal's control sequences (ESC [ … final byte: colours, cursor moves), which a build log
+ * carries and a runner's log page renders, but a summary would show as `␛[32m`: taken out.
+ */
+const TERMINAL_CONTROLS = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-?]*[ -/]*[@-~]`, 'g');
+
+/** What an empty table cell shows: a blank cell reads as a layout slip, a dash as "nothing". */
+const NO_VALUE = '—';
+
+/**
  * Lines in a fenced code block, where Markdown and HTML are not read: a fence longer than any
  * run of backticks in them (so none closes it), each line one line, control characters shown
  * as `␀`-style pictures, long lines cut.
  */
 function codeBlock(lines: string[]): string {
   const shown = lines.map((l) =>
-    [...cut(l, 500)]
+    [...cut(l.replace(TERMINAL_CONTROLS, ''), 500)]
       .map((c) => {
         const code = c.charCodeAt(0);
         if (code === 0x09) return c;
@@ -72,7 +81,7 @@ export function linkCell(url: string, scrub: (text: string) => string): string {
 export function renderSummary(s: SummaryInput): string {
   const scrub = s.scrub ?? ((text: string) => text);
   const text = (t: string): string => escapeMarkdown(scrub(t)) || ' ';
-  const cell = (c: Cell): string => (typeof c === 'string' ? text(c) : linkCell(c.url, scrub));
+  const cell = (c: Cell): string => (typeof c === 'string' ? text(c) : linkCell(c.url, scrub)).trim() || NO_VALUE;
   // Each cell is cut (escapeMarkdown), each table too: a server's list of any length shows its
   // first rows and says how many more there were.
   const table = (headers: string[], rows: Cell[][]): string =>
@@ -87,16 +96,17 @@ export function renderSummary(s: SummaryInput): string {
   if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
   const given = (rows: [string, Cell][]): [string, Cell][] =>
     rows.filter(([, value]) => (typeof value === 'string' ? value : value.url).trim() !== '');
-  if (given(s.asked).length > 0) parts.push(table(['Asked', ''], given(s.asked)));
+  // A two-column table of names and values is labelled by its header; every other section by a heading.
+  if (given(s.asked).length > 0) parts.push(table(['Asked', 'Value'], given(s.asked)));
   // Every fact in one table, where the first stood: one "Result", never one per block, and no row without a value.
   const facts = given(s.blocks.flatMap((b) => (b.kind === 'facts' ? b.rows : [])));
   let factsShown = false;
   for (const b of s.blocks) {
     if (b.kind === 'facts') {
-      if (!factsShown && facts.length > 0) parts.push(table(['Result', ''], facts));
+      if (!factsShown && facts.length > 0) parts.push(table(['Result', 'Value'], facts));
       factsShown = true;
-    } else if (b.kind === 'table') parts.push(`**${text(b.title)}**\n\n${table(b.headers, b.rows)}`);
-    else if (b.kind === 'lines') parts.push(`**${text(b.title)}**\n\n${codeBlock(b.lines.map(scrub))}`);
+    } else if (b.kind === 'table') parts.push(`#### ${text(b.title)}\n\n${table(b.headers, b.rows)}`);
+    else if (b.kind === 'lines') parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map(scrub))}`);
     else parts.push(text(b.text));
   }
   const md = `${parts.join('\n\n')}\n`;

@@ -409,7 +409,7 @@ describe('logs: none and on-failure', () => {
       { step: 'Unit › Unit tests', text: 'test 1 ok' },
       { step: 'Unit › Unit tests', text: 'test 2 FAILED: expected 1, got 2' },
     ]);
-    expect(r.summary).toMatch(/\*\*Last lines of Unit › Unit tests\*\*/);
+    expect(r.summary).toMatch(/\n#### Last lines of Unit › Unit tests\n/);
   });
 
   it('none: no log request at all, no log-file', async () => {
@@ -428,8 +428,8 @@ describe('logs: none and on-failure', () => {
     expect(shownAt).toBeGreaterThan(r.stdout.indexOf('FAILED\n'));
     expect(r.stdout).toMatch(/::group::last 2 of 2 lines of Unit › Unit tests\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n::endgroup::/);
     expect(r.stdout).not.toContain('compiled');
-    expect(r.summary).toMatch(/\*\*Failed steps\*\*[\s\S]*\| Unit › Unit tests \| 2199001: tests failed \|/);
-    expect(r.summary).toMatch(/\*\*Last lines of Unit › Unit tests\*\*\n\n```text\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n```/);
+    expect(r.summary).toMatch(/\n#### Failed steps\n[\s\S]*\| Unit › Unit tests \| 2199001: tests failed \|/);
+    expect(r.summary).toMatch(/\n#### Last lines of Unit › Unit tests\n\n```text\ntest 1 ok\ntest 2 FAILED: expected 1, got 2\n```/);
     expect(await logFile(r)).toHaveLength(3);
   });
 

@@ -188,7 +188,7 @@ describe('artifacts', () => {
     expect(new Set(list.map((f) => f.url)).size).toBe(150);
     const pages = emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
     expect(pages).toEqual(['1', '2']);
-    expect(r.summary).toContain('**Artifacts (150)**');
+    expect(r.summary).toContain('#### Artifacts (150)');
     // A link bk-ci gives that passes the one URL check is a link (GFM autolink) to its target.
     expect(r.summary).toContain(`| <${new URL(list[0]?.url ?? '').href}> |`);
   });

@@ -95,7 +95,7 @@ describe('start-build', () => {
     expect(`${r.outputs.data}${r.summary}${r.stdout}`).not.toContain('s3cr3t-value');
     expect(r.summary).toContain(`| Link | <${w.emu.url}/console/pipeline/demo/p-app/detail/${r.outputs['build-id']}> |`);
     expect(r.summary).toMatch(/\| Build \| SUCCEED \| 1s \|\n\| Release \| SUCCEED \| 1s \|/);
-    expect(r.summary).toMatch(/\*\*Status changes\*\*/);
+    expect(r.summary).toMatch(/\n#### Status changes\n/);
   });
 
   it('build-params set the material keys themselves: those are not overridden; outside GitHub none is added', async () => {
@@ -131,7 +131,7 @@ describe('start-build', () => {
     );
     expect(r.outputs).toMatchObject({ 'build-num': '1', 'build-status': result });
     expect(r.outputs['build-id']).toMatch(/^b-/);
-    expect(r.summary).toMatch(/\*\*Errors\*\*[\s\S]*\| Deploy \| 2199001 \| host unreachable \|/);
+    expect(r.summary).toMatch(/\n#### Errors\n[\s\S]*\| Deploy \| 2199001 \| host unreachable \|/);
   });
 
   it('a build cancelled in bk-ci (CANCELED) fails the step instead of spinning forever', async () => {

@@ -85,6 +85,37 @@ function tableAfter(markdown: string, heading: string): string[][] {
 
 const code = (cell: string | undefined): string | undefined => /^`([^`]*)`$/.exec(cell ?? '')?.[1];
 
+/** Each input an operation reads → operation → its default in code (undefined: none). */
+async function codeDefaults(): Promise<Map<string, Map<string, string | undefined>>> {
+  const byInput = new Map<string, Map<string, string | undefined>>();
+  for (const [operation, declared] of Object.entries(REGISTRY)) {
+    const op = await declared.load();
+    for (const name of op.inputNames) byInput.set(name, (byInput.get(name) ?? new Map()).set(operation, op.inputDefaults[name]));
+  }
+  return byInput;
+}
+
+/** "…. Default: true for a, b; false for c." → operation → default; undefined when the description says none. */
+function describedDefaults(description: string): Map<string, string> | undefined {
+  const sentence = / Default: ([^.]+)\.$/.exec(description)?.[1];
+  if (sentence === undefined) return undefined;
+  const out = new Map<string, string>();
+  for (const part of sentence.split('; ')) {
+    const m = /^(\S+) for ([a-z-]+(?:, [a-z-]+)*)$/.exec(part);
+    expect(m, `"${part}" is not "<default> for <operations>"`).not.toBeNull();
+    for (const operation of m?.[2]?.split(', ') ?? []) out.set(operation, m?.[1] ?? '');
+  }
+  return out;
+}
+
+/** The README's default cell of an input whose operations differ: the most common default, then each other one: "`true` (review-build: `false`)". */
+function readmeDefaults(byOperation: Map<string, string | undefined>): string {
+  const groups = new Map<string, string[]>();
+  for (const [operation, value] of byOperation) groups.set(value ?? 'none', [...(groups.get(value ?? 'none') ?? []), operation]);
+  const [common, ...others] = [...groups].sort((a, b) => b[1].length - a[1].length);
+  return `\`${common?.[0]}\` (${others.map(([value, ops]) => `${ops.join(', ')}: \`${value}\``).join('; ')})`;
+}
+
 describe('action.yml', () => {
   it('is valid action metadata for a node24 action', async () => {
     const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
@@ -142,9 +173,24 @@ describe('action.yml', () => {
       const op = await declared.load();
       // The registry knows each input and its default before the module loads: both say the same.
       expect(Object.keys(declared.inputs).sort(), operation).toEqual([...op.inputNames].sort());
-      for (const [name, given] of Object.entries(declared.inputs)) {
-        expect(action.inputs[name]?.default, `${operation} reads ${name}`).toBe(op.inputDefaults[name]);
+      for (const [name, given] of Object.entries(declared.inputs))
         expect(given ?? undefined, `${operation} declares ${name}`).toBe(op.inputDefaults[name]);
+    }
+  });
+
+  it("gives an input action.yml's default only when every operation reading it has that default, and else says each one's in its description", async () => {
+    const byInput = await codeDefaults();
+    expect(byInput.get('wait')?.get('review-build')).toBe('false');
+    for (const [name, byOperation] of byInput) {
+      const defaults = new Set(byOperation.values());
+      const described = describedDefaults(action.inputs[name]?.description ?? '');
+      if (defaults.size === 1) {
+        expect(action.inputs[name]?.default, `${name} (read by ${[...byOperation.keys()].join(', ')})`).toBe([...defaults][0]);
+        expect(described, `${name} has one default: action.yml's default says it`).toBeUndefined();
+      } else {
+        // The runner would fill in action.yml's default for every operation, hiding each one's own.
+        expect(action.inputs[name]?.default, `${name}: its operations' defaults differ`).toBeUndefined();
+        expect(described, `${name}'s description says each operation's default`).toEqual(byOperation);
       }
     }
   });
@@ -159,12 +205,15 @@ describe('action.yml', () => {
 });
 
 describe('README', () => {
-  it('its inputs table matches action.yml: names, order, defaults, required', () => {
+  it("its inputs table matches action.yml: names, order, defaults (each operation's where they differ), required", async () => {
     const rows = tableAfter(readme, '## Inputs');
     expect(rows.map((r) => code(r[0]))).toEqual(Object.keys(action.inputs));
-    for (const [cell, def] of rows.map((r) => [r[1], action.inputs[code(r[0]) ?? '']] as const)) {
+    const byInput = await codeDefaults();
+    for (const [name, cell, def] of rows.map((r) => [code(r[0]) ?? '', r[1], action.inputs[code(r[0]) ?? '']] as const)) {
+      const described = describedDefaults(def?.description ?? '');
       if (def?.required) expect(cell).toBe('(required)');
       else if (def?.default !== undefined) expect(code(cell)).toBe(def.default);
+      else if (described !== undefined) expect(cell, name).toBe(readmeDefaults(byInput.get(name) ?? new Map()));
       else expect(code(cell), `README gives a default that action.yml does not have: ${cell}`).toBeUndefined();
     }
   });

@@ -71,9 +71,9 @@ describe('the summary, exactly', () => {
         '### ❌ bk-ci get-project: failed',
         'Host: devops.example.com',
         '**Failed:** boom',
-        '| Asked |   |\n|---|---|\n| project-id | demo |',
-        '| Result |   |\n|---|---|\n| Project | demo |',
-        '**Events**\n\n| Event | Result |\n|---|---|\n| BUILD_END |   |',
+        '| Asked | Value |\n|---|---|\n| project-id | demo |',
+        '| Result | Value |\n|---|---|\n| Project | demo |',
+        '#### Events\n\n| Event | Result |\n|---|---|\n| BUILD_END | — |',
         'n',
       ].join('\n\n')}\n`,
     );

@@ -1,0 +1,82 @@
+// The demo world, one for `npm start` and `npm run emulator`: what the README's examples need. A
+// project, a re-sign task, a pipeline whose builds write a log, set variables and archive files
+// (demo-build.ts), one that pauses at a stage review, a long one, one that fails, and a build
+// already at its review for build-status to read and review-build to decide.
+import { z } from 'zod';
+import type { pipelineSchema } from './builds.ts';
+import { demoBuild } from './demo-build.ts';
+import type { Emulator } from './server.ts';
+
+/** The ids the README's examples and `npm start` use. */
+export const DEMO = { projectId: 'demo', resignId: 's-5f1c9e7a', review: 'p-review', long: 'p-long', fail: 'p-fail' } as const;
+
+export interface DemoWorld {
+  bkToken: string;
+  accessToken: string;
+  /** The build of p-review waiting for its review. */
+  reviewBuild: string;
+  /** What was seeded, in lines for a banner. */
+  banner: string[];
+}
+
+/** A pipeline whose builds pause at once at the review of their stage Release by `reviewer` (group QA), and end 2 s after it. */
+export const atReview = (reviewer: string) =>
+  ({
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 0, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: [reviewer] }] } },
+      { status: 'RUNNING', ms: 2000, stage: 'Release' },
+    ],
+  }) satisfies Partial<z.input<typeof pipelineSchema>>;
+
+/** Seeds the demo world with `user` as its only user (the reviewer of p-review). */
+export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
+  const { bkToken, token } = emulator.addUser(user);
+  const projectId = DEMO.projectId;
+  emulator.seedProject({
+    englishName: projectId,
+    projectName: 'Demo project',
+    description: 'the demo world',
+    creator: user,
+    bgId: 1,
+    bgName: 'Games',
+  });
+  emulator.seedSign({ resignId: DEMO.resignId, runningMs: 4000, result: 'SUCCESS', projectId });
+  emulator.seedPipeline({
+    projectId,
+    pipelineId: 'p-demo',
+    phases: [
+      { status: 'QUEUE', ms: 1000 },
+      { status: 'RUNNING', ms: 3000 },
+    ],
+    ...demoBuild(1000, 3000),
+  });
+  emulator.seedPipeline({ projectId, pipelineId: DEMO.review, name: 'Release with review', ...atReview(user) });
+  emulator.seedPipeline({ projectId, pipelineId: DEMO.long, phases: [{ status: 'RUNNING', ms: 10 * 60_000 }], ...demoBuild(0, 600_000) });
+  emulator.seedPipeline({
+    projectId,
+    pipelineId: DEMO.fail,
+    phases: [{ status: 'RUNNING', ms: 2000 }],
+    result: 'FAILED',
+    errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
+  });
+  const reviewBuild = startedBuild(emulator, user, DEMO.review);
+  return {
+    bkToken,
+    accessToken: token.accessToken,
+    reviewBuild,
+    banner: [
+      `project "${projectId}"; re-sign task "${DEMO.resignId}" RUNNING for 4 s from now, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED (a log, variables and artifacts)`,
+      `pipelines "${DEMO.review}" (pauses at a review of stage Release by ${user}), "${DEMO.long}" (runs 10 min), "${DEMO.fail}" (fails after 2 s); build ${reviewBuild} of ${DEMO.review} waits for its review`,
+    ],
+  };
+}
+
+/** Starts a build of the pipeline as `user`, as build_start would: its id. */
+function startedBuild(emulator: Emulator, user: string, pipelineId: string): string {
+  const reply = emulator.builds.start(DEMO.projectId, pipelineId, user, {});
+  const started = z.object({ data: z.object({ id: z.string() }) }).safeParse(JSON.parse(reply.body));
+  if (!started.success) throw new Error(`the emulator did not start ${pipelineId}: ${reply.body}`);
+  return started.data.data.id;
+}
