@@ -1,14 +1,12 @@
 // What `npm ci` prints on a machine whose own Node is not 24, as the README tells a newcomer to
 // expect: npm checks every package's `engines` against that Node before it installs Node 24.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+// npm's own semver rules: npm checks engines with them.
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROOT } from '../support/dist-runner.ts';
-
-// npm's own semver rules (npm checks engines with them); installed with the lock's tools, not a dependency of the action.
-const semver = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
 
 const lock = z.object({
   packages: z.record(z.string(), z.object({ version: z.string().optional(), engines: z.unknown().optional() }).loose()),
