@@ -4,7 +4,7 @@
 // loaded without node_modules, the real clock of its waits. Every example, this sample included,
 // runs in process in test/run/readme-examples.test.ts, from the same extraction
 // (test/support/readme-examples.ts), so an example edited in a page is tested there whatever its family.
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import {
   cannotRun,
@@ -49,7 +49,7 @@ describe.concurrent('a sample of the examples in README.md and docs/, through th
   });
 
   for (const e of sample) {
-    it(`${e.title}: ${String(withOf(e)?.operation)}`, async ({ expect }) => {
+    it(`${e.title}: ${String(withOf(e)?.operation)}`, async ({ expect, onTestFinished }) => {
       const w = await readmeWorld({ gateway: viaGateway(e), realTime: true });
       onTestFinished(() => w.world.emu.close());
       const r = await runStep(action(), { inputs: inputsOf(e, w) });

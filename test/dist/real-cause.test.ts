@@ -11,8 +11,8 @@ const action = useInstalledAction({ beforeAll, afterAll });
 const warnings = (stdout: string): string[] => [...stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => m[1] ?? '');
 
 describe('inputs under names the action does not know', () => {
-  it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async () => {
-    const w = await worldForTest({ realTime: true });
+  it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
     const r = await runStep(action(), {
       inputs: { ...w.connection(), operation: 'get-project', 'poll-intervall': '10s', colour: 'blue' },
     });
