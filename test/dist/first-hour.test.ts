@@ -1,15 +1,23 @@
 // A newcomer's first hour, where only processes show it: `npm start`, as the README says to run
 // it, is npm starting the emulator and the action, and what it leaves in the temporary directory
-// is theirs. The mistakes of the first hour and the outputs each operation sets run in process in
-// test/run/first-hour.test.ts.
+// is theirs; an input under a name the action does not know reaches the step only as an INPUT_
+// variable of its real environment (the runner passes every `with:` entry so, whatever its name).
+// The two run concurrently. The mistakes of the first hour, the outputs each operation sets and
+// the other real causes (test/run/real-cause.test.ts) run in process in test/run/.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
+import { worldForTest } from '../support/world.ts';
 
-describe('npm start, as the README says to run it', () => {
-  it('shows a clean run and leaves nothing in the temporary directory', async () => {
+const action = useInstalledAction({ beforeAll, afterAll });
+
+const warnings = (stdout: string): string[] => [...stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => m[1] ?? '');
+
+describe.concurrent('npm start, as the README says to run it', () => {
+  it('shows a clean run and leaves nothing in the temporary directory', async ({ expect }) => {
     const temp = await mkdtemp(join(tmpdir(), 'bkci-npm-start-'));
     try {
       const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,4 +40,20 @@ describe('npm start, as the README says to run it', () => {
       await rm(temp, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe.concurrent('inputs under names the action does not know', () => {
+  it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    const r = await runStep(action(), {
+      inputs: { ...w.connection(), operation: 'get-project', 'poll-intervall': '10s', colour: 'blue' },
+    });
+    test.expect(r.code, r.stdout).toBe(0);
+    test
+      .expect(warnings(r.stdout))
+      .toEqual([
+        'poll-intervall is not an input of this action, so it was ignored: did you mean poll-interval? (the runner passed it as INPUT_POLL-INTERVALL)',
+        'colour is not an input of this action, so it was ignored: action.yml lists the inputs there are (the runner passed it as INPUT_COLOUR)',
+      ]);
+  });
 });

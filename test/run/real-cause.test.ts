@@ -1,7 +1,7 @@
 // A newcomer's wrong base-url, wrong front door or mistyped input: one line that names the cause
 // and the fix, said once, for the build operations as for the others. run() in this process, with
 // the runner's INPUT_ variables in the environment it is given, on the clock the emulator shares.
-// test/dist/real-cause.test.ts keeps the case that needs the step's real environment.
+// test/dist/first-hour.test.ts keeps the case that needs the step's real environment.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
