@@ -1,7 +1,8 @@
 // A newcomer's first hour: the mistakes people make on day one, with the exact words that name the
 // cause, and outputs that mean what action.yml says. run() in this process, which prints, outputs
 // and writes the summary through the same code as the built action, on the clock the emulator
-// shares; test/dist/first-hour.test.ts keeps what needs processes (npm start).
+// shares; test/dist/first-hour.test.ts keeps what needs processes (npm start, and an unknown
+// input found in the step's real environment).
 import { marked } from 'marked';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
