@@ -1,266 +1,23 @@
-// A newcomer's first hour: the mistakes people make on day one, each through the built
-// action as a runner runs it, with the exact words that name the cause.
+// A newcomer's first hour, where only processes show it: `npm start`, as the README says to run
+// it, is npm starting the emulator and the action, and what it leaves in the temporary directory
+// is theirs; an input under a name the action does not know reaches the step only as an INPUT_
+// variable of its real environment (the runner passes every `with:` entry so, whatever its name).
+// The two run concurrently. The mistakes of the first hour, the outputs each operation sets and
+// the other real causes (test/run/real-cause.test.ts) run in process in test/run/.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { marked } from 'marked';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
-import { OPERATION_NAMES } from '../../src/operations/registry.ts';
-import { readActionYml, runStep, useInstalledAction } from '../support/dist-runner.ts';
-import { failedWith } from '../support/expect-step.ts';
-import { signRunningFor } from '../support/sign-reads.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
+import { worldForTest } from '../support/world.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
 
 const warnings = (stdout: string): string[] => [...stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => m[1] ?? '');
 
-describe('the built action, on the mistakes of a first hour', () => {
-  let emu: Emulator;
-  let bkToken: string;
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    ({ bkToken } = emu.addUser('alice'));
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice' });
-  });
-  afterEach(() => emu.close());
-
-  const step = (inputs: Record<string, string>) => runStep(action(), { inputs: { 'base-url': emu.url, 'bk-token': bkToken, ...inputs } });
-
-  describe('a mistyped project field is named, with the field meant, before any request', () => {
-    it.each([
-      ['update-project', 'descripton', { 'project-id': 'demo', project: '{"descripton": "new"}' }, 'did you mean description?'],
-      ['create-project', 'bgid', { project: 'englishName: app\nprojectName: App\nbgid: 12' }, 'did you mean bgId?'],
-      ['create-project', 'logoAddr', { project: 'englishName: app\nprojectName: App\nlogoAddr: x' }, 'did you mean logoAddress?'],
-    ])('%s with project.%s', async (operation, field, inputs, hint) => {
-      const r = await step({ operation, ...inputs });
-      failedWith(r, new RegExp(`^bk-ci ${operation} failed: invalid input: project\\.${field} is not a field of a bk-ci project`));
-      expect(r.errors[0]).toContain(`bk-ci would ignore it: ${hint}`);
-      expect(r.errors[0]).toContain('No request was sent.');
-      expect(emu.requests()).toEqual([]);
-      expect(emu.projects.get('demo')?.description).toBe('seeded');
-    });
-
-    it('a field nothing resembles lists the fields there are', async () => {
-      const r = await step({ operation: 'update-project', 'project-id': 'demo', project: '{"colour": "blue"}' });
-      failedWith(
-        r,
-        /project\.colour is not a field of a bk-ci project, and bk-ci would ignore it: the fields are englishName, projectName, description, /,
-      );
-    });
-  });
-
-  it('a failure in the job summary reads as Markdown: its problems a list, its lines lines, no ⏎ and no stray escapes', async () => {
-    const r = await step({ operation: 'update-project', 'project-id': 'demo', project: '{"descripton": "x"}', retries: 'eleven' });
-    expect(r.code).toBe(1);
-    expect(r.summary).not.toContain('⏎');
-    expect(r.summary).toContain(
-      '**Failed:** invalid inputs:\n\n- retries must be a whole number from 0 to 10\n- project.descripton is not a field of a bk-ci project, and bk-ci would ignore it: did you mean description?\n\nNo request was sent.',
-    );
-    const html = marked.parse(r.summary, { gfm: true, async: false });
-    expect([...html.matchAll(/<li>/g)]).toHaveLength(2);
-    expect(html).toContain('<p>No request was sent.</p>');
-  });
-
-  describe('inputs the operation does not read are warned about, once, each named', () => {
-    it('resign-id and build-id given to get-project', async () => {
-      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'resign-id': 's-1', 'build-id': 'b-1' });
-      expect(r.code).toBe(0);
-      expect(warnings(r.stdout)).toEqual([
-        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status, review-build, retry-build). Remove them, or check the operation.',
-      ]);
-    });
-
-    it('access-token beside bk-token: the step says which one it uses, once', async () => {
-      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'access-token': 'from-an-old-secret', 'user-id': 'alice' });
-      expect(r.code, r.stdout).toBe(0);
-      expect(warnings(r.stdout)).toEqual([
-        'access-token and bk-token are both set: the token is issued from bk-token (and renewed when it runs out), and access-token is not used. Remove one of them.',
-      ]);
-      expect(emu.requests().some((q) => q.query.includes('from-an-old-secret'))).toBe(false);
-    });
-
-    it('a value other than its default counts as given; the default the runner fills in does not', async () => {
-      const given = await step({ operation: 'list-projects', wait: 'false', 'if-exists': 'fail' });
-      expect(given.code).toBe(0);
-      expect(warnings(given.stdout)).toEqual([
-        'operation list-projects does not read this input, so it was ignored: wait (read by sign-detail, start-build, build-status, review-build, retry-build). Remove it, or check the operation.',
-      ]);
-      const quiet = await step({ operation: 'get-project', 'project-id': 'demo' });
-      expect(warnings(quiet.stdout)).toEqual([]);
-    });
-  });
-
-  describe('durations read as they were written', () => {
-    it('a 90 s timeout is 1m30s in the summary of start-build and sign-detail', async () => {
-      emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 200 }] });
-      const build = await step({
-        operation: 'start-build',
-        'project-id': 'demo',
-        'pipeline-id': 'p-demo',
-        timeout: '90s',
-        'poll-interval': '1s',
-      });
-      expect(build.code, build.stdout).toBe(0);
-      expect(build.summary).toContain('| wait | yes, up to 1m30s |');
-      emu.seedSign({ resignId: 's-1' });
-      const sign = await step({ operation: 'sign-detail', 'resign-id': 's-1', timeout: '90', 'poll-interval': '1500ms' });
-      expect(sign.code).toBe(0);
-      expect(sign.summary).toContain('| wait | yes, up to 1m30s |');
-      expect(sign.summary).toContain('| poll-interval | 1.5s |');
-      expect(sign.stdout).toContain('timeout 1m30s, a poll every 1.5s');
-    });
-
-    it('the bounds of a duration input are said in the units that fit', async () => {
-      const r = await step({ operation: 'get-project', 'project-id': 'demo', 'request-timeout': '20m' });
-      failedWith(r, /invalid input: request-timeout must be between 1s and 10m, not 20m/);
-    });
-  });
-});
-
-describe('outputs mean what action.yml says, for every operation that sets them', () => {
-  let emu: Emulator;
-  let bkToken: string;
-  let described: Record<string, string>;
-  beforeAll(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    ({ bkToken } = emu.addUser('alice'));
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice' });
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 100 }] });
-    emu.seedPipeline({
-      projectId: 'demo',
-      pipelineId: 'p-review',
-      stages: ['Release'],
-      phases: [
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
-        { status: 'RUNNING', ms: 100, stage: 'Release' },
-      ],
-    });
-    described = Object.fromEntries(
-      Object.entries((await readActionYml()).outputs).map(([name, o]) => [name, (o as { description: string }).description]),
-    );
-  });
-  afterAll(() => emu.close());
-
-  const step = (inputs: Record<string, string>) =>
-    runStep(action(), { inputs: { 'base-url': emu.url, 'bk-token': bkToken, 'poll-interval': '1s', ...inputs } });
-
-  /** The operations an output's description names first ("sign-detail, start-build: …"); none: every operation. */
-  const setBy = (description: string): string[] | undefined => {
-    const m = /^([a-z-]+(?:, [a-z-]+)*)(?: with [^:]+)?: /.exec(description);
-    const names = m?.[1]?.split(', ');
-    return names?.every((n) => (OPERATION_NAMES as readonly string[]).includes(n)) ? names : undefined;
-  };
-
-  /** What makes a build's variables and artifacts outputs appear. */
-  const SEEN = { variables: 'BK_CI_BUILD_ID', artifacts: 'true' };
-  /** A build of p-review, waiting for its stage review: what review-build decides. */
-  const waitingForReview = async (): Promise<string> => {
-    const r = await step({ operation: 'start-build', 'project-id': 'demo', 'pipeline-id': 'p-review', wait: 'false', logs: 'none' });
-    return r.outputs['build-id'] ?? '';
-  };
-
-  /** A run of each operation that succeeds, with what makes its conditional outputs appear. */
-  const RUNS: [string, Record<string, string>][] = [
-    ['get-token', {}],
-    ['sign-detail', { 'resign-id': 's-now', 'download-url': 'true' }],
-    ['get-project', { 'project-id': 'demo' }],
-    ['list-projects', {}],
-    ['create-project', { project: '{"englishName": "app", "projectName": "App"}' }],
-    ['update-project', { 'project-id': 'demo', project: '{"description": "changed"}' }],
-    [
-      'create-callbacks',
-      {
-        'project-id': 'demo',
-        'callback-url': 'https://hooks.example.com/bkci',
-        region: 'DEVNET',
-        events: 'BUILD_END',
-        'replace-events': 'true',
-      },
-    ],
-    ['request', { path: 'v3/projects/demo' }],
-    ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-demo', ...SEEN }],
-    ['build-status', { 'project-id': 'demo', ...SEEN }],
-    ['review-build', { 'project-id': 'demo', decision: 'approve', ...SEEN }],
-    ['retry-build', { 'project-id': 'demo', ...SEEN }],
-  ];
-
-  // Twelve steps of the built action, one after another: about 25 s on an idle machine.
-  it('each operation sets exactly the outputs whose description names it, and the common ones', async () => {
-    expect(RUNS.map(([o]) => o).sort()).toEqual([...OPERATION_NAMES].sort());
-    emu.seedSign({ resignId: 's-now' });
-    let buildId = '';
-    for (const [operation, inputs] of RUNS) {
-      const build =
-        operation === 'build-status' || operation === 'retry-build'
-          ? buildId
-          : operation === 'review-build'
-            ? await waitingForReview()
-            : undefined;
-      const r = await step({ operation, ...inputs, ...(build === undefined ? {} : { 'build-id': build }) });
-      expect(r.code, `${operation}: ${r.stdout}`).toBe(0);
-      if (operation === 'start-build') buildId = r.outputs['build-id'] ?? '';
-      const expected = Object.keys(described).filter((name) => setBy(described[name] ?? '')?.includes(operation) ?? true);
-      expect(Object.keys(r.outputs).sort(), operation).toEqual(expected.sort());
-      expect(r.outputs['http-status'], `${operation}: ${described['http-status']}`).toBe('200');
-    }
-    // Eleven steps, each a process of its own: on a machine shared by several suites that is more than 30 s.
-  }, 120_000);
-
-  it('polls counts the reads made, failed ones included, as its description says', async () => {
-    const done = signRunningFor(emu, 's-slow', 2);
-    emu.faults.add({ method: 'GET', pattern: /s-slow\/detail$/, skip: 1, times: 1, fault: { kind: 'status', status: 503 } });
-    const r = await step({ operation: 'sign-detail', 'resign-id': 's-slow', retries: '0' }).finally(done);
-    expect(r.code, r.stdout).toBe(0);
-    const reads = emu.requests({ method: 'GET', path: '/s-slow/detail' }).length;
-    // A RUNNING, the 503, then at least one more: however late the step started.
-    expect(reads).toBeGreaterThanOrEqual(3);
-    expect(r.stdout).toMatch(/a poll failed \(GET .* answered HTTP 503/);
-    expect(r.outputs.polls).toBe(String(reads));
-    expect(described.polls).toMatch(/how many times the task or build was read, failed reads included/);
-  });
-});
-
-describe('the wrong front door is named, with the input to set', () => {
-  let emu: Emulator;
-  afterEach(() => emu.close());
-
-  it('gateway: bk-ci (the default) at a BlueKing API Gateway stage URL says to set gateway: bk-apigateway', async () => {
-    emu = await startEmulator({ flavour: 'bkci', gateway: {} });
-    const { bkToken } = emu.addUser('alice');
-    for (const inputs of [{ 'bk-token': bkToken }, { 'access-token': 'tok', 'user-id': 'alice' }]) {
-      const r = await runStep(action(), { inputs: { operation: 'get-project', 'base-url': emu.url, 'project-id': 'demo', ...inputs } });
-      failedWith(
-        r,
-        /answered HTTP 404: base-url answers as the BlueKing API Gateway \(API_NOT_FOUND \(1640401\), "API not found \[.*\]"\), but gateway is bk-ci \(the default\), which is bk-ci's own front door: set gateway: bk-apigateway, with base-url the gateway's stage root/,
-      );
-    }
-  });
-
-  it("gateway: bk-apigateway at bk-ci's own address says to leave gateway out", async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo' });
-    const r = await runStep(action(), {
-      inputs: { operation: 'get-project', 'base-url': emu.url, gateway: 'bk-apigateway', 'user-id': 'alice', 'project-id': 'demo' },
-    });
-    failedWith(
-      r,
-      /GET http:\/\/127\.0\.0\.1:\d+\/v4\/apigw-user\/projects\/demo answered HTTP 404: base-url answers as bk-ci's own gateway \("请求资源不存在。"\), not as the BlueKing API Gateway that gateway: bk-apigateway expects: if base-url is bk-ci's address, leave gateway out/,
-    );
-  });
-
-  it("the gateway's own refusals behind gateway: bk-apigateway still say what to check", async () => {
-    emu = await startEmulator({ flavour: 'bkci', gateway: {} });
-    const r = await runStep(action(), {
-      inputs: { operation: 'list-projects', 'base-url': emu.url, gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'wrong' },
-    });
-    failedWith(r, /the BlueKing API Gateway refused the call: APP_VERIFY_FAILED \(1640101\).*check app-code and app-secret/);
-  });
-});
-
-describe('npm start, as the README says to run it', () => {
-  it('shows a clean run and leaves nothing in the temporary directory', async () => {
+describe.concurrent('npm start, as the README says to run it', () => {
+  it('shows a clean run and leaves nothing in the temporary directory', async ({ expect }) => {
     const temp = await mkdtemp(join(tmpdir(), 'bkci-npm-start-'));
     try {
       const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -283,4 +40,20 @@ describe('npm start, as the README says to run it', () => {
       await rm(temp, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe.concurrent('inputs under names the action does not know', () => {
+  it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    const r = await runStep(action(), {
+      inputs: { ...w.connection(), operation: 'get-project', 'poll-intervall': '10s', colour: 'blue' },
+    });
+    test.expect(r.code, r.stdout).toBe(0);
+    test
+      .expect(warnings(r.stdout))
+      .toEqual([
+        'poll-intervall is not an input of this action, so it was ignored: did you mean poll-interval? (the runner passed it as INPUT_POLL-INTERVALL)',
+        'colour is not an input of this action, so it was ignored: action.yml lists the inputs there are (the runner passed it as INPUT_COLOUR)',
+      ]);
+  });
 });

@@ -1,7 +1,7 @@
 // One world for a test: an emulator of one flavour, its users, the project `demo` created by alice,
 // and a clock the step and the emulator share (run() in this process) or real time (the built
 // action). Written once here instead of in every file that needs it.
-import { afterEach, beforeEach, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, onTestFinished, type TestContext } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
@@ -55,10 +55,14 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
   return world;
 }
 
-/** A world started in the current test and closed when it finishes. */
-export async function worldForTest(o: WorldOptions = {}): Promise<World> {
+/**
+ * A world started in the current test and closed when it finishes. A concurrent test passes its
+ * context: vitest's global onTestFinished cannot tell concurrent tests apart, and would close the
+ * world when another test ends.
+ */
+export async function worldForTest(o: WorldOptions = {}, test?: Pick<TestContext, 'onTestFinished'>): Promise<World> {
   const w = await startWorld(o);
-  onTestFinished(() => w.emu.close());
+  (test?.onTestFinished ?? onTestFinished)(() => w.emu.close());
   return w;
 }
 

@@ -1,36 +1,23 @@
 // The job summary of a build as GitHub renders it (GFM, through marked): one Result table, no empty
-// rows, stage names, sizes a reader takes in.
+// rows, stage names, sizes a reader takes in. run() in this process writes the summary file through
+// the same code as the built action.
 import { marked } from 'marked';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { demoBuild } from '../../emulator/demo-build.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { formatSize } from '../../src/pipeline/artifacts.ts';
-import { runStep, useInstalledAction } from '../support/dist-runner.ts';
+import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { useWorld } from '../support/world.ts';
 
-const action = useInstalledAction({ beforeAll, afterAll });
+afterAll(cleanupRuns);
 
 describe('the summary of a build, rendered as GitHub does', () => {
-  let emu: Emulator;
-  let bkToken: string;
-  beforeAll(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    ({ bkToken } = emu.addUser('alice'));
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo' });
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 300 }], ...demoBuild(0, 300) });
-  });
-  afterAll(() => emu.close());
+  const w = useWorld();
 
   it('has one Result table, no row without a value, the trigger stage by name, and sizes in KiB/MiB', async () => {
-    const r = await runStep(action(), {
-      inputs: {
-        operation: 'start-build',
-        'base-url': emu.url,
-        'bk-token': bkToken,
-        'project-id': 'demo',
-        'pipeline-id': 'p-demo',
-        artifacts: 'true',
-        'poll-interval': '1s',
-      },
+    w.pipeline({ pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 300 }], ...demoBuild(0, 300) });
+    const r = await runInProcess({
+      inputs: { ...w.connection(), operation: 'start-build', 'pipeline-id': 'p-demo', artifacts: 'true', 'poll-interval': '1s' },
+      clock: w.clock,
     });
     expect(r.code, r.stdout).toBe(0);
     const html = marked.parse(r.summary, { gfm: true, async: false });

@@ -1,35 +1,25 @@
-// The build operations' lines read as what they mean, each said once: through the built action.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
-import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
+// The build operations' lines read as what they mean, each said once: run() in this process, which
+// prints through the same writer as the built action, on the clock the emulator shares.
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
+import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { REVIEW_PIPELINE } from '../support/review-pipeline.ts';
+import { useWorld } from '../support/world.ts';
 
-const action = useInstalledAction({ beforeAll, afterAll });
+afterAll(cleanupRuns);
 
 /** What the step printed, workflow commands aside. */
 const lines = (r: StepResult): string[] => r.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('::'));
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
 describe('words that read as what they mean, said once', () => {
-  let emu: Emulator;
-  let step: (inputs: Record<string, string>) => Promise<StepResult>;
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    const { bkToken } = emu.addUser('alice');
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo' });
-    emu.seedPipeline({
-      projectId: 'demo',
-      pipelineId: 'p-review',
-      stages: ['Release'],
-      phases: [
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
-        { status: 'RUNNING', ms: 100, stage: 'Release' },
-      ],
-    });
-    const base = { 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'poll-interval': '1s', logs: 'none', timeout: '20s' };
-    step = (inputs) => runStep(action(), { inputs: { ...base, ...inputs } });
+  const w = useWorld();
+  beforeEach(() => {
+    w.pipeline(REVIEW_PIPELINE);
   });
-  afterEach(() => emu.close());
+  const step = (inputs: Record<string, string>): Promise<StepResult> =>
+    runInProcess({ inputs: { ...w.connection(), 'poll-interval': '1s', logs: 'none', timeout: '20s', ...inputs }, clock: w.clock });
 
   /** A build of p-review at its stage review, not waited for. */
   const atReview = async (): Promise<string> =>
@@ -90,6 +80,6 @@ describe('words that read as what they mean, said once', () => {
       /invalid input: build-params must be a JSON object or a YAML mapping, one NAME: value per line with a space after the colon/,
     );
     expect(r.errors[0]).toContain(`("${written}" reads as a single word), e.g.\n  APP_VERSION: 1.10\nNo request was sent.`);
-    expect(emu.requests()).toEqual([]);
+    expect(w.emu.requests()).toEqual([]);
   });
 });
