@@ -171,7 +171,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     ['request', { path: 'v3/projects/demo' }],
     ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-demo', ...SEEN }],
     ['build-status', { 'project-id': 'demo', ...SEEN }],
-    ['review-build', { 'project-id': 'demo', decision: 'approve', ...SEEN }],
+    ['review-build', { 'project-id': 'demo', decision: 'approve', wait: 'true', ...SEEN }],
     ['retry-build', { 'project-id': 'demo', ...SEEN }],
   ];
 

@@ -116,7 +116,7 @@ describe('each operation, end to end', () => {
     const updated = await step({ operation: 'update-project', 'project-id': 'made', project: '{"description": "now described"}' });
     expect(updated.code).toBe(0);
     expect(JSON.parse(updated.outputs.data ?? '')).toMatchObject({ description: 'now described', bgId: '5', deptId: '6' });
-    expect(updated.summary).toMatch(/\| description \| +\| now described \|/);
+    expect(updated.summary).toMatch(/\| description \| — \| now described \|/);
   });
 
   it('create-callbacks: success events, and the secret nowhere', async () => {
