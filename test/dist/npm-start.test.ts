@@ -11,8 +11,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startEmulator } from '../../emulator/server.ts';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
+import { worldOf } from '../support/concurrent-world.ts';
 import { ROOT } from '../support/dist-runner.ts';
 
 let compileCache: string;
@@ -95,22 +95,16 @@ describe('npm start', () => {
       expect(r.left).toEqual([]);
     }, 60_000);
 
-    it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async ({ expect }) => {
-      const emu = await startEmulator({ flavour: 'bkci' });
-      try {
-        const { bkToken } = emu.addUser('alice');
-        emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
-        const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine'], {
-          npm: false,
-        });
-        expect(r.code, r.out).toBe(0);
-        expect(r.out).toContain(`── the action against ${emu.url} `);
-        expect(r.out).not.toContain('bk-ci emulator on');
-        expect(r.out).toMatch(/^data=\{.*"englishName":"mine"/m);
-        expect(emu.requests().every((q) => !q.path.includes('/demo'))).toBe(true);
-      } finally {
-        await emu.close();
-      }
+    it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async (test) => {
+      const { expect } = test;
+      const { emu, bkToken } = await worldOf(test, { realTime: true, project: false });
+      emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
+      const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toContain(`── the action against ${emu.url} `);
+      expect(r.out).not.toContain('bk-ci emulator on');
+      expect(r.out).toMatch(/^data=\{.*"englishName":"mine"/m);
+      expect(emu.requests().every((q) => !q.path.includes('/demo'))).toBe(true);
     }, 60_000);
   });
 });
