@@ -1,14 +1,18 @@
 // A job cancelled while the start is in flight: the built action, as the runner runs it, is sent
 // SIGINT while bk-ci holds the build_start request; it stops the build once it is known (its late
-// answer, or found in the history) and exits within 7 s of the signal.
+// answer, or found in the history) and exits within 7 s of the signal. Only a process shows this:
+// the runner's signal, the process's own handlers and its exit. The start's other cases (what is
+// sent, an answer a gateway lost) are run() in process: test/run/start-build-as-written.test.ts.
+// The cases are independent steps against worlds of their own: they run at the same time.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/faults.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { worldOf } from '../support/concurrent-world.ts';
 import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
+import type { World } from '../support/world.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -20,33 +24,23 @@ afterAll(async () => {
   await cleanupSteps();
 });
 
-let emu: Emulator;
-let bkToken: string;
-beforeEach(async () => {
-  emu = await startEmulator({ flavour: 'bkci' });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
-});
-afterEach(() => emu.close());
+/** A world whose pipeline p-long runs ten minutes, in real time (the built action has its own clock). */
+async function longWorld(test: TestContext): Promise<World> {
+  const w = await worldOf(test, { realTime: true });
+  w.pipeline({ pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
+  return w;
+}
 
 /** Starts the step, sends SIGINT once bk-ci holds the start, and measures the exit from the signal. */
-async function cancelDuringStart(fault: FaultRule['fault'], after: boolean, inputs: Record<string, string> = {}) {
-  emu.faults.add({ pattern: /build_start$/, after, fault });
+async function cancelDuringStart(w: World, fault: FaultRule['fault'], after: boolean, inputs: Record<string, string> = {}) {
+  w.emu.faults.add({ pattern: /build_start$/, after, fault });
   let signalledAt = 0;
   const r = await runStep(actionDir, {
-    inputs: {
-      operation: 'start-build',
-      'base-url': emu.url,
-      'bk-token': bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-long',
-      ...inputs,
-    },
+    inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long', ...inputs },
     env: { GITHUB_SHA: 'abcdef1234567', GITHUB_REPOSITORY: 'octo/app', GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'ship' },
     onSpawn: (kill) => {
       const timer = setInterval(() => {
-        if (emu.requests({ path: '/build_start' }).length > 0) {
+        if (w.emu.requests({ path: '/build_start' }).length > 0) {
           clearInterval(timer);
           setTimeout(() => {
             signalledAt = Date.now();
@@ -59,48 +53,61 @@ async function cancelDuringStart(fault: FaultRule['fault'], after: boolean, inpu
   return { r, exitMs: Date.now() - signalledAt };
 }
 
-describe('a cancel while the start is in flight', () => {
-  it('the answer comes late: the build it names is stopped, within 7 s of the signal', async () => {
-    const { r, exitMs } = await cancelDuringStart({ kind: 'delay', ms: 1200 }, false);
+describe.concurrent('a cancel while the start is in flight', () => {
+  it('the answer comes late: the build it names is stopped, within 7 s of the signal', async (test) => {
+    const { expect } = test;
+    const w = await longWorld(test);
+    const { r, exitMs } = await cancelDuringStart(w, { kind: 'delay', ms: 1200 }, false);
     expect(exitMs).toBeLessThan(7000);
-    expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
-    const [build] = emu.builds.builds.values();
+    expect(w.emu.requests({ path: '/build_start' })).toHaveLength(1);
+    const [build] = w.emu.builds.builds.values();
     failedWith(
       r,
       new RegExp(
         `^bk-ci start-build failed: cancelled while the start was in flight; the build ${build?.id} was stopped in bk-ci \\(stop-on-cancel\\)$`,
       ),
+      expect,
     );
-    expect(build && emu.builds.state(build).status).toBe('CANCELED');
+    expect(build && w.emu.builds.state(build).status).toBe('CANCELED');
     expect(r.outputs).toMatchObject({ 'build-id': build?.id, conclusion: 'cancelled' });
   });
 
-  it('the answer never comes: the build is found in the history by its message and stopped, within 7 s', async () => {
-    const { r, exitMs } = await cancelDuringStart({ kind: 'hang' }, true);
+  it('the answer never comes: the build is found in the history by its message and stopped, within 7 s', async (test) => {
+    const { expect } = test;
+    const w = await longWorld(test);
+    const { r, exitMs } = await cancelDuringStart(w, { kind: 'hang' }, true);
     expect(exitMs).toBeLessThan(7000);
-    expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
-    const [build] = emu.builds.builds.values();
+    expect(w.emu.requests({ path: '/build_start' })).toHaveLength(1);
+    const [build] = w.emu.builds.builds.values();
     expect(r.stdout).toMatch(new RegExp(`found the build this step started in the pipeline's history: #1 \\(${build?.id}\\)`));
-    failedWith(r, /cancelled while the start was in flight; the build b-\w+ was stopped in bk-ci \(stop-on-cancel\)$/);
-    expect(build && emu.builds.state(build).status).toBe('CANCELED');
+    failedWith(r, /cancelled while the start was in flight; the build b-\w+ was stopped in bk-ci \(stop-on-cancel\)$/, expect);
+    expect(build && w.emu.builds.state(build).status).toBe('CANCELED');
   });
 
-  it('no build turns up: the step says it may have started, within 7 s, and started nothing itself', async () => {
-    const { r, exitMs } = await cancelDuringStart({ kind: 'hang' }, false);
+  it('no build turns up: the step says it may have started, within 7 s, and started nothing itself', async (test) => {
+    const { expect } = test;
+    const w = await longWorld(test);
+    const { r, exitMs } = await cancelDuringStart(w, { kind: 'hang' }, false);
     expect(exitMs).toBeLessThan(7000);
-    expect(emu.builds.builds.size).toBe(0);
-    failedWith(r, /the build may have started: the answer to the start was lost \(.*\), and no build with this step's message turned up/);
+    expect(w.emu.builds.builds.size).toBe(0);
+    failedWith(
+      r,
+      /the build may have started: the answer to the start was lost \(.*\), and no build with this step's message turned up/,
+      expect,
+    );
     expect(r.errors[0]).toMatch(/"GitHub octo\/app run 77 job ship \(p-[\w-]+, params [0-9a-f]{8}\) attempt 1 \[[0-9a-f-]+\]"/);
   });
 
-  it('a cancel before the start was sent (the token still coming): nothing started, conclusion cancelled', async () => {
-    emu.faults.add({ pattern: /token\/get$/, fault: { kind: 'hang' } });
+  it('a cancel before the start was sent (the token still coming): nothing started, conclusion cancelled', async (test) => {
+    const { expect } = test;
+    const w = await longWorld(test);
+    w.emu.faults.add({ pattern: /token\/get$/, fault: { kind: 'hang' } });
     let signalledAt = 0;
     const r = await runStep(actionDir, {
-      inputs: { operation: 'start-build', 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'pipeline-id': 'p-long' },
+      inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long' },
       onSpawn: (kill) => {
         const timer = setInterval(() => {
-          if (emu.requests({ path: '/token/get' }).length > 0) {
+          if (w.emu.requests({ path: '/token/get' }).length > 0) {
             clearInterval(timer);
             signalledAt = Date.now();
             kill('SIGINT');
@@ -109,61 +116,19 @@ describe('a cancel while the start is in flight', () => {
       },
     });
     expect(Date.now() - signalledAt).toBeLessThan(7000);
-    failedWith(r, /^bk-ci start-build failed: cancelled before the start was sent: no build was started$/);
+    failedWith(r, /^bk-ci start-build failed: cancelled before the start was sent: no build was started$/, expect);
     expect(r.outputs).toMatchObject({ conclusion: 'cancelled', 'build-id': '' });
-    expect(emu.requests({ path: '/build_start' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_start' })).toHaveLength(0);
   });
 
-  it('stop-on-cancel: false leaves the found build running, and says so', async () => {
-    const { r, exitMs } = await cancelDuringStart({ kind: 'delay', ms: 800 }, false, { 'stop-on-cancel': 'false' });
+  it('stop-on-cancel: false leaves the found build running, and says so', async (test) => {
+    const { expect } = test;
+    const w = await longWorld(test);
+    const { r, exitMs } = await cancelDuringStart(w, { kind: 'delay', ms: 800 }, false, { 'stop-on-cancel': 'false' });
     expect(exitMs).toBeLessThan(7000);
-    const [build] = emu.builds.builds.values();
-    failedWith(r, /cancelled while the start was in flight; the build b-\w+ goes on in bk-ci \(stop-on-cancel: false\)$/);
-    expect(build && emu.builds.state(build).status).toBe('RUNNING');
+    const [build] = w.emu.builds.builds.values();
+    failedWith(r, /cancelled while the start was in flight; the build b-\w+ goes on in bk-ci \(stop-on-cancel: false\)$/, expect);
+    expect(build && w.emu.builds.state(build).status).toBe('RUNNING');
     expect(r.outputs.conclusion).toBe('running');
-  });
-});
-
-describe('the built action, as the runner runs it', () => {
-  it('sends build-params exactly as written: a tag 1.10, a short SHA, 007', async () => {
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-quick', phases: [{ status: 'RUNNING', ms: 200 }] });
-    const r = await runStep(actionDir, {
-      inputs: {
-        operation: 'start-build',
-        'base-url': emu.url,
-        'bk-token': bkToken,
-        'project-id': 'demo',
-        'pipeline-id': 'p-quick',
-        'poll-interval': '1s',
-        'build-params': 'APP_VERSION: 1.10\nSHA: 7e12345\nBUILD: 007\nFLAG: yes\nQUOTED: "2.0"',
-      },
-    });
-    expect(r.errors).toEqual([]);
-    expect(JSON.parse(emu.requests({ path: '/build_start' })[0]?.body ?? '')).toMatchObject({
-      APP_VERSION: '1.10',
-      SHA: '7e12345',
-      BUILD: '007',
-      FLAG: 'yes',
-      QUOTED: '2.0',
-    });
-    expect(r.outputs.conclusion).toBe('success');
-  });
-
-  it('a start whose answer a gateway lost (504 after bk-ci took it) is found, not sent again', async () => {
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-quick', phases: [{ status: 'RUNNING', ms: 200 }] });
-    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'status', status: 504, contentType: 'html' } });
-    const r = await runStep(actionDir, {
-      inputs: {
-        operation: 'start-build',
-        'base-url': emu.url,
-        'bk-token': bkToken,
-        'project-id': 'demo',
-        'pipeline-id': 'p-quick',
-        'poll-interval': '1s',
-      },
-    });
-    expect(r.errors).toEqual([]);
-    expect(emu.requests({ path: '/build_start' })).toHaveLength(1);
-    expect(r.outputs).toMatchObject({ 'build-id': [...emu.builds.builds.keys()][0], conclusion: 'success' });
   });
 });

@@ -1,14 +1,16 @@
 // The runner's streams, through the built action: whatever reaches stdout or stderr (a library's
 // warning quoting an input, Node's own warnings, an error nobody caught), the runner, reading both
-// streams, finds no command but the action's own, and commands are never stopped.
+// streams, finds no command but the action's own, and commands are never stopped. Only a process
+// shows this: Node's own writes (warnings, an uncaught error) and a library loaded before the
+// action (NODE_OPTIONS) reach the real streams past run(). The steps run at the same time.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
 import { guardStream } from '../../src/runner/streams.ts';
+import { worldOf } from '../support/concurrent-world.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { RunnerReader } from '../support/runner-commands.ts';
@@ -21,19 +23,13 @@ const read = (r: StepResult): RunnerReader => new RunnerReader().read(r.stderr, 
 /** What only the action may say: masks, its log, its one error annotation. */
 const OWN = new Set(['add-mask', 'debug', 'warning', 'error', 'set-output']);
 
-let emu: Emulator;
-let hooks: string;
-beforeEach(async () => {
-  emu = await startEmulator({ flavour: 'bkci' });
-  hooks = await mkdtemp(join(tmpdir(), 'bkci-hooks-'));
-});
-afterEach(async () => {
-  emu.close();
-  await rm(hooks, { recursive: true, force: true });
-});
+/** This test's world (an emulator and alice, no project), in real time. */
+const worldFor = (test: TestContext) => worldOf(test, { realTime: true, project: false });
 
 /** A module Node loads before the action (NODE_OPTIONS=--import), standing in for a library that misbehaves. */
-async function preload(source: string): Promise<Record<string, string>> {
+async function preload(test: TestContext, source: string): Promise<Record<string, string>> {
+  const hooks = await mkdtemp(join(tmpdir(), 'bkci-hooks-'));
+  test.onTestFinished(() => rm(hooks, { recursive: true, force: true }));
   const file = join(hooks, 'hook.mjs');
   await writeFile(file, source);
   return { NODE_OPTIONS: `--import=${file}` };
@@ -41,34 +37,37 @@ async function preload(source: string): Promise<Record<string, string>> {
 
 const HOSTILE = 'PR: !<x> ##[stop-commands]tok\n::error::pwned\n  ::add-mask::a';
 
-describe('stdout and stderr, one writer', () => {
-  it('a YAML tag in build-params with pasted PR text is refused; nothing of it becomes a command on either stream', async () => {
-    const alice = emu.addUser('alice');
+describe.concurrent('stdout and stderr, one writer', () => {
+  it('a YAML tag in build-params with pasted PR text is refused; nothing of it becomes a command on either stream', async (test) => {
+    const { expect } = test;
+    const w = await worldFor(test);
     const r = await runStep(installed(), {
       inputs: {
         operation: 'start-build',
-        'base-url': emu.url,
-        'bk-token': alice.bkToken,
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
         'project-id': 'demo',
         'pipeline-id': 'p-1',
         'build-params': 'PR_TITLE: !<x> ##[stop-commands]tok',
       },
     });
-    failedWith(r, /build-params .*a YAML tag \(such as !!int\) cannot apply to a value sent as text/);
+    failedWith(r, /build-params .*a YAML tag \(such as !!int\) cannot apply to a value sent as text/, expect);
     const reader = read(r);
     expect(reader.stopped).toBe(false);
     expect(reader.commands.filter((c) => c.stream === 'stderr' || !OWN.has(c.name))).toEqual([]);
-    expect(emu.requests()).toEqual([]);
+    expect(w.emu.requests()).toEqual([]);
   });
 
-  it('a warning on stderr while the token is being issued neither stops commands nor unmasks the token', async () => {
-    const alice = emu.addUser('alice');
+  it('a warning on stderr while the token is being issued neither stops commands nor unmasks the token', async (test) => {
+    const { expect } = test;
+    const w = await worldFor(test);
     const env = await preload(
+      test,
       `import { subscribe } from 'node:diagnostics_channel';
        subscribe('http.client.request.start', () => process.emitWarning(${JSON.stringify(HOSTILE)}, 'YAMLWarning'));`,
     );
     const r = await runStep(installed(), {
-      inputs: { operation: 'get-token', 'base-url': emu.url, 'bk-token': alice.bkToken },
+      inputs: { operation: 'get-token', 'base-url': w.emu.url, 'bk-token': w.bkToken },
       env,
     });
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -81,14 +80,16 @@ describe('stdout and stderr, one writer', () => {
     expect(masks).toContain(r.outputs['access-token']);
   });
 
-  it('an error nobody caught is said through the writer, and fails the step', async () => {
-    const alice = emu.addUser('alice');
+  it('an error nobody caught is said through the writer, and fails the step', async (test) => {
+    const { expect } = test;
+    const w = await worldFor(test);
     const env = await preload(
+      test,
       `process.once('beforeExit', () => { throw new Error(${JSON.stringify(`late ${HOSTILE}`)}); });
        process.once('beforeExit', () => Promise.reject(new Error('##[error]rejected')));`,
     );
     const r = await runStep(installed(), {
-      inputs: { operation: 'get-token', 'base-url': emu.url, 'bk-token': alice.bkToken },
+      inputs: { operation: 'get-token', 'base-url': w.emu.url, 'bk-token': w.bkToken },
       env,
     });
     expect(r.code).toBe(1);

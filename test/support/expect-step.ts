@@ -1,8 +1,11 @@
-import { expect } from 'vitest';
+import { type ExpectStatic, expect as globalExpect } from 'vitest';
 import type { StepResult } from './dist-runner.ts';
 
-/** The step failed as a step should: exit code 1, one error annotation saying `message`, no stack trace. */
-export function failedWith(r: StepResult, message: RegExp): void {
+/**
+ * The step failed as a step should: exit code 1, one error annotation saying `message`, no stack
+ * trace. Concurrent tests pass their own test context's `expect`.
+ */
+export function failedWith(r: StepResult, message: RegExp, expect: ExpectStatic = globalExpect): void {
   expect(r.code, r.stdout).toBe(1);
   expect(r.errors).toHaveLength(1);
   expect(r.errors[0]).toMatch(message);
