@@ -2,9 +2,8 @@
 // description (the npm package @octokit/openapi): the emulator checks every body against them,
 // so a body GitHub would refuse is refused here too. Only the operations the emulator serves are
 // compiled: the whole description is 3.6 MB and thousands of schemas.
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
@@ -40,13 +39,15 @@ function load(): Record<CheckedOperation, ValidateFunction> {
 /**
  * The checked operations' request body schemas, taken from GitHub's description. Reading and
  * parsing its 73 MB costs about 2 s of CPU, in every process that starts the emulator's GitHub side
- * (each test worker, `npm start -- check=true`): what it yields, a few KB, is kept in the system's
- * temporary folder under a name that changes with the description's file.
+ * (each test worker, `npm start -- check=true`): what it yields, a few KB, is kept in
+ * node_modules/.cache under a name that changes with the description's file.
  */
 function bodySchemas(): Record<CheckedOperation, object> {
   const file = createRequire(import.meta.url).resolve(DESCRIPTION);
   const { size, mtimeMs } = statSync(file);
-  const cache = join(tmpdir(), `bkci-github-bodies-${size}-${Math.round(mtimeMs)}.json`);
+  // Beside the packages, where tools keep their caches: gone with node_modules, never in the step's temp folder.
+  const dir = join(import.meta.dirname, '..', 'node_modules', '.cache', 'bkci-emulator');
+  const cache = join(dir, `github-bodies-${size}-${Math.round(mtimeMs)}.json`);
   try {
     return JSON.parse(readFileSync(cache, 'utf8')) as Record<CheckedOperation, object>;
   } catch {
@@ -60,6 +61,7 @@ function bodySchemas(): Record<CheckedOperation, object> {
     out[id] = schema;
   }
   // Written whole under another name, then renamed: a process reading at the same time sees all or nothing.
+  mkdirSync(dir, { recursive: true });
   const partial = `${cache}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   writeFileSync(partial, JSON.stringify(out));
   renameSync(partial, cache);

@@ -9,10 +9,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/faults.ts';
-import { worldOf } from '../support/concurrent-world.ts';
 import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import type { World } from '../support/world.ts';
+import { worldForTest } from '../support/world.ts';
 
 let actionDir: string;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** A world whose pipeline p-long runs ten minutes, in real time (the built action has its own clock). */
 async function longWorld(test: TestContext): Promise<World> {
-  const w = await worldOf(test, { realTime: true });
+  const w = await worldForTest(test, { realTime: true });
   w.pipeline({ pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
   return w;
 }

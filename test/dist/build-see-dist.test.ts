@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 describe('the built action shows the build', () => {
-  it('start-build: live log, log-file, variables and artifacts', async () => {
-    const w = await worldForTest({ realTime: true });
+  it('start-build: live log, log-file, variables and artifacts', async (test) => {
+    const w = await worldForTest(test, { realTime: true });
     w.pipeline({
       phases: [{ status: 'RUNNING', ms: 800 }],
       logs: {

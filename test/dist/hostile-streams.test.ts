@@ -10,10 +10,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
 import { guardStream } from '../../src/runner/streams.ts';
-import { worldOf } from '../support/concurrent-world.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { RunnerReader } from '../support/runner-commands.ts';
+import { worldForTest } from '../support/world.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
 
@@ -24,7 +24,7 @@ const read = (r: StepResult): RunnerReader => new RunnerReader().read(r.stderr, 
 const OWN = new Set(['add-mask', 'debug', 'warning', 'error', 'set-output']);
 
 /** This test's world (an emulator and alice, no project), in real time. */
-const worldFor = (test: TestContext) => worldOf(test, { realTime: true, project: false });
+const worldFor = (test: TestContext) => worldForTest(test, { realTime: true, project: false });
 
 /** A module Node loads before the action (NODE_OPTIONS=--import), standing in for a library that misbehaves. */
 async function preload(test: TestContext, source: string): Promise<Record<string, string>> {

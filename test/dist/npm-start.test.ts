@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
-import { worldOf } from '../support/concurrent-world.ts';
 import { ROOT } from '../support/dist-runner.ts';
+import { worldForTest } from '../support/world.ts';
 
 let compileCache: string;
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe('npm start', () => {
 
   describe.concurrent('its scenarios', () => {
     it('seeds a build at its stage review that review-build approves, and the pipelines the README names', async ({ expect }) => {
-      const r = await npmStart(['operation=review-build'], { npm: false });
+      const r = await npmStart(['operation=review-build', 'wait=true'], { npm: false });
       expect(r.code, r.out).toBe(0);
       expect(r.out).toMatch(/pipelines "p-review" \(pauses at a review of stage Release by demo-user\), "p-long" .*"p-fail"/);
       expect(r.out).toContain("approved the review of stage 'Release' (group 'QA') as demo-user; bk-ci applies it moments later");
@@ -97,7 +97,7 @@ describe('npm start', () => {
 
     it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async (test) => {
       const { expect } = test;
-      const { emu, bkToken } = await worldOf(test, { realTime: true, project: false });
+      const { emu, bkToken } = await worldForTest(test, { realTime: true, project: false });
       emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
       const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine'], { npm: false });
       expect(r.code, r.out).toBe(0);

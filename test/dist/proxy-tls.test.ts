@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
-import { worldOf } from '../support/concurrent-world.ts';
 import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
 import { startProxy } from '../support/proxy.ts';
 import { makePki, type TestPki } from '../support/tls.ts';
 import type { World } from '../support/world.ts';
+import { worldForTest } from '../support/world.ts';
 
 let actionDir: string;
 let pki: TestPki;
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** A world in real time for this test, over https with the test CA's certificate when `tls`. */
 const worldFor = (test: TestContext, tls: boolean): Promise<World> =>
-  worldOf(test, { realTime: true, ...(tls ? { tls: { key: pki.key, cert: pki.cert } } : {}) });
+  worldForTest(test, { realTime: true, ...(tls ? { tls: { key: pki.key, cert: pki.cert } } : {}) });
 
 /** A proxy for this test, closed when it finishes. */
 async function proxyFor(test: TestContext): Promise<Awaited<ReturnType<typeof startProxy>>> {

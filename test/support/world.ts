@@ -1,7 +1,7 @@
 // One world for a test: an emulator of one flavour, its users, the project `demo` created by alice,
 // and a clock the step and the emulator share (run() in this process) or real time (the built
 // action). Written once here instead of in every file that needs it.
-import { afterEach, beforeEach, onTestFinished, type TestContext } from 'vitest';
+import { afterEach, beforeEach, type TestContext } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
 import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
@@ -56,13 +56,14 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
 }
 
 /**
- * A world started in the current test and closed when it finishes. A concurrent test passes its
- * context: vitest's global onTestFinished cannot tell concurrent tests apart, and would close the
- * world when another test ends.
+ * A world started in the test whose context is given and closed when that test finishes. The
+ * context, not vitest's global onTestFinished: with tests running at the same time
+ * (describe.concurrent), the global hook cannot tell which test it belongs to and a world could
+ * close while its step still runs.
  */
-export async function worldForTest(o: WorldOptions = {}, test?: Pick<TestContext, 'onTestFinished'>): Promise<World> {
+export async function worldForTest(test: Pick<TestContext, 'onTestFinished'>, o: WorldOptions = {}): Promise<World> {
   const w = await startWorld(o);
-  (test?.onTestFinished ?? onTestFinished)(() => w.emu.close());
+  test.onTestFinished(() => w.emu.close());
   return w;
 }
 
