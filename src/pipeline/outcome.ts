@@ -24,7 +24,10 @@ export interface BuildView {
   pauses: PendingReview[];
   conclusion: Conclusion;
   stopped: string | undefined;
+  /** The build's time as the step saw it: up to the poll that saw its end (or until now, when none did). */
   elapsedMs: number;
+  /** The time spent reading the rest of the log after that poll, apart from the build's. */
+  logAfterEndMs?: number | undefined;
   start: number;
 }
 
@@ -97,6 +100,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
   if (v.pending !== undefined)
     rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
   if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
+  if (v.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(v.logAfterEndMs)]);
   const stages = last?.stageStatus ?? [];
   const errors = last?.errorInfoList ?? [];
   const blocks: Block[] = [

@@ -126,7 +126,11 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
   let lastStatus: string | undefined;
   let stopped: Stop | undefined;
   const warned = new Set<string>();
-  const elapsed = (): number => clock.now() - ctx.start;
+  /** When the last poll's reads were over; the one that saw the end is where the build's time stops. */
+  let readAt = ctx.start;
+  /** When the poll that saw the end was read, once the wait ended on it; the log's last lines are read after it. */
+  let endAt: number | undefined;
+  const elapsed = (): number => (endAt ?? clock.now()) - ctx.start;
   /** " of pipeline p-…" when the pipeline is known: given, or read from the build's model. */
   const ofPipeline = (): string => {
     const id = b.pipelineId ?? detail?.pipelineId;
@@ -175,6 +179,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         conclusion,
         stopped: stopped?.said,
         elapsedMs: elapsed(),
+        logAfterEndMs: endAt === undefined ? 0 : clock.now() - endAt,
         start: ctx.start,
       }),
       status,
@@ -294,6 +299,7 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
             },
           );
           view(undefined, s);
+          readAt = clock.now();
           return s;
         },
         status: (s) => s.status,
@@ -342,6 +348,11 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
       `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
       outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
     );
+  }
+  if (end === 'done' || end === 'failed') {
+    endAt = readAt;
+    const after = clock.now() - endAt;
+    if (after > 0) log.info(`read the rest of the build's log for ${formatElapsed(after)} after its end`);
   }
   const last = progress.last;
   // Before a retried build's new run showed, the end bk-ci shows is the run before it (wait: false).
