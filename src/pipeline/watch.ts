@@ -343,11 +343,16 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
         { cause: e },
       );
     }
+    const lastStatus = progress.status;
+    const cancelledAt = clock.now();
+    let after: AfterStop | undefined;
     if (b.stopOnCancel) stopped = await stopBuild(api, b.projectId, b.pipelineId, b.id, log.info);
-    throw new OperationError(
-      `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`,
-      outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'),
-    );
+    if (stopped?.ended) after = await statusAfterStop(api, b, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - cancelledAt));
+    if (after?.status !== undefined) seeAfterStop(progress, after.status, clock.now());
+    if (after?.said !== undefined) log.info(after.said);
+    const message = `cancelled after ${formatElapsed(elapsed())}, last status ${lastStatus ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`;
+    if (stopped !== undefined && after?.said !== undefined) stopped = { ...stopped, said: `${stopped.said}; ${after.said}` };
+    throw new OperationError(message, outcome(`${name()}: cancelled`, stopped?.ended ? 'cancelled' : 'running'));
   }
   if (end === 'done' || end === 'failed') {
     endAt = readAt;
@@ -418,6 +423,49 @@ function unknownBuild(e: unknown, b: Watched): UnknownBuildError | undefined {
     `no build ${b.id} in project ${b.projectId}${b.pipelineId ? ` (pipeline ${b.pipelineId})` : ''}: check build-id and project-id`,
     { status: 400, cause: e },
   );
+}
+
+/** After a stop, how long reading the build's status once more may take (within what the stop left of its window). */
+export const AFTER_STOP_READ_MS = 300;
+
+/** What reading the build's status after a stop came to: the status, and words when its end was not seen. */
+interface AfterStop {
+  status: BuildStatus | undefined;
+  said: string | undefined;
+}
+
+/**
+ * The status bk-ci ended the build with, read once after the stop (sent even though the job was
+ * cancelled), within `windowMs` at most AFTER_STOP_READ_MS; bk-ci ends a stopped build CANCELED
+ * (docs/bkci/builds.md#stop-build_stopbuildid), and until it shows that, the words say the stop was
+ * sent but the end not seen.
+ */
+async function statusAfterStop(api: BkciApi, b: Watched, clock: Clock, windowMs: number): Promise<AfterStop> {
+  const ms = Math.min(AFTER_STOP_READ_MS, windowMs);
+  const unseen = (why: string): AfterStop => ({ status: undefined, said: `the stop was sent, but its end was not seen (${why})` });
+  if (ms <= 0) return unseen('no time was left to read its status again');
+  try {
+    const reply = await sideCalls(api, clock, clock.now() + ms).call({
+      endpoint: BUILD_STATUS,
+      params: { projectId: b.projectId },
+      query: { buildId: b.id, pipelineId: b.pipelineId },
+      data: buildStatus,
+      detached: { timeoutMs: ms },
+    });
+    const s = reply.data;
+    if (s === undefined || s.id !== b.id) return unseen('bk-ci answered without its status');
+    if (endOf(s) !== 'waiting') return { status: s, said: undefined };
+    return { status: s, said: `the stop was sent, but its end was not seen: bk-ci still shows it ${s.status}` };
+  } catch (e) {
+    return unseen(`reading its status again failed: ${errorMessage(e)}`);
+  }
+}
+
+/** The status read after the stop becomes the last one the step saw (the build-status output, the summary). */
+function seeAfterStop(progress: Progress<BuildStatus>, s: BuildStatus, at: number): void {
+  progress.last = s;
+  if (s.status !== progress.status) progress.changes.push({ at, status: s.status });
+  progress.status = s.status;
 }
 
 /** What a stop came to: `ended` when the build is stopped or had already ended. */

@@ -175,6 +175,7 @@ describe.each<Flavour>(['bkci'])('the built action, %s flavour', (flavour) => {
       const build = emu.builds.builds.get(id);
       expect(build && emu.builds.state(build).status).toBe('CANCELED');
       expect(r.summary).toMatch(/\| Stopped \| the build b-\w+ was stopped in bk-ci/);
+      expect(r.outputs['build-status']).toBe('CANCELED');
     },
   );
 
