@@ -2,17 +2,14 @@
 
 import { formatElapsed, seconds } from '../base/duration.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
-import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
+import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
 import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 /** What the step knows of one build when it ends, whichever way it ends. */
-export interface BuildView {
-  projectId: string;
-  pipelineId: string | undefined;
-  id: string;
+export interface BuildView extends BuildRef {
   num: number | undefined;
   executeCount: number | undefined;
   url: string;
