@@ -78,8 +78,6 @@ export interface BuildContext {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-export { UnknownBuildError };
-
 /**
  * Reads the build, and with `wait` polls it until bk-ci says it ended (src/pipeline/status.ts). A
  * stage review that was rejected ends like a success in its status and is told apart by the
