@@ -180,3 +180,10 @@ export function retryProblem(code: number | undefined, message: string): string 
   if (code === 2101058) return "the build is not one of pipeline-id's builds";
   return undefined;
 }
+
+/** A build's identity: its project, its pipeline when known (build-status may be given none), its id. */
+export interface BuildRef {
+  projectId: string;
+  pipelineId?: string | undefined;
+  id: string;
+}

@@ -6,6 +6,7 @@ import { BUILD_MSG } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
+import { stopBuild } from '../pipeline/build-stop.ts';
 import {
   BUILD_OUTPUTS,
   buildUrl,
@@ -24,7 +25,7 @@ import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { stepIdentity } from '../pipeline/rerun-message.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
-import { stopBuild, type Watched, watchBuild } from '../pipeline/watch.ts';
+import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 

@@ -8,6 +8,7 @@ import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import { checkedUrl } from '../base/url.ts';
 import { FILE_INFO, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
+import type { BuildRef } from '../bkci/builds.ts';
 import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import type { Calls } from './side-reads.ts';
 
@@ -27,14 +28,8 @@ const MAX_FILES = 10_000;
 /** Links asked for at once. */
 const PARALLEL = 4;
 
-export interface ArtifactsOf {
-  projectId: string;
-  pipelineId?: string | undefined;
-  id: string;
-}
-
 /** Every file of the build with its link. A link that cannot be had is "", with one warning. */
-export async function listArtifacts(api: Calls, log: Log, b: ArtifactsOf, o: { clock: Clock; signal: AbortSignal }): Promise<Artifact[]> {
+export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { clock: Clock; signal: AbortSignal }): Promise<Artifact[]> {
   const entries = await readAllPages({
     read: async (page) => {
       const reply = await api.call({

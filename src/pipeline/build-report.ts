@@ -8,7 +8,7 @@ import { CancelledError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, type BuildDetail, type BuildStatus, buildDetail } from '../bkci/builds.ts';
+import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildDetail } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
@@ -38,12 +38,6 @@ export interface ReportContext {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-export interface SeenBuild {
-  projectId: string;
-  pipelineId?: string | undefined;
-  id: string;
-}
-
 /** A step that failed, as bk-ci names it: its elementId (the log's tag), its name, its error. */
 export interface FailedStep {
   id: string;
@@ -68,7 +62,7 @@ const FAILED_SHOWN = 5;
 export class BuildReport {
   readonly follow: LogFollower<unknown> | undefined;
   readonly #ctx: ReportContext;
-  readonly #b: SeenBuild;
+  readonly #b: BuildRef;
   readonly #o: ReportOptions;
   readonly #file: LogFile | undefined;
   /** Step names by elementId, from the build's model once known. */
@@ -77,7 +71,7 @@ export class BuildReport {
   #passwords: Set<string> | undefined;
   readonly #outputs: Partial<Record<ReportInputs, string>> = {};
 
-  constructor(ctx: ReportContext, b: SeenBuild, o: ReportOptions, executeCount: () => number) {
+  constructor(ctx: ReportContext, b: BuildRef, o: ReportOptions, executeCount: () => number) {
     this.#ctx = ctx;
     this.#b = b;
     this.#o = o;

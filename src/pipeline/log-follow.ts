@@ -5,6 +5,7 @@
 import type { Clock } from '../base/clock.ts';
 import { BudgetSpentError, DeadlineError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
+import type { BuildRef } from '../bkci/builds.ts';
 import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
 import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
@@ -25,12 +26,12 @@ const QUIET_READS = 2;
 /** Polls, and time, a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
 const HOLD = { holdPolls: 2, holdMs: 6000 };
 
-export interface FollowOptions {
+/** What following a build's log needs: the build (its id as `buildId`) and what reads and writes it. */
+export interface FollowOptions extends Omit<BuildRef, 'id'> {
   api: Calls;
   log: Log;
-  projectId: string;
-  pipelineId?: string | undefined;
-  buildId: string;
+  /** The build's id (BuildRef's `id`). */
+  buildId: BuildRef['id'];
   /** Which run of the build is followed; a new one (a retry) starts a new cursor. */
   executeCount(): number;
   mode: Exclude<LogsMode, 'none'>;

@@ -2,17 +2,14 @@
 
 import { formatElapsed, seconds } from '../base/duration.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
-import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
+import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
 import type { BuildOutput } from './inputs.ts';
 import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 /** What the step knows of one build when it ends, whichever way it ends. */
-export interface BuildView {
-  projectId: string;
-  pipelineId: string | undefined;
-  id: string;
+export interface BuildView extends BuildRef {
   num: number | undefined;
   executeCount: number | undefined;
   url: string;
@@ -24,7 +21,10 @@ export interface BuildView {
   pauses: PendingReview[];
   conclusion: Conclusion;
   stopped: string | undefined;
+  /** The build's time as the step saw it: up to the poll that saw its end (or until now, when none did). */
   elapsedMs: number;
+  /** The time spent reading the rest of the log after that poll, apart from the build's. */
+  logAfterEndMs?: number | undefined;
   start: number;
 }
 
@@ -97,6 +97,7 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
   if (v.pending !== undefined)
     rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
   if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
+  if (v.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(v.logAfterEndMs)]);
   const stages = last?.stageStatus ?? [];
   const errors = last?.errorInfoList ?? [];
   const blocks: Block[] = [

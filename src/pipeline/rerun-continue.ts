@@ -1,15 +1,16 @@
 // What a re-run does before starting anything: looks for the build an earlier attempt of this step
 // started and takes it (it succeeded), follows it (under way) or retries it (it failed); or says why
 // a new build is started (docs: the contract's "Re-runs continue the build").
+
 import { ActionError, CancelledError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
+import type { BuildRef } from '../bkci/builds.ts';
 import type { BuildOutput } from './inputs.ts';
 import { decideRerun, findEarlier, type OnRerun, type RerunOutput, searchFailed } from './rerun.ts';
 import { RetryRefusedError, retryOnce } from './rerun-retry.ts';
 import type { BuildContext } from './watch.ts';
 
-export interface RerunStep {
-  projectId: string;
+export interface RerunStep extends Pick<BuildRef, 'projectId'> {
   pipelineId: string;
   /** The step's identity in its build messages; undefined outside a GitHub run. */
   identity: string | undefined;

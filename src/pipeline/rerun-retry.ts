@@ -5,17 +5,14 @@
 // taskId bk-ci ignores failedContainer and retries the whole build (docs/bkci/builds.md#retry).
 import { formatElapsed } from '../base/duration.ts';
 import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
-import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, type BuildRef, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
 import { FAILURE } from './status.ts';
 import type { BuildContext } from './watch.ts';
 
 /** What to run again: the failed jobs (of the failed stage), the whole build, or from a task (stage-N, a step, an element). */
 export type RetryWhat = { kind: 'failed-jobs' } | { kind: 'all' } | { kind: 'task'; taskId: string; skip: boolean };
 
-export interface RetryRequest {
-  projectId: string;
-  pipelineId: string | undefined;
-  id: string;
+export interface RetryRequest extends BuildRef {
   what: RetryWhat;
 }
 

@@ -6,7 +6,7 @@
 
 import { ActionError, errorMessage, factsOf, HttpError, ServerSaidError, statusOf } from '../base/errors.ts';
 import { z } from '../base/schema.ts';
-import type { BuildDetail } from '../bkci/builds.ts';
+import type { BuildDetail, BuildRef } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';
 import { describePending, type PendingReview } from './review-state.ts';
@@ -78,19 +78,13 @@ export function reviewValue(
   return { problem: `is a BOOLEAN parameter: give true or false, not ${JSON.stringify(one ?? '')}` };
 }
 
-export interface Decided {
-  projectId: string;
-  pipelineId?: string | undefined;
-  id: string;
-}
-
 /**
  * Sends the decision once. bk-ci's refusals are said in words (nothing was decided); an answer
  * that never came, was cut or was a 5xx may have been applied, and says so.
  */
 export async function decide(
   api: BkciApi,
-  b: Decided,
+  b: BuildRef,
   p: PendingReview,
   decision: Decision,
   suggestion: string | undefined,

@@ -9,6 +9,7 @@ import {
   BUILD_MSG,
   BUILD_MSG_MAX,
   BUILD_START,
+  type BuildRef,
   buildId,
   type HistoryPage,
   historyPage,
@@ -18,8 +19,8 @@ import type { WorkflowContext } from '../runner/context.ts';
 import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
 import type { BuildContext } from './watch.ts';
 
-export interface StartRequest {
-  projectId: string;
+/** A start names its pipeline; the build's id comes with bk-ci's answer. */
+export interface StartRequest extends Pick<BuildRef, 'projectId'> {
   pipelineId: string;
   /** The start values as they go to bk-ci (build-params, the material, the message). */
   body: Record<string, string>;

@@ -3,15 +3,13 @@
 // (values come back raw, secrets included; an unknown name reads as "").
 
 import type { Log } from '../base/log.ts';
+import type { BuildRef } from '../bkci/builds.ts';
 import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
 
-export interface VariablesOf {
-  projectId: string;
-  pipelineId?: string | undefined;
-  id: string;
+export interface VariablesOf extends BuildRef {
   /** The build's number, once known. */
   num?: number | undefined;
 }

@@ -114,6 +114,7 @@ describe.concurrent('the built action', () => {
       const build = w.emu.builds.builds.get(id);
       expect(build && w.emu.builds.state(build).status).toBe('CANCELED');
       expect(r.summary).toMatch(/\| Stopped \| the build b-\w+ was stopped in bk-ci/);
+      expect(r.outputs['build-status']).toBe('CANCELED');
     },
   );
 });

@@ -1,0 +1,166 @@
+// What the wait on a build makes of what it read, as pure functions: whether a poll reads the
+// build's model, which review the build waits for, whether the wait goes on, and, once it is
+// over, the conclusion and the words. Reading is src/pipeline/build-read.ts; the loop that joins
+// them, src/pipeline/watch.ts. bk-ci's statuses: docs/bkci/builds.md.
+
+import { countOf, formatDuration } from '../base/duration.ts';
+import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
+import type { PollEnd } from '../wait/poll.ts';
+import type { FailedStep } from './build-report.ts';
+import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './review-state.ts';
+import { type Conclusion, endOf, firstError, stagePaused, waitingOn } from './status.ts';
+
+/** While a build runs, how often its model is read to see a manual-review step (bk-ci's status does not show one). */
+export const DETAIL_EVERY_MS = 30_000;
+
+const queued = (status: string): boolean => status === 'QUEUE' || status === 'QUEUE_CACHE';
+
+/** Who may decide a review, in words. */
+export const who = (p: PendingReview): string =>
+  p.reviewers.length > 0 ? `${p.reviewers.join(', ')} may approve it` : 'bk-ci names nobody who may approve it';
+
+/** What a poll knows when it decides whether to read the build's model. */
+export interface ModelFacts {
+  status: BuildStatus;
+  /** The status of the poll before this one. */
+  previous: string | undefined;
+  /** When the model was last read; undefined: never. */
+  detailAt: number | undefined;
+  now: number;
+  pending: PendingReview | undefined;
+}
+
+/**
+ * Whether this poll reads the model: `needed` when the verdict depends on it (a STAGE_SUCCESS
+ * end, which a rejected review also shows), `side` when it is read beside the wait (the first
+ * poll, an end, a retry sending the build back to the queue, a stage pause not yet known, every
+ * DETAIL_EVERY_MS while it runs), `none` otherwise.
+ */
+export function modelRead(f: ModelFacts): 'needed' | 'side' | 'none' {
+  const s = f.status;
+  const ended = endOf(s) !== 'waiting';
+  const moving = !queued(s.status);
+  const stale = f.detailAt === undefined || f.now - f.detailAt >= DETAIL_EVERY_MS;
+  // A retry keeps the build's id and sends it back through the queue under a new executeCount,
+  // which only the model tells: read it at once, so the log follows the new run from its start.
+  const requeued = !moving && f.previous !== undefined && !queued(f.previous);
+  const read = f.detailAt === undefined || ended || requeued || (stagePaused(s) && f.pending?.kind !== 'stage') || (moving && stale);
+  if (!read) return 'none';
+  return ended && s.status === 'STAGE_SUCCESS' ? 'needed' : 'side';
+}
+
+/** The review the build waits for now: its model's, unless it ended or bk-ci's status says the stage's pause is over. */
+export function reviewNow(s: BuildStatus, detail: BuildDetail | undefined): PendingReview | undefined {
+  const now = endOf(s) !== 'waiting' || detail === undefined ? undefined : pendingReview(detail);
+  return now?.kind === 'stage' && !stagePaused(s) ? undefined : now;
+}
+
+/** What one poll's status means for the wait: `done`, `failed`, or `waiting` on. */
+export function pollVerdict(
+  s: BuildStatus,
+  pending: PendingReview | undefined,
+  gateOpen: boolean,
+  onReview: 'wait' | 'fail',
+): 'done' | 'failed' | 'waiting' {
+  const e = endOf(s);
+  // Before a retried build's new run showed, the end bk-ci shows is the run before it.
+  if (e !== 'waiting' && !gateOpen) return 'waiting';
+  if (e === 'success') return 'done';
+  if (e !== 'waiting') return 'failed';
+  return onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';
+}
+
+/** How the build ended for what is read after the wait (why it failed, variables, artifacts): undefined when it goes on. */
+export function reportEnd(end: PollEnd, last: BuildStatus | undefined, gateOpen: boolean): 'done' | 'failed' | undefined {
+  const over = last === undefined || end === 'timeout' || !gateOpen ? 'waiting' : endOf(last);
+  return over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed';
+}
+
+/** The conclusion of a wait broken off: by the job's cancel (the build stopped or not), or by a read that failed. */
+export function brokenOff(
+  how: { cancelled: true; stopEnded: boolean } | { cancelled: false; unknownBuild: boolean; lastEnded: boolean },
+): Conclusion {
+  if (how.cancelled) return how.stopEnded ? 'cancelled' : 'running';
+  return how.unknownBuild || how.lastEnded ? 'failure' : 'running';
+}
+
+/** What the step knows when the poll loop is over. */
+export interface EndFacts {
+  end: PollEnd;
+  last: BuildStatus | undefined;
+  /** Whether an end counts (src/pipeline/rerun-gate.ts). */
+  gateOpen: boolean;
+  detail: BuildDetail | undefined;
+  pending: PendingReview | undefined;
+  failed: readonly FailedStep[];
+  /** "build #3 (b-…)", and " of pipeline p-…" or "". */
+  name: string;
+  ofPipeline: string;
+  /** The build's time in words, the polls made, the timeout. */
+  elapsed: string;
+  polls: number;
+  timeoutMs: number;
+  /** What the failing polls at the deadline were, or "" (src/wait/poll.ts troubleNote). */
+  trouble: string;
+  /** Variables a later step needs could not be read. */
+  problem: string | undefined;
+}
+
+/** How the step ends: its conclusion and headline, and the words it fails with (none: it succeeds). */
+export interface EndDecision {
+  conclusion: Conclusion;
+  headline: string;
+  error?: string;
+  /** What was done before the failure: the build's own end, when only a later read failed. */
+  done?: string;
+}
+
+/** The end of the wait: timed out, waiting for a review, succeeded, not waited for, rejected, or ended badly. */
+export function decideEnd(f: EndFacts): EndDecision {
+  const { last, name } = f;
+  if (f.end === 'timeout' || last === undefined) return timedOut(f);
+  const e = f.gateOpen ? endOf(last) : 'waiting';
+  if (e === 'waiting' && f.end === 'failed') {
+    const what =
+      f.pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(f.pending)}: ${who(f.pending)}`;
+    const error = `${name} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`;
+    return { conclusion: 'waiting-review', headline: `${name}: waiting for review`, error };
+  }
+  const refused = e === 'waiting' || f.detail === undefined ? undefined : rejection(f.detail);
+  if (e === 'success' && refused === undefined) {
+    const headline = `${name}: ${waitingOn(last)} after ${f.elapsed}, ${countOf(f.polls, 'poll')}`;
+    if (f.problem === undefined) return { conclusion: 'success', headline };
+    return { conclusion: 'success', headline, error: f.problem, done: `${name} ended ${last.status}` };
+  }
+  if (e === 'waiting') return { conclusion: 'running', headline: `${name}: ${waitingOn(last)} (not waited for)` };
+  if (refused !== undefined && (e === 'success' || e === 'failure')) {
+    const why = describeRejection(refused, f.detail && reviewTimeoutHours(f.detail));
+    const error = `${name}${f.ofPipeline} was stopped by a rejected review: ${why} (bk-ci shows such a build as ${last.status})`;
+    return { conclusion: 'rejected', headline: `${name}: rejected`, error };
+  }
+  const why = whyEnded(e === 'cancelled', last, f.detail, f.failed);
+  const error = `${name}${f.ofPipeline} ended ${last.status}${why === undefined ? '' : `: ${why}`}`;
+  return { conclusion: e === 'cancelled' ? 'cancelled' : 'failure', headline: `${name}: ${last.status}`, error };
+}
+
+function timedOut(f: EndFacts): EndDecision {
+  const still =
+    f.last === undefined
+      ? 'could not be read'
+      : `is still ${f.pending ? `waiting for review of ${describePending(f.pending)}` : waitingOn(f.last)}`;
+  const error = `${f.name} ${still} after ${f.elapsed} (${countOf(f.polls, 'poll')}, timeout ${formatDuration(f.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${f.trouble}`;
+  return { conclusion: 'timed-out', headline: `${f.name}: timed out`, error };
+}
+
+/** Why a build ended badly: who cancelled it, that it never ran, or bk-ci's first error (else the first failed step the model shows). */
+function whyEnded(
+  cancelled: boolean,
+  last: BuildStatus,
+  detail: BuildDetail | undefined,
+  failed: readonly FailedStep[],
+): string | undefined {
+  if (cancelled && detail?.cancelUserId) return `cancelled by ${detail.cancelUserId}`;
+  const first = firstError(last);
+  if (last.status === 'UNEXEC') return `the build never ran (bk-ci ended it before it left the queue)${first ? `; ${first}` : ''}`;
+  return first ?? (failed[0] === undefined ? undefined : `${failed[0].name}: ${failed[0].error}`);
+}

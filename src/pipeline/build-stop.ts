@@ -1,0 +1,101 @@
+// Stopping the build this step started when the job is cancelled (stop-on-cancel), and reading
+// once more what bk-ci ended it with. bk-ci ends a stopped build CANCELED; one that had already
+// ended answers 2101182 (docs/bkci/builds.md#stop-build_stopbuildid).
+
+import type { Clock } from '../base/clock.ts';
+import { errorMessage, ServerSaidError } from '../base/errors.ts';
+import { z } from '../base/schema.ts';
+import { BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
+import { type BuildRef, type BuildStatus, buildStatus } from '../bkci/builds.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import { buildAt } from './build-read.ts';
+import { sideCalls } from './side-reads.ts';
+import { endOf } from './status.ts';
+
+/** How long the runner's grace period leaves for stopping the build after a cancel. */
+export const STOP_TIMEOUT_MS = 1200;
+
+/** After a stop, how long reading the build's status once more may take (within what the stop left of its window). */
+export const AFTER_STOP_READ_MS = 300;
+
+/** What a stop came to: `ended` when the build is stopped or had already ended. */
+export interface Stop {
+  ended: boolean;
+  said: string;
+}
+
+/** A stop, and what bk-ci showed of the build after it. */
+export interface Stopped extends Stop {
+  /** The status read after the stop, when one was read. */
+  status: BuildStatus | undefined;
+  /** For the summary: what was said, and that the end was not seen when it was not. */
+  shown: string;
+}
+
+/** POSTs build_stop once, even though the job was cancelled; says what came of it. */
+export async function stopBuild(
+  api: BkciApi,
+  projectId: string,
+  pipelineId: string | undefined,
+  id: string,
+  info: (m: string) => void,
+  timeoutMs = STOP_TIMEOUT_MS,
+): Promise<Stop> {
+  let stop: Stop;
+  try {
+    await api.call({
+      endpoint: BUILD_STOP,
+      params: { projectId },
+      query: { buildId: id, pipelineId },
+      data: z.unknown(),
+      detached: { timeoutMs },
+    });
+    stop = { ended: true, said: `the build ${id} was stopped in bk-ci (stop-on-cancel)` };
+  } catch (e) {
+    stop =
+      e instanceof ServerSaidError && e.serverStatus === 2101182
+        ? { ended: true, said: `the build ${id} had already ended` }
+        : { ended: false, said: `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci` };
+  }
+  info(stop.said);
+  return stop;
+}
+
+/** Stops the build, then reads its status once more within what is left of the stop's window. */
+export async function stopAndSee(api: BkciApi, b: BuildRef, clock: Clock, info: (m: string) => void): Promise<Stopped> {
+  const from = clock.now();
+  const stop = await stopBuild(api, b.projectId, b.pipelineId, b.id, info);
+  if (!stop.ended) return { ...stop, status: undefined, shown: stop.said };
+  const after = await statusAfterStop(api, b, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - from));
+  if (after.said !== undefined) info(after.said);
+  return { ...stop, status: after.status, shown: after.said === undefined ? stop.said : `${stop.said}; ${after.said}` };
+}
+
+/**
+ * The build's status, read once after the stop: sent although the job was cancelled, within
+ * `windowMs` and at most AFTER_STOP_READ_MS. Words when its end was not seen.
+ */
+async function statusAfterStop(
+  api: BkciApi,
+  b: BuildRef,
+  clock: Clock,
+  windowMs: number,
+): Promise<{ status: BuildStatus | undefined; said: string | undefined }> {
+  const ms = Math.min(AFTER_STOP_READ_MS, windowMs);
+  const unseen = (why: string) => ({ status: undefined, said: `the stop was sent, but its end was not seen (${why})` });
+  if (ms <= 0) return unseen('no time was left to read its status again');
+  try {
+    const reply = await sideCalls(api, clock, clock.now() + ms).call({
+      endpoint: BUILD_STATUS,
+      ...buildAt(b),
+      data: buildStatus,
+      detached: { timeoutMs: ms },
+    });
+    const s = reply.data;
+    if (s === undefined || s.id !== b.id) return unseen('bk-ci answered without its status');
+    if (endOf(s) !== 'waiting') return { status: s, said: undefined };
+    return { status: s, said: `the stop was sent, but its end was not seen: bk-ci still shows it ${s.status}` };
+  } catch (e) {
+    return unseen(`reading its status again failed: ${errorMessage(e)}`);
+  }
+}
