@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, onTestFinished } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
+import { type Emulator, type EmulatorOptions, type ProjectSeed, startEmulator } from '../../emulator/server.ts';
 import { FakeClock } from './fake-clock.ts';
 
 /** The day every fake clock starts on unless a test says otherwise. */
@@ -17,8 +17,8 @@ export interface WorldOptions extends Omit<EmulatorOptions, 'now'> {
   realTime?: boolean;
   /** Users to add; the first is the one whose token `bkToken` is. Default: alice. */
   users?: readonly string[];
-  /** The project `demo`, created by the first user. Default: true. */
-  project?: boolean;
+  /** The project `demo`, created by the first user. Default: true; fields given here are added to it. */
+  project?: boolean | Partial<ProjectSeed>;
 }
 
 export interface World {
@@ -29,6 +29,10 @@ export interface World {
   bkToken: string;
   /** Every user's bk-ci token, by user id. */
   tokens: Record<string, string>;
+  /** The first user's OpenAPI access token (issued with the bk-ci token, not again). */
+  accessToken: string;
+  /** Every user's OpenAPI access token, by user id. */
+  accessTokens: Record<string, string>;
   /** Seeds a pipeline of project demo: `p-app` unless the seed names one. */
   pipeline(seed?: PipelineSeed): ReturnType<Emulator['seedPipeline']>;
   /** The inputs every step against this world starts from: base-url, bk-token, project-id. */
@@ -41,14 +45,19 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
   const clock = new FakeClock();
   clock.t = T0;
   const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(realTime ? {} : { now: () => clock.now() }) });
-  const tokens = Object.fromEntries(users.map((u) => [u, emu.addUser(u).bkToken]));
+  const added = users.map((u) => [u, emu.addUser(u)] as const);
+  const tokens = Object.fromEntries(added.map(([u, a]) => [u, a.bkToken]));
+  const accessTokens = Object.fromEntries(added.map(([u, a]) => [u, a.token.accessToken]));
   const first = users[0] ?? 'alice';
-  if (project) emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: first });
+  if (project !== false)
+    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: first, ...(project === true ? {} : project) });
   const world: World = {
     emu,
     clock,
     bkToken: tokens[first] ?? '',
     tokens,
+    accessToken: accessTokens[first] ?? '',
+    accessTokens,
     pipeline: (seed = {}) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed }),
     connection: () => ({ 'base-url': emu.url, 'bk-token': world.bkToken, 'project-id': 'demo' }),
   };
