@@ -169,28 +169,17 @@ describe('the built action through the gateway', () => {
       times: Infinity,
       fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream saw ${header} and app-secret-0001` },
     });
-    const bad = await runStep(installed(), {
-      inputs: {
-        operation: 'get-project',
-        'base-url': w.emu.url,
-        gateway: 'bk-apigateway',
-        ...APP,
-        'user-id': 'alice',
-        'project-id': 'demo',
-        retries: '0',
-      },
-    });
+    const get = {
+      operation: 'get-project',
+      'base-url': w.emu.url,
+      gateway: 'bk-apigateway',
+      ...APP,
+      'user-id': 'alice',
+      'project-id': 'demo',
+    };
+    const bad = await runStep(installed(), { inputs: { ...get, retries: '0' } });
     w.emu.faults.clear();
-    const good = await runStep(installed(), {
-      inputs: {
-        operation: 'get-project',
-        'base-url': w.emu.url,
-        gateway: 'bk-apigateway',
-        ...APP,
-        'user-id': 'alice',
-        'project-id': 'demo',
-      },
-    });
+    const good = await runStep(installed(), { inputs: get });
     expect(bad.code).toBe(1);
     expect(good.code).toBe(0);
     for (const r of [bad, good]) {
