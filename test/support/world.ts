@@ -12,11 +12,22 @@ export const T0 = Date.UTC(2026, 5, 1);
 
 export type PipelineSeed = Partial<z.input<typeof pipelineSchema>>;
 
+/** The front doors a step reaches bk-ci through: bk-ci's gateway, the API as the spec says, the BlueKing API Gateway. */
+export type Door = 'bkci' | 'spec' | 'apigw';
+export const DOORS: readonly Door[] = ['bkci', 'spec', 'apigw'];
+/** The emulator behind a door: the spec flavour, or bk-ci's with the API gateway in front. */
+export const doorOptions = (door: Door): WorldOptions =>
+  door === 'spec' ? { flavour: 'spec' } : door === 'apigw' ? { flavour: 'bkci', gateway: {} } : { flavour: 'bkci' };
+/** The emulator's API gateway app, as a step's inputs (app state: add user-id). */
+export const GATEWAY_APP = { gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'app-secret-0001' } as const;
+
 export interface WorldOptions extends Omit<EmulatorOptions, 'now'> {
   /** Real time (the built action cannot share a clock); by default a fake clock from T0. */
   realTime?: boolean;
   /** Users to add; the first is the one whose token `bkToken` is. Default: alice. */
   users?: readonly string[];
+  /** A clock of the test's own (one that acts at set times, say), set to T0; by default a FakeClock. */
+  clock?: () => FakeClock;
   /** The project `demo`, created by the first user. Default: true; fields given here are added to it. */
   project?: boolean | Partial<ProjectSeed>;
 }
@@ -41,8 +52,8 @@ export interface World {
 
 /** Starts a world; it closes when the test that started it ends, so tests may run concurrently. */
 export async function startWorld(o: WorldOptions = {}): Promise<World> {
-  const { realTime = false, users = ['alice'], project = true, ...emulator } = o;
-  const clock = new FakeClock();
+  const { realTime = false, users = ['alice'], project = true, clock: makeClock, ...emulator } = o;
+  const clock = makeClock?.() ?? new FakeClock();
   clock.t = T0;
   const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(realTime ? {} : { now: () => clock.now() }) });
   const added = users.map((u) => [u, emu.addUser(u)] as const);
