@@ -21,11 +21,13 @@ export const doorOptions = (door: Door): WorldOptions =>
 /** The emulator's API gateway app, as a step's inputs (app state: add user-id). */
 export const GATEWAY_APP = { gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'app-secret-0001' } as const;
 
-export interface WorldOptions extends Omit<EmulatorOptions, 'now'> {
+export interface WorldOptions extends EmulatorOptions {
   /** Real time (the built action cannot share a clock); by default a fake clock from T0. */
   realTime?: boolean;
   /** Users to add; the first is the one whose token `bkToken` is. Default: alice. */
   users?: readonly string[];
+  /** The emulator's time from a clock the world does not own (a SkippingClock, say). */
+  now?: () => number;
   /** A clock of the test's own (one that acts at set times, say), set to T0; by default a FakeClock. */
   clock?: () => FakeClock;
   /** The project `demo`, created by the first user. Default: true; fields given here are added to it. */
@@ -52,10 +54,11 @@ export interface World {
 
 /** Starts a world; it closes when the test that started it ends, so tests may run concurrently. */
 export async function startWorld(o: WorldOptions = {}): Promise<World> {
-  const { realTime = false, users = ['alice'], project = true, clock: makeClock, ...emulator } = o;
+  const { realTime = false, users = ['alice'], project = true, clock: makeClock, now, ...emulator } = o;
   const clock = makeClock?.() ?? new FakeClock();
   clock.t = T0;
-  const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(realTime ? {} : { now: () => clock.now() }) });
+  const time = now ?? (realTime ? undefined : () => clock.now());
+  const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(time === undefined ? {} : { now: time }) });
   const added = users.map((u) => [u, emu.addUser(u)] as const);
   const tokens = Object.fromEntries(added.map(([u, a]) => [u, a.bkToken]));
   const accessTokens = Object.fromEntries(added.map(([u, a]) => [u, a.token.accessToken]));
