@@ -10,7 +10,7 @@ import type { Clock } from '../../src/base/clock.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { SkippingClock } from '../support/fake-clock.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { cleanupRuns, P_APP, stepIn } from '../support/in-process.ts';
 import { type PipelineSeed as Seed, startWorld, T0, type World, type WorldOptions } from '../support/world.ts';
 
 afterAll(cleanupRuns);
@@ -41,19 +41,7 @@ const QUICK: Seed = {
 };
 const pipeline = (seed: Seed) => w.pipeline(seed);
 const start = (inputs: Record<string, string> = {}, c: Clock = w.clock, processEnv?: Record<string, string>): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      operation: 'start-build',
-      'base-url': w.emu.url,
-      'bk-token': w.bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      ...inputs,
-    },
-    clock: c,
-    ...(processEnv === undefined ? {} : { processEnv }),
-  });
+  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, { clock: c, ...(processEnv === undefined ? {} : { processEnv }) });
 const starts = () => w.emu.requests({ path: '/build_start' }).length;
 
 describe('reads beside the wait have their own budget and never decide the verdict', () => {

@@ -117,3 +117,6 @@ export function stepIn(w: World, base: Record<string, string> = {}) {
   return (inputs: Record<string, string> = {}, o: Omit<InProcessOptions, 'inputs'> = {}): Promise<StepResult> =>
     runInProcess({ clock: w.clock, ...o, inputs: { ...w.connection(), ...base, ...inputs } });
 }
+
+/** The pipeline the world's tests start (p-app), polled once a second. */
+export const P_APP = { 'pipeline-id': 'p-app', 'poll-interval': '1s' } as const;
