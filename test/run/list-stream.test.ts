@@ -3,22 +3,22 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAPI_PREFIX } from '../../emulator/server.ts';
 import { fetchTransport, type Transport } from '../../src/http/transport.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-import { useWorld } from '../support/world.ts';
+import { useSharedWorld } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
 const LIST_PATH = `${OPENAPI_PREFIX}projects`;
 const PROJECTS = 3000;
 
-const w = useWorld({ realTime: true, project: false });
-let temp = '';
-beforeEach(async () => {
+// The list only read: one world and one seed for the file.
+const w = useSharedWorld({ realTime: true, project: false });
+beforeAll(() => {
   for (let i = 0; i < PROJECTS; i++)
     w.emu.seedProject({
       englishName: `p-${i}`,
@@ -26,6 +26,9 @@ beforeEach(async () => {
       creator: 'alice',
       description: i % 3 === 0 ? 'line\nbreak' : 'plain',
     });
+});
+let temp = '';
+beforeEach(async () => {
   temp = await mkdtemp(join(tmpdir(), 'bkci-list-'));
 });
 afterEach(() => rm(temp, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // One world for a test: an emulator of one flavour, its users, the project `demo` created by alice,
 // and a clock the step and the emulator share (run() in this process) or real time (the built
 // action). Written once here instead of in every file that needs it.
-import { afterEach, beforeEach, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
 import { type Emulator, type EmulatorOptions, type ProjectSeed, startEmulator } from '../../emulator/server.ts';
@@ -95,5 +95,23 @@ export function useWorld(o: WorldOptions = {}): World {
     Object.assign(live, await startWorld(o));
   });
   afterEach(() => live.emu.close());
+  return live;
+}
+
+/**
+ * One world for every test of the file (or describe block) that calls it, for tests that only read
+ * what the world holds (a large seed paid once): started before the first test, closed after the
+ * last; the armed faults and the request log are cleared after each test.
+ */
+export function useSharedWorld(o: WorldOptions = {}): World {
+  const live = {} as World;
+  beforeAll(async () => {
+    Object.assign(live, await startWorld(o));
+  });
+  afterEach(() => {
+    live.emu.faults.clear();
+    live.emu.log.length = 0;
+  });
+  afterAll(() => live.emu.close());
   return live;
 }
