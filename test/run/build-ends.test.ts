@@ -8,7 +8,7 @@ import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-import { doorOptions, GATEWAY_APP, type PipelineSeed, T0, useWorld, worldForTest } from '../support/world.ts';
+import { doorOptions, GATEWAY_APP, type PipelineSeed, reviewedPipeline, T0, useWorld, worldForTest } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
@@ -63,14 +63,7 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
     decideByControl(w.emu.builds, { buildId: theBuild(), action, user, ...(suggest === undefined ? {} : { suggest }) });
 
   const stageReview = (groups: { name: string; reviewers: string[] }[], timeout?: number) =>
-    pipeline({
-      stages: ['Build', 'Release'],
-      phases: [
-        { status: 'RUNNING', ms: 2000, stage: 'Build' },
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups, ...(timeout === undefined ? {} : { timeout }) } },
-        { status: 'RUNNING', ms: 2000, stage: 'Release' },
-      ],
-    });
+    pipeline(reviewedPipeline({ groups, ...(timeout === undefined ? {} : { timeout }) }, 2000));
 
   describe('stage reviews', () => {
     it('says once per pause which group waits and who may approve; a second group is its own pause; approved, the build goes on', async () => {

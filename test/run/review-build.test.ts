@@ -7,7 +7,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-import { type Door, doorOptions, GATEWAY_APP, type PipelineSeed as Seed, type World, worldForTest } from '../support/world.ts';
+import {
+  type Door,
+  doorOptions,
+  GATEWAY_APP,
+  reviewedPipeline,
+  type PipelineSeed as Seed,
+  type World,
+  worldForTest,
+} from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
@@ -18,24 +26,13 @@ const open = async (f: Door) => {
   w = await worldForTest({ ...doorOptions(f), users: ['alice', 'carol'] });
 };
 
-const STAGE: Seed = {
-  stages: ['Build', 'Release'],
-  phases: [
-    { status: 'RUNNING', ms: 1000, stage: 'Build' },
-    {
-      status: 'STAGE_SUCCESS',
-      stage: 'Release',
-      review: {
-        groups: [
-          { name: 'QA', reviewers: ['alice', 'erin'] },
-          { name: 'Ops', reviewers: ['dave', 'alice'] },
-        ],
-        params: [{ key: 'REGION', value: 'eu', valueType: 'STRING' }],
-      },
-    },
-    { status: 'RUNNING', ms: 1000, stage: 'Release' },
+const STAGE: Seed = reviewedPipeline({
+  groups: [
+    { name: 'QA', reviewers: ['alice', 'erin'] },
+    { name: 'Ops', reviewers: ['dave', 'alice'] },
   ],
-};
+  params: [{ key: 'REGION', value: 'eu', valueType: 'STRING' }],
+});
 const STEP: Seed = {
   stages: ['Build'],
   jobs: { Build: [{ name: 'Linux', steps: ['Checkout', { name: 'Sign-off', stepId: 'signoff', reviewers: ['alice'] }, 'Publish'] }] },

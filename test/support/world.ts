@@ -11,6 +11,17 @@ import { FakeClock } from './fake-clock.ts';
 export const T0 = Date.UTC(2026, 5, 1);
 
 export type PipelineSeed = Partial<z.input<typeof pipelineSchema>>;
+type StageReview = NonNullable<NonNullable<PipelineSeed['phases']>[number]['review']>;
+
+/** Stages Build and Release: Build runs `ms`, Release waits for `review`, then runs `ms`. */
+export const reviewedPipeline = (review: StageReview, ms = 1000): PipelineSeed => ({
+  stages: ['Build', 'Release'],
+  phases: [
+    { status: 'RUNNING', ms, stage: 'Build' },
+    { status: 'STAGE_SUCCESS', stage: 'Release', review },
+    { status: 'RUNNING', ms, stage: 'Release' },
+  ],
+});
 
 /** The front doors a step reaches bk-ci through: bk-ci's gateway, the API as the spec says, the BlueKing API Gateway. */
 export type Door = 'bkci' | 'spec' | 'apigw';
