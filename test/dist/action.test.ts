@@ -28,7 +28,7 @@ const step = (w: World, inputs: Record<string, string>, extra: Partial<Parameter
 
 describe.concurrent('the built action', () => {
   it('sign-detail: a server that hangs cannot hold the step past the deadline by more than one request-timeout', async (test) => {
-    const w = await worldForTest(test, { realTime: true });
+    const w = await worldForTest({ realTime: true }, test);
     w.emu.seedSign({ resignId: 's-hang', runningMs: 600_000 });
     w.emu.faults.add({ pattern: /\/detail/, times: Infinity, fault: { kind: 'hang' } });
     // Counted from the step's first output, not from the spawn: how long Node takes to start on
@@ -49,7 +49,7 @@ describe.concurrent('the built action', () => {
   });
 
   it('sign-detail: the token request and every poll share one connection', async (test) => {
-    const w = await worldForTest(test, { realTime: true });
+    const w = await worldForTest({ realTime: true }, test);
     const done = signRunningFor(w.emu, 's-ka', 2);
     const r = await step(w, { operation: 'sign-detail', 'resign-id': 's-ka', 'poll-interval': '1s' }).finally(done);
     expect(r.code).toBe(0);
@@ -60,7 +60,7 @@ describe.concurrent('the built action', () => {
   });
 
   it.for(['SIGINT', 'SIGTERM'] as const)('sign-detail: %s mid-wait stops within 2 s with a cancelled summary', async (signal, test) => {
-    const w = await worldForTest(test, { realTime: true });
+    const w = await worldForTest({ realTime: true }, test);
     w.emu.seedSign({ resignId: 's-4', runningMs: 600_000 });
     let signalledAt = 0;
     const r = await step(
@@ -89,7 +89,7 @@ describe.concurrent('the built action', () => {
   it.for(['SIGINT', 'SIGTERM'] as const)(
     'start-build: %s mid-wait stops the build it started, within 2 s, and says so',
     async (signal, test) => {
-      const w = await worldForTest(test, { realTime: true });
+      const w = await worldForTest({ realTime: true }, test);
       w.pipeline({ pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
       let signalledAt = 0;
       const r = await step(

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** A world whose pipeline p-long runs ten minutes, in real time (the built action has its own clock). */
 async function longWorld(test: TestContext): Promise<World> {
-  const w = await worldForTest(test, { realTime: true });
+  const w = await worldForTest({ realTime: true }, test);
   w.pipeline({ pipelineId: 'p-long', phases: [{ status: 'RUNNING', ms: 600_000 }] });
   return w;
 }

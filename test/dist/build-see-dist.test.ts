@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('the built action shows the build', () => {
   it('start-build: live log, log-file, variables and artifacts', async (test) => {
-    const w = await worldForTest(test, { realTime: true });
+    const w = await worldForTest({ realTime: true }, test);
     w.pipeline({
       phases: [{ status: 'RUNNING', ms: 800 }],
       logs: {

@@ -44,7 +44,7 @@ describe.concurrent('npm start, as the README says to run it', () => {
 
 describe.concurrent('inputs under names the action does not know', () => {
   it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async (test) => {
-    const w = await worldForTest(test, { realTime: true });
+    const w = await worldForTest({ realTime: true }, test);
     const r = await runStep(action(), {
       inputs: { ...w.connection(), operation: 'get-project', 'poll-intervall': '10s', colour: 'blue' },
     });

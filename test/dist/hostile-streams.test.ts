@@ -24,7 +24,7 @@ const read = (r: StepResult): RunnerReader => new RunnerReader().read(r.stderr, 
 const OWN = new Set(['add-mask', 'debug', 'warning', 'error', 'set-output']);
 
 /** This test's world (an emulator and alice, no project), in real time. */
-const worldFor = (test: TestContext) => worldForTest(test, { realTime: true, project: false });
+const worldFor = (test: TestContext) => worldForTest({ realTime: true, project: false }, test);
 
 /** A module Node loads before the action (NODE_OPTIONS=--import), standing in for a library that misbehaves. */
 async function preload(test: TestContext, source: string): Promise<Record<string, string>> {

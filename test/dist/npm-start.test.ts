@@ -97,7 +97,7 @@ describe('npm start', () => {
 
     it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async (test) => {
       const { expect } = test;
-      const { emu, bkToken } = await worldForTest(test, { realTime: true, project: false });
+      const { emu, bkToken } = await worldForTest({ realTime: true, project: false }, test);
       emu.seedProject({ englishName: 'mine', projectName: 'Mine' });
       const r = await npmStart([`base-url=${emu.url}`, `bk-token=${bkToken}`, 'operation=get-project', 'project-id=mine'], { npm: false });
       expect(r.code, r.out).toBe(0);

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** A world in real time for this test, over https with the test CA's certificate when `tls`. */
 const worldFor = (test: TestContext, tls: boolean): Promise<World> =>
-  worldForTest(test, { realTime: true, ...(tls ? { tls: { key: pki.key, cert: pki.cert } } : {}) });
+  worldForTest({ realTime: true, ...(tls ? { tls: { key: pki.key, cert: pki.cert } } : {}) }, test);
 
 /** A proxy for this test, closed when it finishes. */
 async function proxyFor(test: TestContext): Promise<Awaited<ReturnType<typeof startProxy>>> {

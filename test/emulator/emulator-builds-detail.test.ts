@@ -4,45 +4,37 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { raw } from '../support/raw-http.ts';
+import { doorOptions, startWorld, T0, type World } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 const HOUR = 3_600_000;
-let t = T0;
-let emu: Emulator;
-let token: string;
+let w: World;
 let front: 'bkci' | 'gateway';
 const open = async (how: 'bkci' | 'gateway') => {
   front = how;
-  emu = await startEmulator({ flavour: 'bkci', now: () => t, ...(how === 'gateway' ? { gateway: {} } : {}) });
-  token = emu.addUser('alice').token.accessToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  w = await startWorld({ ...doorOptions(how === 'gateway' ? 'apigw' : 'bkci'), users: ['alice'] });
 };
-beforeEach(() => {
-  t = T0;
-});
-afterEach(() => emu.close());
+afterEach(() => w.emu.close());
 
 type Json = Record<string, unknown>;
 async function get(path: string): Promise<{ status: number; json: { status: number; message?: string; data?: Json } }> {
   const res =
     front === 'gateway'
-      ? await raw(emu.url, 'GET', `/v4/apigw-user/projects/demo/${path}`, {
-          headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: token }) },
+      ? await raw(w.emu.url, 'GET', `/v4/apigw-user/projects/demo/${path}`, {
+          headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: w.accessToken }) },
         })
-      : await raw(emu.url, 'GET', `/ms/openapi/api/apigw/v4/projects/demo/${path}&access_token=${token}`, {
+      : await raw(w.emu.url, 'GET', `/ms/openapi/api/apigw/v4/projects/demo/${path}&access_token=${w.accessToken}`, {
           headers: { 'x-devops-uid': 'alice' },
         });
   return { status: res.status, json: res.json() as { status: number; data?: Json } };
 }
 const control = async (name: string, body: unknown) => {
-  const res = await raw(emu.url, 'POST', `/__emulator/${name}`, { body: JSON.stringify(body) });
+  const res = await raw(w.emu.url, 'POST', `/__emulator/${name}`, { body: JSON.stringify(body) });
   return { status: res.status, json: res.json() as Json };
 };
-const seed = (s: Partial<z.input<typeof pipelineSchema>>) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...s });
+const seed = (s: Partial<z.input<typeof pipelineSchema>>) => w.emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...s });
 const startBuild = (values: Record<string, string> = {}) =>
-  String((JSON.parse(emu.builds.start('demo', 'p-app', 'alice', values).body) as { data: { id: string } }).data.id);
+  String((JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', values).body) as { data: { id: string } }).data.id);
 const detail = async (id: string) => {
   const r = await get(`build_detail?buildId=${id}&executeCount=1`);
   expect(r.status).toBe(200);
@@ -129,12 +121,12 @@ describe.each(['bkci', 'gateway'] as const)('build_detail (%s)', (how) => {
     expect(compile?.id).toMatch(/^e-[0-9a-f]{32}$/);
     expect(stages[2]?.containers[0]?.elements.map((e) => e.name)).toEqual(['Deploy']);
     expect(steps(queued)).toEqual(['Checkout:-', 'Compile:-', 'Sign:-', 'Deploy:-']);
-    t += 1500;
+    w.clock.t += 1500;
     const running = await detail(id);
     expect(running).toMatchObject({ status: 'RUNNING', startTime: T0 + 1000 });
     expect(running.model.stages.map((s) => s.status)).toEqual(['SUCCEED', 'RUNNING', undefined]);
     expect(steps(running)).toEqual(['Checkout:RUNNING', 'Compile:-', 'Sign:RUNNING', 'Deploy:-']);
-    t += 1000;
+    w.clock.t += 1000;
     const done = await detail(id);
     expect(done).toMatchObject({ status: 'SUCCEED', endTime: T0 + 2000 });
     expect(steps(done)).toEqual(['Checkout:SUCCEED', 'Compile:SUCCEED', 'Sign:SUCCEED', 'Deploy:SUCCEED']);
@@ -150,7 +142,7 @@ describe.each(['bkci', 'gateway'] as const)('build_detail (%s)', (how) => {
       errorInfoList: [{ taskName: 'Deploy', errorCode: 2199001, errorMsg: 'host unreachable' }],
     });
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     const d = await detail(id);
     expect(d.model.stages.map((s) => s.status)).toEqual(['SUCCEED', 'FAILED', undefined]);
     expect(steps(d)).toEqual(['Checkout:SUCCEED', 'Deploy:FAILED', 'Notify:-', 'Release:-']);
@@ -174,7 +166,7 @@ describe.each(['bkci', 'gateway'] as const)('build_detail (%s)', (how) => {
     seed({ phases: [{ status: 'RUNNING', ms: 10_000 }] });
     expect((await get('build_detail?buildId=b-nope')).json).toMatchObject({ status: 400 });
     const id = startBuild();
-    emu.builds.stop('demo', id, null, 'bob');
+    w.emu.builds.stop('demo', id, null, 'bob');
     const d = await detail(id);
     expect(d).toMatchObject({ status: 'CANCELED', cancelUserId: 'bob', endTime: T0 });
   });
@@ -190,7 +182,7 @@ describe.each(['bkci', 'gateway'] as const)('stage reviews with groups (%s)', (h
     const before = await detail(id);
     expect(release(before).checkIn).toMatchObject({ timeout: 2, reviewParams: [{ key: 'REGION', value: 'eu' }] });
     expect(release(before).checkIn).not.toHaveProperty('status');
-    t += 1000;
+    w.clock.t += 1000;
     const s = await status(id);
     expect(s).toMatchObject({ status: 'STAGE_SUCCESS', endTime: null });
     expect(s.stageStatus.map((x) => x.status)).toEqual(['SUCCEED', 'SUCCEED', 'PAUSE']);
@@ -203,7 +195,7 @@ describe.each(['bkci', 'gateway'] as const)('stage reviews with groups (%s)', (h
     ]);
     expect(groups[0]?.id).toBe(release(before).checkIn?.reviewGroups[0]?.id);
 
-    t += 500;
+    w.clock.t += 500;
     expect(await control('reviews', { buildId: id, action: 'approve', user: 'erin', suggest: 'QA ok' })).toMatchObject({ status: 200 });
     const half = await detail(id);
     expect(half.status).toBe('STAGE_SUCCESS');
@@ -219,21 +211,21 @@ describe.each(['bkci', 'gateway'] as const)('stage reviews with groups (%s)', (h
     const on = await detail(id);
     expect(on.status).toBe('RUNNING');
     expect(release(on)).toMatchObject({ status: 'RUNNING', checkIn: { status: 'REVIEW_PROCESSED' } });
-    t += 1000;
+    w.clock.t += 1000;
     expect(await status(id)).toMatchObject({ status: 'SUCCEED', endTime: T0 + 2500 });
   });
 
   it('a rejection: REVIEW_ABORT on the group and checkIn, the build runs on briefly, then ends STAGE_SUCCESS with endTime', async () => {
     seed(REVIEWED);
     const id = startBuild();
-    t += 1000;
-    emu.builds.builds.get(id);
+    w.clock.t += 1000;
+    w.emu.builds.builds.get(id);
     expect(await control('reviews', { buildId: id, action: 'reject', user: 'carol', suggest: 'not today' })).toMatchObject({ status: 200 });
     const during = await detail(id);
     expect(during).toMatchObject({ status: 'RUNNING' });
     expect(release(during)).toMatchObject({ status: 'CANCELED', checkIn: { status: 'REVIEW_ABORT' } });
     expect(release(during).checkIn?.reviewGroups[0]).toMatchObject({ status: 'ABORT', operator: 'carol', suggest: 'not today' });
-    t += 1000;
+    w.clock.t += 1000;
     const s = await status(id);
     expect(s).toMatchObject({ status: 'STAGE_SUCCESS', endTime: T0 + 2000 });
     expect(s.stageStatus.map((x) => x.status)).toEqual(['SUCCEED', 'SUCCEED', 'CANCELED']);
@@ -243,9 +235,9 @@ describe.each(['bkci', 'gateway'] as const)('stage reviews with groups (%s)', (h
   it('a timeout: rejected by SYSTEM with suggest TIMEOUT, on the first group while it is pending', async () => {
     seed(REVIEWED);
     const id = startBuild();
-    t += 1000 + 2 * HOUR - 1;
+    w.clock.t += 1000 + 2 * HOUR - 1;
     expect((await status(id)).status).toBe('STAGE_SUCCESS');
-    t += 1;
+    w.clock.t += 1;
     const d = await detail(id);
     expect(d.status).toBe('RUNNING');
     expect(release(d).checkIn).toMatchObject({ status: 'REVIEW_ABORT' });
@@ -255,17 +247,17 @@ describe.each(['bkci', 'gateway'] as const)('stage reviews with groups (%s)', (h
       suggest: 'TIMEOUT',
       reviewTime: T0 + 1000 + 2 * HOUR,
     });
-    t += 1000;
+    w.clock.t += 1000;
     expect(await status(id)).toMatchObject({ status: 'STAGE_SUCCESS', endTime: T0 + 2000 + 2 * HOUR });
   });
 
   it('a timeout after the first group approved leaves the second pending, as bk-ci does (reviewGroup(null) is the first)', async () => {
     seed(REVIEWED);
     const id = startBuild();
-    t += 1000;
-    emu.builds.builds.get(id);
+    w.clock.t += 1000;
+    w.emu.builds.builds.get(id);
     await control('reviews', { buildId: id, action: 'approve', user: 'carol' });
-    t += 2 * HOUR;
+    w.clock.t += 2 * HOUR;
     const d = await detail(id);
     expect(release(d).checkIn?.status).toBe('REVIEW_ABORT');
     expect(release(d).checkIn?.reviewGroups.map((g) => g.status)).toEqual(['PROCESS', undefined]);
@@ -295,7 +287,7 @@ describe('manual-review steps (bkci)', () => {
   it('waits REVIEWING (the build RUNNING) until PROCESS: the step SUCCEED, the build goes on', async () => {
     seed(STEP);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     const waiting = await detail(id);
     expect(waiting.status).toBe('RUNNING');
     expect(approve(waiting)).toMatchObject({
@@ -306,7 +298,7 @@ describe('manual-review steps (bkci)', () => {
       desc: 'ship it?',
     });
     expect(steps(waiting)).toEqual(['Checkout:SUCCEED', 'Approve:REVIEWING', 'Publish:-']);
-    t += 3 * HOUR;
+    w.clock.t += 3 * HOUR;
     expect(approve(await detail(id)).status).toBe('REVIEWING');
     expect((await control('reviews', { buildId: id, action: 'approve', user: 'bob', suggest: 'go' })).json).toEqual({
       decided: 'manual-review step: PROCESS',
@@ -314,14 +306,14 @@ describe('manual-review steps (bkci)', () => {
     const on = await detail(id);
     expect(steps(on)).toEqual(['Checkout:SUCCEED', 'Approve:SUCCEED', 'Publish:RUNNING']);
     expect(approve(on)).toMatchObject({ suggest: 'go' });
-    t += 1000;
+    w.clock.t += 1000;
     expect((await detail(id)).status).toBe('SUCCEED');
   });
 
   it('ABORT: the step REVIEW_ABORT, the build ends FAILED', async () => {
     seed(STEP);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     await control('reviews', { buildId: id, action: 'reject', user: 'bob' });
     const d = await detail(id);
     expect(d).toMatchObject({ status: 'FAILED', endTime: T0 + 1000 });
@@ -338,7 +330,7 @@ describe('manual-review steps (bkci)', () => {
     });
     expect(await control('reviews', { buildId: 'b-none', action: 'approve' })).toMatchObject({ status: 400 });
     expect(await control('reviews', { buildId: id, action: 'maybe' })).toMatchObject({ status: 400, json: { message: /action/ } });
-    expect(emu.builds.builds.get(id)?.decisions).toEqual([]);
+    expect(w.emu.builds.builds.get(id)?.decisions).toEqual([]);
   });
 
   it('a seed that names a review step it does not have is refused', async () => {

@@ -4,43 +4,35 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { raw } from '../support/raw-http.ts';
+import { doorOptions, startWorld, T0, type World } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
-let t = T0;
-let emu: Emulator;
-const tokens: Record<string, string> = {};
-let front: 'bkci' | 'gateway';
 const USERS = ['alice', 'carol', 'dave', 'bob'];
+let w: World;
+let front: 'bkci' | 'gateway';
 const open = async (how: 'bkci' | 'gateway') => {
   front = how;
-  emu = await startEmulator({ flavour: 'bkci', now: () => t, ...(how === 'gateway' ? { gateway: {} } : {}) });
-  for (const u of USERS) tokens[u] = emu.addUser(u).token.accessToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  w = await startWorld({ ...doorOptions(how === 'gateway' ? 'apigw' : 'bkci'), users: USERS });
 };
-beforeEach(() => {
-  t = T0;
-});
-afterEach(() => emu.close());
+afterEach(() => w.emu.close());
 
 type Answer = { status: number; json: { status: number; message?: string; data?: unknown } };
 async function call(method: string, path: string, user: string, body?: unknown): Promise<Answer> {
   const bodyText = body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) };
   const res =
     front === 'gateway'
-      ? await raw(emu.url, method, `/v4/apigw-user/projects/demo/${path}`, {
-          headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: tokens[user] }), 'content-type': 'application/json' },
+      ? await raw(w.emu.url, method, `/v4/apigw-user/projects/demo/${path}`, {
+          headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: w.accessTokens[user] }), 'content-type': 'application/json' },
           ...bodyText,
         })
-      : await raw(emu.url, method, `/ms/openapi/api/apigw/v4/projects/demo/${path}&access_token=${tokens[user]}`, {
+      : await raw(w.emu.url, method, `/ms/openapi/api/apigw/v4/projects/demo/${path}&access_token=${w.accessTokens[user]}`, {
           headers: { 'x-devops-uid': user, 'content-type': 'application/json' },
           ...bodyText,
         });
   return { status: res.status, json: res.json() as Answer['json'] };
 }
-const seed = (s: Partial<z.input<typeof pipelineSchema>>) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...s });
-const startBuild = () => String((JSON.parse(emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id);
+const seed = (s: Partial<z.input<typeof pipelineSchema>>) => w.emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...s });
+const startBuild = () => String((JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id);
 interface Detail {
   status: string;
   endTime?: number;
@@ -86,7 +78,7 @@ describe.each(['bkci', 'gateway'] as const)('manual_start_build_stage (%s)', (ho
   it('approves group by group: the first without an id, the next only with its id and by its reviewers', async () => {
     seed(STAGE_REVIEW);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     const groups = (await detail(id)).model.stages[2]?.checkIn?.reviewGroups ?? [];
     const [qa, ops] = groups.map((g) => g.id);
     expect(await call('POST', stage(id), 'dave', { reviewParams: [] })).toMatchObject({
@@ -135,14 +127,14 @@ describe.each(['bkci', 'gateway'] as const)('manual_start_build_stage (%s)', (ho
   it('cancel=true rejects: REVIEW_ABORT, and the build ends STAGE_SUCCESS with endTime; no body is no error', async () => {
     seed(STAGE_REVIEW);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     expect(await call('POST', stage(id, '&cancel=true'), 'carol')).toMatchObject({ status: 200 });
     const d = await detail(id);
     expect(d.model.stages[2]?.checkIn).toMatchObject({
       status: 'REVIEW_ABORT',
       reviewGroups: [{ status: 'ABORT', operator: 'carol' }, {}],
     });
-    t += 1000;
+    w.clock.t += 1000;
     expect(await detail(id)).toMatchObject({ status: 'STAGE_SUCCESS', endTime: T0 + 2000 });
   });
 
@@ -170,7 +162,7 @@ describe.each(['bkci', 'gateway'] as const)('manual_start_build_stage (%s)', (ho
       status: 400,
       json: { message: '参数校验失败:{0} PipelineId is invalid ' },
     });
-    expect(emu.builds.builds.get(id)?.decisions).toEqual([]);
+    expect(w.emu.builds.builds.get(id)?.decisions).toEqual([]);
   });
 });
 
@@ -192,32 +184,32 @@ describe.each(['bkci', 'gateway'] as const)('manual_review (%s)', (how) => {
   it('PROCESS by a reviewer: accepted at once, acted on moments later (the step still REVIEWING right after)', async () => {
     seed(STEP_REVIEW);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     const r = await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'PROCESS', suggest: 'go', params: [] });
     expect(r).toEqual({ status: 200, json: { status: 0, data: true } });
     const right = await detail(id);
     expect(right.status).toBe('RUNNING');
     expect(approveStep(right)?.status).toBe('REVIEWING');
-    t += 2000;
+    w.clock.t += 2000;
     const later = await detail(id);
     expect(approveStep(later)).toMatchObject({ status: 'SUCCEED', suggest: 'go' });
-    t += 1000;
+    w.clock.t += 1000;
     expect((await detail(id)).status).toBe('SUCCEED');
   });
 
   it('ABORT by elementId: the step REVIEW_ABORT, the build FAILED, the reviewer its cancel user; a later decision before it is acted on wins', async () => {
     seed(STEP_REVIEW);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     const element = approveStep(await detail(id))?.id ?? '';
     expect(await call('POST', `manual_review?buildId=${id}&elementId=${element}`, 'bob', { status: 'PROCESS' })).toMatchObject({
       status: 200,
     });
-    t += 500;
+    w.clock.t += 500;
     expect(await call('POST', `manual_review?buildId=${id}&elementId=${element}`, 'bob', { status: 'ABORT' })).toMatchObject({
       status: 200,
     });
-    t += 1500;
+    w.clock.t += 1500;
     const d = await detail(id);
     expect(d).toMatchObject({ status: 'FAILED', endTime: T0 + 3000, cancelUserId: 'bob' });
     expect(approveStep(d)?.status).toBe('REVIEW_ABORT');
@@ -230,11 +222,11 @@ describe.each(['bkci', 'gateway'] as const)('manual_review (%s)', (how) => {
   it('status missing: bk-ci stores "null" and the engine fails the step; the build ends FAILED with the error shown', async () => {
     seed(STEP_REVIEW);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { suggest: 'forgot the status' })).toMatchObject({
       status: 200,
     });
-    t += 2000;
+    w.clock.t += 2000;
     const d = await detail(id);
     expect(d.status).toBe('FAILED');
     expect(approveStep(d)).toMatchObject({ status: 'FAILED', errorMsg: expect.stringContaining('ManualReviewAction.null') });
@@ -260,13 +252,13 @@ describe.each(['bkci', 'gateway'] as const)('manual_review (%s)', (how) => {
       json: { status: 2101279, message: '插件【ID:】不存在或者不是可审核状态' },
     });
     expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'LATER' })).toMatchObject({ status: 400 });
-    t += 1000;
+    w.clock.t += 1000;
     expect(await call('POST', `build_stop?buildId=${id}`, 'alice')).toMatchObject({ status: 200 });
     expect(await call('POST', `manual_review?buildId=${id}&stepId=approve`, 'bob', { status: 'PROCESS' })).toMatchObject({
       status: 400,
       json: { status: 2101279 },
     });
-    expect(emu.builds.builds.get(id)?.decisions).toEqual([]);
+    expect(w.emu.builds.builds.get(id)?.decisions).toEqual([]);
   });
 });
 
@@ -283,7 +275,7 @@ describe('a status answer about another build (bkci)', () => {
   it('answerAsBuild naming a build that exists answers with all of that build', async () => {
     seed({ phases: [{ status: 'RUNNING', ms: 1000 }] });
     const first = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     seed({ phases: [{ status: 'RUNNING', ms: 1000 }], answerAsBuild: first });
     const second = startBuild();
     const r = await call('GET', `build_status?buildId=${second}`, 'alice');
@@ -293,7 +285,7 @@ describe('a status answer about another build (bkci)', () => {
   it('a patch fault sets fields in the answer data, through the control API: another id, a status nobody knows', async () => {
     seed({});
     const id = startBuild();
-    const armed = await raw(emu.url, 'POST', '/__emulator/faults', {
+    const armed = await raw(w.emu.url, 'POST', '/__emulator/faults', {
       body: JSON.stringify({ pattern: 'build_status$', times: 2, fault: { kind: 'patch', data: { id: 'b-other', status: 'WARPING' } } }),
     });
     expect(armed.status).toBe(200);
@@ -302,7 +294,7 @@ describe('a status answer about another build (bkci)', () => {
         data: { id: 'b-other', status: 'WARPING', buildNum: 1 },
       });
     expect((await call('GET', `build_status?buildId=${id}`, 'alice')).json).toMatchObject({ data: { id, status: 'QUEUE' } });
-    emu.faults.add({ pattern: /build_status$/, fault: { kind: 'patch', data: { id: 'b-x' } } });
+    w.emu.faults.add({ pattern: /build_status$/, fault: { kind: 'patch', data: { id: 'b-x' } } });
     expect((await call('GET', 'build_status?buildId=b-nope', 'alice')).json).toEqual({
       status: 400,
       message: '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related',
@@ -310,14 +302,14 @@ describe('a status answer about another build (bkci)', () => {
   });
 
   it('a review pipeline seeded through the control API walks like one seeded in code', async () => {
-    const seeded = await raw(emu.url, 'POST', '/__emulator/pipelines', {
+    const seeded = await raw(w.emu.url, 'POST', '/__emulator/pipelines', {
       body: JSON.stringify({ projectId: 'demo', pipelineId: 'p-app', ...STAGE_REVIEW }),
     });
     expect(seeded.status).toBe(200);
     const id = startBuild();
-    t += 1000;
+    w.clock.t += 1000;
     expect(await call('POST', stage(id), 'carol', { reviewParams: [] })).toMatchObject({ status: 200 });
-    const decided = await raw(emu.url, 'POST', '/__emulator/reviews', {
+    const decided = await raw(w.emu.url, 'POST', '/__emulator/reviews', {
       body: JSON.stringify({ buildId: id, action: 'approve', user: 'dave' }),
     });
     expect(decided.json()).toEqual({ decided: 'stage review group 2: PROCESS' });

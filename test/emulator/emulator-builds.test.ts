@@ -1,24 +1,22 @@
 // The emulator's builds as bk-ci shows them: the build message, build_histories and its filters,
 // lost answers after the build exists, the ends UNEXEC and SKIP. Walked over loopback through the
 // control API and the TypeScript API, in the bkci flavour and behind the BlueKing API Gateway.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { raw } from '../support/raw-http.ts';
+import { doorOptions, startWorld, T0, type World } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
-let t = T0;
-let emu: Emulator;
-let token: string;
+let w: World;
 beforeEach(async () => {
-  t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => t });
-  token = emu.addUser('alice').token.accessToken;
-  emu.addUser('bob');
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  w = await startWorld({ users: ['alice', 'bob'] });
+  return () => w.emu.close();
 });
-afterEach(() => emu.close());
+/** The world behind the BlueKing API Gateway in place of this test's: alice, and no project. */
+const behindGateway = async () => {
+  await w.emu.close();
+  w = await startWorld({ ...doorOptions('apigw'), project: false });
+};
 
 const V4 = '/ms/openapi/api/apigw/v4/projects/demo/';
 type Answer = {
@@ -27,18 +25,18 @@ type Answer = {
 };
 async function call(method: string, path: string, body?: unknown, user = 'alice'): Promise<Answer> {
   const sep = path.includes('?') ? '&' : '?';
-  const res = await raw(emu.url, method, `${V4}${path}${sep}access_token=${token}`, {
+  const res = await raw(w.emu.url, method, `${V4}${path}${sep}access_token=${w.accessToken}`, {
     headers: { 'x-devops-uid': user, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: res.json() as Answer['json'] };
 }
 const control = async (method: string, name: string, body?: unknown) => {
-  const res = await raw(emu.url, method, `/__emulator/${name}`, body === undefined ? {} : { body: JSON.stringify(body) });
+  const res = await raw(w.emu.url, method, `/__emulator/${name}`, body === undefined ? {} : { body: JSON.stringify(body) });
   return { status: res.status, json: res.json() as Record<string, unknown> };
 };
 const pipeline = (seed: Partial<z.input<typeof pipelineSchema>> = {}) =>
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+  w.emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
 const startBuild = async (values: Record<string, string> = {}, user = 'alice'): Promise<string> => {
   const r = await call('POST', 'build_start?pipelineId=p-app', values, user);
   expect(r.status).toBe(200);
@@ -58,7 +56,7 @@ describe('the build message', () => {
     expect((await status(long)).buildMsg).toBe(`${'x'.repeat(254)}y`);
     expect((await status(blank)).buildMsg).toBe('OpenAPI 触发');
     expect(await status(none)).toMatchObject({ buildMsg: 'OpenAPI 触发', userId: 'bob' });
-    expect(emu.builds.builds.get(none)?.userId).toBe('bob');
+    expect(w.emu.builds.builds.get(none)?.userId).toBe('bob');
   });
 
   it('start values stay recorded; material keys are read-only build parameters', async () => {
@@ -68,7 +66,7 @@ describe('the build message', () => {
       { key: 'APP_VERSION', value: '1.10', valueType: 'STRING', readOnly: false },
       { key: 'BK_CI_MATERIAL_ID', value: '0123abc', valueType: 'STRING', readOnly: true },
     ]);
-    expect(emu.builds.builds.get(id)?.params).toEqual({ APP_VERSION: '1.10', BK_CI_MATERIAL_ID: '0123abc' });
+    expect(w.emu.builds.builds.get(id)?.params).toEqual({ APP_VERSION: '1.10', BK_CI_MATERIAL_ID: '0123abc' });
   });
 });
 
@@ -90,7 +88,7 @@ describe('build_histories', () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 1000 }] });
     const a = await startBuild({ BK_CI_BUILD_MSG: 'GitHub octo/app run 11 attempt 1 job deploy' });
     const b = await startBuild({ BK_CI_BUILD_MSG: 'GitHub octo/app run 11 attempt 1 job deploy-2' }, 'bob');
-    t += 5000;
+    w.clock.t += 5000;
     const c = await startBuild({ BK_CI_BUILD_MSG: 'github octo/app run 110 attempt 1 job deploy' });
     const ids = async (q: string) => ((await histories(q)).json.data?.records ?? []).map((r) => r.id);
     expect(await ids(`&buildMsg=${encodeURIComponent('run 11 attempt 1 job deploy')}`)).toEqual([b, a]);
@@ -119,9 +117,9 @@ describe('build_histories', () => {
     const id = await startBuild({ BK_CI_BUILD_MSG: 'lagging' });
     expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
     expect((await status(id)).id).toBe(id);
-    t += 2999;
+    w.clock.t += 2999;
     expect((await histories('&buildMsg=lagging')).json.data?.count).toBe(0);
-    t += 1;
+    w.clock.t += 1;
     expect((await histories('&buildMsg=lagging')).json.data?.records?.map((r) => r.id)).toEqual([id]);
   });
 
@@ -145,14 +143,12 @@ describe('build_histories', () => {
   });
 
   it('is on the BlueKing API Gateway front path too', async () => {
-    await emu.close();
-    emu = await startEmulator({ flavour: 'bkci', now: () => t, gateway: {} });
-    const tok = emu.addUser('alice').token.accessToken;
+    await behindGateway();
     pipeline();
-    const id = await emu.builds.start('demo', 'p-app', 'alice', { BK_CI_BUILD_MSG: 'via gateway' });
+    const id = await w.emu.builds.start('demo', 'p-app', 'alice', { BK_CI_BUILD_MSG: 'via gateway' });
     expect(id.status).toBe(200);
-    const res = await raw(emu.url, 'GET', '/v4/apigw-user/projects/demo/build_histories?pipelineId=p-app&buildMsg=via', {
-      headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: tok }) },
+    const res = await raw(w.emu.url, 'GET', '/v4/apigw-user/projects/demo/build_histories?pipelineId=p-app&buildMsg=via', {
+      headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: w.accessToken }) },
     });
     expect(res.status).toBe(200);
     expect(res.json()).toMatchObject({ status: 0, data: { count: 1, records: [{ buildMsg: 'via gateway', userId: 'alice' }] } });
@@ -160,7 +156,7 @@ describe('build_histories', () => {
 });
 
 describe('lost answers after the work is done (after: true)', () => {
-  const startsOf = () => [...emu.builds.builds.values()].length;
+  const startsOf = () => [...w.emu.builds.builds.values()].length;
 
   it.each([
     ['reset', { kind: 'reset' }],
@@ -184,39 +180,37 @@ describe('lost answers after the work is done (after: true)', () => {
   });
 
   it('behind the BlueKing API Gateway: a 504 page from the gateway after bk-ci started the build', async () => {
-    await emu.close();
-    emu = await startEmulator({ flavour: 'bkci', now: () => t, gateway: {} });
-    const tok = emu.addUser('alice').token.accessToken;
+    await behindGateway();
     pipeline();
-    emu.faults.add({
+    w.emu.faults.add({
       path: '/v4/apigw-user/projects/demo/build_start',
       after: true,
       fault: { kind: 'status', status: 504, contentType: 'html' },
     });
-    const res = await raw(emu.url, 'POST', '/v4/apigw-user/projects/demo/build_start?pipelineId=p-app', {
-      headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: tok }), 'content-type': 'application/json' },
+    const res = await raw(w.emu.url, 'POST', '/v4/apigw-user/projects/demo/build_start?pipelineId=p-app', {
+      headers: { 'x-bkapi-authorization': JSON.stringify({ access_token: w.accessToken }), 'content-type': 'application/json' },
       body: JSON.stringify({ BK_CI_BUILD_MSG: 'through the gateway' }),
     });
     expect(res.status).toBe(504);
     expect(res.body).toContain('<title>504');
-    expect([...emu.builds.builds.values()].map((b) => [b.buildMsg, b.userId])).toEqual([['through the gateway', 'alice']]);
+    expect([...w.emu.builds.builds.values()].map((b) => [b.buildMsg, b.userId])).toEqual([['through the gateway', 'alice']]);
   });
 
   it('without after, a reset means no build (the fault comes first)', async () => {
     pipeline();
-    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
+    w.emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
     await expect(call('POST', 'build_start?pipelineId=p-app', {})).rejects.toThrow();
     expect(startsOf()).toBe(0);
   });
 
   it('hang and delay from the TypeScript API: the build exists though no answer came', async () => {
     pipeline();
-    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'delay', ms: 50 } });
+    w.emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'delay', ms: 50 } });
     expect((await call('POST', 'build_start?pipelineId=p-app', {})).status).toBe(200);
     expect(startsOf()).toBe(1);
-    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'hang' } });
+    w.emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'hang' } });
     const controller = new AbortController();
-    const hung = fetch(`${emu.url}${V4}build_start?pipelineId=p-app&access_token=${token}`, {
+    const hung = fetch(`${w.emu.url}${V4}build_start?pipelineId=p-app&access_token=${w.accessToken}`, {
       method: 'POST',
       headers: { 'x-devops-uid': 'alice', 'content-type': 'application/json' },
       body: '{}',
@@ -226,7 +220,7 @@ describe('lost answers after the work is done (after: true)', () => {
       (e: unknown) => String(e),
     );
     // The request is handled as soon as it is logged: wait for that, not for a time.
-    while (emu.requests({ method: 'POST' }).length < 2) await new Promise((r) => setTimeout(r, 5));
+    while (w.emu.requests({ method: 'POST' }).length < 2) await new Promise((r) => setTimeout(r, 5));
     expect(startsOf()).toBe(2);
     controller.abort();
     expect(await hung).toMatch(/abort/i);
@@ -237,7 +231,7 @@ describe('ends bk-ci has', () => {
   it('UNEXEC: never ran (pushed out of a full queue): startTime 0, an endTime, no stage ran', async () => {
     pipeline({ phases: [{ status: 'QUEUE', ms: 3000 }], result: 'UNEXEC' });
     const id = await startBuild();
-    t += 3000;
+    w.clock.t += 3000;
     const s = await status(id);
     expect(s).toMatchObject({ status: 'UNEXEC', startTime: 0, endTime: T0 + 3000, currentQueuePosition: 0 });
     expect(s.stageStatus).toEqual([
@@ -257,7 +251,7 @@ describe('ends bk-ci has', () => {
       result: 'SKIP',
     });
     const id = await startBuild();
-    t += 2000;
+    w.clock.t += 2000;
     const s = await status(id);
     expect(s).toMatchObject({ status: 'SKIP', startTime: T0 + 1000, endTime: T0 + 2000, totalTime: 2000, executeTime: 1000 });
     expect((s.stageStatus as { status?: string }[]).map((x) => x.status)).toEqual(['SUCCEED', 'SKIP', 'SKIP']);

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../../emulator/server.ts';
 import { raw } from '../support/raw-http.ts';
+import { worldForTest } from '../support/world.ts';
 
 describe('the control API', () => {
   let emu: Emulator;
@@ -69,9 +70,7 @@ describe('the control API', () => {
 
 describe('builds over HTTP (v4)', () => {
   it('walks a build: QUEUE, RUNNING, a review pause, the end; stop; an unknown id', async () => {
-    let t = Date.UTC(2026, 5, 1);
-    const emu = await startEmulator({ now: () => t });
-    const token = emu.addUser('alice').token.accessToken;
+    const { emu, clock, accessToken: token } = await worldForTest({ project: false });
     const v4 = (method: string, path: string, query: string, body?: string) =>
       raw(emu.url, method, `/ms/openapi/api/apigw/v4/projects/demo/${path}?access_token=${token}&${query}`, {
         headers: { 'x-devops-uid': 'alice', 'content-type': 'application/json' },
@@ -106,12 +105,12 @@ describe('builds over HTTP (v4)', () => {
         }
       ).data;
     expect(await status()).toMatchObject({ status: 'QUEUE', endTime: null, currentQueuePosition: 1 });
-    t += 1000;
+    clock.t += 1000;
     expect(await status()).toMatchObject({ status: 'RUNNING' });
-    t += 1000;
+    clock.t += 1000;
     expect(await status()).toMatchObject({ status: 'STAGE_SUCCESS', endTime: null });
-    t += 1000;
-    expect(await status()).toMatchObject({ status: 'SUCCEED', endTime: t });
+    clock.t += 1000;
+    expect(await status()).toMatchObject({ status: 'SUCCEED', endTime: clock.t });
     expect((await v4('POST', 'build_stop', `buildId=${started.data.id}`, '{}')).json()).toMatchObject({ status: 2101182 });
     const unknown = await v4('GET', 'build_status', 'buildId=b-nope');
     expect(unknown.status).toBe(400);
@@ -119,15 +118,12 @@ describe('builds over HTTP (v4)', () => {
       status: 400,
       message: '参数校验失败:{0} Invalid buildId, please check if projectId & buildId are related',
     });
-    await emu.close();
   });
 });
 
 describe('callbacks over HTTP', () => {
   it('list (paged, no secret), disable through the control API, delivery only when enabled, delete', async () => {
-    const emu = await startEmulator();
-    const token = emu.addUser('alice').token.accessToken;
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    const { emu, accessToken: token } = await worldForTest({ realTime: true });
     const v3 = (method: string, path: string, query = '') =>
       raw(emu.url, method, `${OPENAPI_PREFIX}projects/demo/${path}?access_token=${token}${query}`, {
         headers: { 'x-devops-uid': 'alice' },
@@ -149,7 +145,6 @@ describe('callbacks over HTTP', () => {
     expect((await v3('DELETE', `callbacks/${id}`)).json()).toEqual({ status: 0, data: true });
     expect((await v3('DELETE', `callbacks/${id}`)).json()).toMatchObject({ status: 2101136 });
     expect(emu.callbacks.map((c) => c.event)).toEqual(['BUILD_START']);
-    await emu.close();
   });
 });
 
@@ -170,9 +165,16 @@ describe('fault matching: exact path, or an explicit pattern', () => {
 });
 
 describe('npm run emulator', () => {
-  /** Starts it as a person would, through npm; resolves with its URL once it listens. */
-  function start(args: string[]) {
-    const child = spawn('npm', ['run', '--silent', 'emulator', '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /**
+   * Starts it as a person would, through npm, or (`node`) the command npm runs, with this Node: the
+   * same program without npm's own start-up, for what npm plays no part in. Resolves with its URL
+   * once it listens.
+   */
+  function start(args: string[], via: 'npm' | 'node' = 'node') {
+    const child =
+      via === 'npm'
+        ? spawn('npm', ['run', '--silent', 'emulator', '--', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(process.execPath, ['emulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stderr.on('data', (c: Buffer) => {
@@ -205,7 +207,7 @@ describe('npm run emulator', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'ends with no server left listening when npm gets %s',
     async (signal) => {
-      const e = start(['--port', '0', '--no-seed']);
+      const e = start(['--port', '0', '--no-seed'], 'npm');
       const url = await e.url;
       expect((await fetch(`${url}/__emulator/faults`)).status).toBe(200);
       e.child.kill(signal);

@@ -1,31 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
 import { raw } from '../support/raw-http.ts';
+import { useWorld } from '../support/world.ts';
 
 const P = OPENAPI_PREFIX;
 
 describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
-  let emu: Emulator;
-  let token: string;
-  let bkToken: string;
+  const w = useWorld({ flavour, realTime: true, project: false });
   const bk = flavour === 'bkci';
 
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour });
-    ({
-      bkToken,
-      token: { accessToken: token },
-    } = emu.addUser('alice'));
-  });
-  afterEach(() => emu.close());
-
   const call = (method: string, path: string, opts: { token?: string | null; uid?: string | null; body?: string; query?: string } = {}) => {
-    const t = opts.token === undefined ? token : opts.token;
+    const t = opts.token === undefined ? w.accessToken : opts.token;
     const query = [t === null ? '' : `access_token=${t}`, opts.query ?? ''].filter(Boolean).join('&');
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (opts.uid !== null) headers['x-devops-uid'] = opts.uid ?? 'alice';
-    return raw(emu.url, method, `${P}${path}${query ? `?${query}` : ''}`, {
+    return raw(w.emu.url, method, `${P}${path}${query ? `?${query}` : ''}`, {
       headers,
       ...(opts.body === undefined ? {} : { body: opts.body }),
     });
@@ -33,7 +23,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
 
   describe('token endpoint', () => {
     it('issues a percent-encoded token to a valid bk_token cookie', async () => {
-      const res = await raw(emu.url, 'GET', TOKEN_PATH, { headers: { cookie: `bk_token=${bkToken}` } });
+      const res = await raw(w.emu.url, 'GET', TOKEN_PATH, { headers: { cookie: `bk_token=${w.bkToken}` } });
       expect(res.status).toBe(200);
       const body = res.json() as Record<string, unknown>;
       const info = (bk ? body.data : body) as { userId: string; accessToken: string; expirationTime: number };
@@ -56,7 +46,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       ['no cookie', {}],
       ['an unknown ticket', { cookie: 'bk_token=nope' }],
     ])('is 401 JSON with %s', async (_, headers) => {
-      const res = await raw(emu.url, 'GET', TOKEN_PATH, { headers });
+      const res = await raw(w.emu.url, 'GET', TOKEN_PATH, { headers });
       expect(res.status).toBe(401);
       expect(res.json()).toEqual({ status: 401, data: '', result: bk, message: '用户权限验证失败。' });
     });
@@ -94,10 +84,10 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     it('rejects an illegal token', async () =>
       expectAuthFailure(await call('GET', 'projects', { token: 'bm9wZQ%3D%3D' }), /Access token illegal/));
     it('rejects a token decoded by the client (+ becomes a space)', async () =>
-      expectAuthFailure(await call('GET', 'projects', { token: decodeURIComponent(token) }), /Access token illegal/));
+      expectAuthFailure(await call('GET', 'projects', { token: decodeURIComponent(w.accessToken) }), /Access token illegal/));
 
     it('rejects an expired token, with the instant', async () => {
-      const { token: old } = emu.addUser('dave', -5000);
+      const { token: old } = w.emu.addUser('dave', -5000);
       const res = await call('GET', 'projects', { token: old.accessToken, uid: 'dave' });
       expectAuthFailure(res, new RegExp(`Access token expired in: ${old.expirationTime}$`));
       if (bk) expect(res.body).toMatch(/^Verification failed : /);
@@ -105,7 +95,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
 
     it('accepts the token verbatim and double-encoded (bk-ci decodes twice on the way to auth)', async () => {
       expect((await call('GET', 'projects')).status).toBe(200);
-      expect((await call('GET', 'projects', { token: encodeURIComponent(token) })).status).toBe(200);
+      expect((await call('GET', 'projects', { token: encodeURIComponent(w.accessToken) })).status).toBe(200);
     });
 
     it('needs X-DEVOPS-UID', async () => {
@@ -115,7 +105,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('needs a body on POST and PUT', async () => {
-      emu.seedProject({ englishName: 'p1', projectName: 'P1', creator: 'alice' });
+      w.emu.seedProject({ englishName: 'p1', projectName: 'P1', creator: 'alice' });
       expect((await call('POST', 'projects')).status).toBe(400);
       expect((await call('PUT', 'projects/p1')).status).toBe(400);
       expect(
@@ -179,11 +169,11 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     ])('refuses %s with 400', async (_, body) => {
       const res = await create(body);
       expect(res.status).toBe(400);
-      expect(emu.projects.has('ok-name')).toBe(false);
+      expect(w.emu.projects.has('ok-name')).toBe(false);
     });
 
     it('PUT resets organisation fields it is not given, and needs englishName = path id', async () => {
-      emu.seedProject({
+      w.emu.seedProject({
         englishName: 'org',
         projectName: 'Org',
         description: 'old',
@@ -197,13 +187,13 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       });
       const without = await call('PUT', 'projects/org', { body: JSON.stringify({ projectName: 'Org', description: 'new' }) });
       expect(without.status).toBe(bk ? 400 : 403);
-      expect(emu.projects.get('org')?.description).toBe('old');
+      expect(w.emu.projects.get('org')?.description).toBe('old');
 
       const res = await call('PUT', 'projects/org', {
         body: JSON.stringify({ englishName: 'org', projectName: 'Org', description: 'new' }),
       });
       expect(res.status).toBe(200);
-      const p = emu.projects.get('org');
+      const p = w.emu.projects.get('org');
       expect(p).toMatchObject({ description: 'new', bgId: 0, bgName: '', deptId: null, deptName: '', centerId: null, centerName: '' });
     });
 
@@ -215,7 +205,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('PUT by a user who is not a member is refused', async () => {
-      emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
+      w.emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
       const res = await call('PUT', 'projects/theirs', {
         body: JSON.stringify({ englishName: 'theirs', projectName: 'T', description: '' }),
       });
@@ -225,7 +215,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
 
   describe('callbacks', () => {
     beforeEach(() => {
-      emu.seedProject({ englishName: 'cb', projectName: 'CB', creator: 'alice' });
+      w.emu.seedProject({ englishName: 'cb', projectName: 'CB', creator: 'alice' });
     });
     const batch = (query: string, uid = 'alice') => call('POST', 'projects/cb/callbacks/batch', { body: '{}', query, uid });
     const url = encodeURIComponent('https://hooks.example.com/bkci');
@@ -235,14 +225,14 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ status: 0, data: { successEvents: ['BUILD_START', 'BUILD_END'], failureEvents: {} } });
       await batch(`url=${url}&region=DEVNET&event=BUILD_END&secretToken=s2`);
-      expect(emu.callbacks).toHaveLength(2);
-      expect(emu.callbacks.find((c) => c.event === 'BUILD_END')?.secretToken).toBe('s2');
+      expect(w.emu.callbacks).toHaveLength(2);
+      expect(w.emu.callbacks.find((c) => c.event === 'BUILD_END')?.secretToken).toBe('s2');
     });
 
     it('fails the whole batch on one unknown event, saving nothing', async () => {
       const res = await batch(`url=${url}&region=DEVNET&event=BUILD_START,BUILD_FINISH`);
       expect(res.status).toBe(400);
-      expect(emu.callbacks).toHaveLength(0);
+      expect(w.emu.callbacks).toHaveLength(0);
     });
 
     it('refuses an unknown region and a missing url', async () => {
@@ -291,7 +281,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('gives a download URL, with or without the trailing slash', async () => {
-      emu.seedSign({ resignId: 's-dl', projectId: 'demo' });
+      w.emu.seedSign({ resignId: 's-dl', projectId: 'demo' });
       for (const path of ['sign/ipa/s-dl/downloadUrl', 'sign/ipa/s-dl/downloadUrl/']) {
         const body = (await call('GET', path)).json() as { data: string };
         expect(body.data).toMatch(/\/artifactory\/api\/service\/artifactories\/file\/download\/local\?filePath=bk-archive%2Fdemo%2F/);
@@ -307,18 +297,18 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('decodes each path segment once: an encoded slash stays inside the id', async () => {
-      emu.seedProject({ englishName: 'a/b', projectName: 'Slash', creator: 'alice' });
+      w.emu.seedProject({ englishName: 'a/b', projectName: 'Slash', creator: 'alice' });
       const res = await call('GET', `projects/${encodeURIComponent('a/b')}`);
       expect((res.json() as { data: { projectName: string } }).data.projectName).toBe('Slash');
     });
 
     it('logs method, raw path, raw query, headers and body', async () => {
       await call('POST', 'projects', { body: '{"englishName":"logged","projectName":"L","description":""}' });
-      const [entry] = emu.requests({ method: 'POST' });
+      const [entry] = w.emu.requests({ method: 'POST' });
       expect(entry).toMatchObject({
         method: 'POST',
         path: `${P}projects`,
-        query: `access_token=${token}`,
+        query: `access_token=${w.accessToken}`,
         body: '{"englishName":"logged","projectName":"L","description":""}',
       });
       expect(entry?.headers['x-devops-uid']).toBe('alice');
@@ -334,7 +324,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
       [503, 'html'],
       [502, 'text'],
     ] as const)('answers %i with a %s body', async (status, contentType) => {
-      emu.faults.add({ pattern: /\/projects/, fault: { kind: 'status', status, contentType, headers: { 'retry-after': '7' } } });
+      w.emu.faults.add({ pattern: /\/projects/, fault: { kind: 'status', status, contentType, headers: { 'retry-after': '7' } } });
       const res = await call('GET', 'projects');
       expect(res.status).toBe(status);
       expect(res.headers['retry-after']).toBe('7');
@@ -345,7 +335,7 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('applies a rule as many times as asked, to the method asked', async () => {
-      emu.faults.add({ method: 'POST', times: 2, fault: { kind: 'status', status: 500 } });
+      w.emu.faults.add({ method: 'POST', times: 2, fault: { kind: 'status', status: 500 } });
       expect((await call('GET', 'projects')).status).toBe(200);
       const body = '{"englishName":"f1","projectName":"F","description":""}';
       expect((await call('POST', 'projects', { body })).status).toBe(500);
@@ -354,25 +344,25 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
     });
 
     it('answers 200 with a failing wrapper status', async () => {
-      emu.faults.add({ fault: { kind: 'wrapper-status', status: 2119999, message: 'boom' } });
+      w.emu.faults.add({ fault: { kind: 'wrapper-status', status: 2119999, message: 'boom' } });
       const res = await call('GET', 'projects');
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({ status: 2119999, message: 'boom' });
     });
 
     it('cuts JSON short', async () => {
-      emu.faults.add({ fault: { kind: 'truncate' } });
+      w.emu.faults.add({ fault: { kind: 'truncate' } });
       const res = await call('GET', 'sign/ipa/x/detail');
       expect(() => res.json()).toThrow();
     });
 
     it('resets the connection', async () => {
-      emu.faults.add({ fault: { kind: 'reset' } });
+      w.emu.faults.add({ fault: { kind: 'reset' } });
       await expect(call('GET', 'projects')).rejects.toThrow(/socket hang up|ECONNRESET/);
     });
 
     it('hangs until the emulator closes', async () => {
-      emu.faults.add({ fault: { kind: 'hang' } });
+      w.emu.faults.add({ fault: { kind: 'hang' } });
       const pending = call('GET', 'projects');
       const first = await Promise.race([
         pending.then(
@@ -382,12 +372,12 @@ describe.each<Flavour>(['spec', 'bkci'])('emulator, %s flavour', (flavour) => {
         new Promise((r) => setTimeout(() => r('hanging'), 300)),
       ]);
       expect(first).toBe('hanging');
-      await emu.close();
+      await w.emu.close();
       await expect(pending).rejects.toThrow();
     });
 
     it('can be armed over HTTP, for workflows', async () => {
-      const res = await raw(emu.url, 'POST', '/__emulator/faults', {
+      const res = await raw(w.emu.url, 'POST', '/__emulator/faults', {
         body: JSON.stringify({ pattern: '/projects', fault: { kind: 'status', status: 503 } }),
       });
       expect(res.status).toBe(200);

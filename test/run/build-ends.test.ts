@@ -1,18 +1,15 @@
 // How a build ends, as bk-ci ends it, and the reviews it waits for: run() in-process against the
 // emulator's builds (stage reviews with groups, manual-review steps, rejections, UNEXEC, SKIP, an
 // answer about another build), on a clock that decides reviews at set times.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decideByControl } from '../../emulator/review-decisions.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { doorOptions, GATEWAY_APP, type PipelineSeed, reviewedPipeline, T0, useWorld, worldForTest } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 afterAll(cleanupRuns);
 
 /** The shared clock, with things that happen once it passes a time (a reviewer deciding). */
@@ -41,33 +38,16 @@ const FRONT_DOORS: [string, Flavour, boolean][] = [
 
 describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
   let clock: ScriptedClock;
-  let emu: Emulator;
-  let creds: Record<string, string>;
-  beforeEach(async () => {
-    clock = new ScriptedClock();
-    clock.t = T0;
-    emu = await startEmulator({ flavour, now: () => clock.now(), ...(apigw ? { gateway: {} } : {}) });
-    const { bkToken } = emu.addUser('alice');
-    creds = apigw
-      ? {
-          gateway: 'bk-apigateway',
-          'app-code': 'ci-app',
-          'app-secret': 'app-secret-0001',
-          'user-id': 'alice',
-          'console-url': 'https://devops.example.com',
-        }
-      : { 'bk-token': bkToken };
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-  });
-  afterEach(() => emu.close());
-
-  const pipeline = (seed: Partial<z.input<typeof pipelineSchema>>) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+  const w = useWorld({ ...doorOptions(apigw ? 'apigw' : flavour), clock: () => (clock = new ScriptedClock()) });
+  const creds = (): Record<string, string> =>
+    apigw ? { ...GATEWAY_APP, 'user-id': 'alice', 'console-url': 'https://devops.example.com' } : { 'bk-token': w.bkToken };
+  const pipeline = (seed: PipelineSeed) => w.pipeline(seed);
   const start = (inputs: Record<string, string> = {}): Promise<StepResult> =>
     runInProcess({
       inputs: {
         operation: 'start-build',
-        'base-url': emu.url,
-        ...creds,
+        'base-url': w.emu.url,
+        ...creds(),
         'project-id': 'demo',
         'pipeline-id': 'p-app',
         'poll-interval': '5s',
@@ -78,19 +58,12 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       clock,
     });
   /** The build the step started: the emulator's only one. */
-  const theBuild = (): string => [...emu.builds.builds.keys()][0] ?? '';
+  const theBuild = (): string => [...w.emu.builds.builds.keys()][0] ?? '';
   const decide = (action: 'approve' | 'reject', user: string, suggest?: string) => () =>
-    decideByControl(emu.builds, { buildId: theBuild(), action, user, ...(suggest === undefined ? {} : { suggest }) });
+    decideByControl(w.emu.builds, { buildId: theBuild(), action, user, ...(suggest === undefined ? {} : { suggest }) });
 
   const stageReview = (groups: { name: string; reviewers: string[] }[], timeout?: number) =>
-    pipeline({
-      stages: ['Build', 'Release'],
-      phases: [
-        { status: 'RUNNING', ms: 2000, stage: 'Build' },
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups, ...(timeout === undefined ? {} : { timeout }) } },
-        { status: 'RUNNING', ms: 2000, stage: 'Release' },
-      ],
-    });
+    pipeline(reviewedPipeline({ groups, ...(timeout === undefined ? {} : { timeout }) }, 2000));
 
   describe('stage reviews', () => {
     it('says once per pause which group waits and who may approve; a second group is its own pause; approved, the build goes on', async () => {
@@ -141,7 +114,7 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       );
       expect(r.outputs).toMatchObject({ conclusion: 'waiting-review', reviewers: '["qa1","qa2"]', 'build-status': 'STAGE_SUCCESS' });
       expect(r.summary).toMatch(/\| Waits for \| review of stage 'Release' \(group 'QA'\) by qa1, qa2 \|/);
-      expect(emu.requests({ path: '/build_stop' })).toHaveLength(0);
+      expect(w.emu.requests({ path: '/build_stop' })).toHaveLength(0);
     });
 
     it('wait: false during a pause: conclusion running, reviewers set', async () => {
@@ -152,8 +125,8 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
       const r = await runInProcess({
         inputs: {
           operation: 'build-status',
-          'base-url': emu.url,
-          ...creds,
+          'base-url': w.emu.url,
+          ...creds(),
           'project-id': 'demo',
           'build-id': theBuild(),
           wait: 'false',
@@ -225,7 +198,7 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
 
     it('CANCELED in bk-ci: conclusion cancelled, and who cancelled it', async () => {
       pipeline({ phases: [{ status: 'RUNNING', ms: 60_000 }] });
-      clock.at(10_000, () => emu.builds.stop('demo', theBuild(), 'p-app', 'bob'));
+      clock.at(10_000, () => w.emu.builds.stop('demo', theBuild(), 'p-app', 'bob'));
       const r = await start();
       failedWith(r, /ended CANCELED: cancelled by bob$/);
       expect(r.outputs.conclusion).toBe('cancelled');
@@ -252,19 +225,14 @@ describe.each(FRONT_DOORS)('through %s', (_door, flavour, apigw) => {
 
 describe('behind the BlueKing API Gateway', () => {
   it('without console-url build-url is empty and the log says to set it; with it, a console link', async () => {
-    const clock = new FakeClock();
-    clock.t = T0;
-    const emu = await startEmulator({ flavour: 'bkci', now: () => clock.now(), gateway: {} });
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', phases: [{ status: 'RUNNING', ms: 1000 }] });
+    const { emu, clock, pipeline } = await worldForTest({ ...doorOptions('apigw'), users: [] });
+    pipeline({ phases: [{ status: 'RUNNING', ms: 1000 }] });
     const viaGateway = (extra: Record<string, string>) =>
       runInProcess({
         inputs: {
           operation: 'start-build',
           'base-url': emu.url,
-          gateway: 'bk-apigateway',
-          'app-code': 'ci-app',
-          'app-secret': 'app-secret-0001',
+          ...GATEWAY_APP,
           'user-id': 'alice',
           'project-id': 'demo',
           'pipeline-id': 'p-app',
@@ -279,6 +247,5 @@ describe('behind the BlueKing API Gateway', () => {
     expect(bare.stdout).toMatch(/^build-url is empty: behind the BlueKing API Gateway base-url is not the bk-ci console; set console-url/m);
     const linked = await viaGateway({ 'console-url': 'https://devops.example.com/' });
     expect(linked.outputs['build-url']).toBe(`https://devops.example.com/console/pipeline/demo/p-app/detail/${linked.outputs['build-id']}`);
-    await emu.close();
   });
 });

@@ -3,29 +3,18 @@
 // secret shows in stdout, the summary, log-file or any output.
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { unescapeData } from '../support/dist-runner.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { useWorld } from '../support/world.ts';
 
 const SECRET = 'cb"Sec\\ret-77';
-let clock: FakeClock;
-let emu: Emulator;
-let token: string;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = Date.UTC(2026, 5, 1);
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  token = emu.addUser('alice').token.accessToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-});
-afterEach(() => emu.close());
+const w = useWorld();
 afterAll(cleanupRuns);
 
 describe("a build's log, whatever it holds", () => {
   it('never prints a runner command and never shows a secret: stdout, summary, log-file, outputs', async () => {
-    const secrets = () => [token, decodeURIComponent(token), SECRET, JSON.stringify(SECRET).slice(1, -1)];
+    const secrets = () => [w.accessToken, decodeURIComponent(w.accessToken), SECRET, JSON.stringify(SECRET).slice(1, -1)];
     const nasty = fc.constantFrom(
       '::error::pwned',
       '\n::warning::pwned',
@@ -54,10 +43,8 @@ describe("a build's log, whatever it holds", () => {
     });
     await fc.assert(
       fc.asyncProperty(lines, fc.constantFrom('live', 'on-failure'), async (written, logs) => {
-        const text = (t: string) => t.replaceAll('TOKEN', token).replaceAll('SECRET', SECRET);
-        emu.seedPipeline({
-          projectId: 'demo',
-          pipelineId: 'p-app',
+        const text = (t: string) => t.replaceAll('TOKEN', w.accessToken).replaceAll('SECRET', SECRET);
+        w.pipeline({
           phases: [{ status: 'RUNNING', ms: 5000 }],
           result: 'FAILED',
           errorInfoList: [{ taskName: text('##[error]SECRET'), errorCode: 1, errorMsg: text('::error::TOKEN') }],
@@ -72,8 +59,8 @@ describe("a build's log, whatever it holds", () => {
         const r = await runInProcess({
           inputs: {
             operation: 'start-build',
-            'base-url': emu.url,
-            'access-token': token,
+            'base-url': w.emu.url,
+            'access-token': w.accessToken,
             'user-id': 'alice',
             'secret-token': SECRET,
             'project-id': 'demo',
@@ -82,7 +69,7 @@ describe("a build's log, whatever it holds", () => {
             retries: '0',
             logs,
           },
-          clock,
+          clock: w.clock,
         });
         expect(r.code).toBe(1);
         for (const out of r.stdout.split(/\r?\n/)) {

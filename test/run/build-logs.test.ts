@@ -2,59 +2,40 @@
 // steps explained: run() in this process against the emulator's after_line_logs with each of
 // bk-ci's traps, on a clock the step and the emulator share.
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { layout } from '../../emulator/build-model.ts';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { LINES_PER_STEP } from '../../src/pipeline/log-print.ts';
 import type { StepResult } from '../support/dist-runner.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { type Door, doorOptions, GATEWAY_APP, type PipelineSeed as Seed, startWorld, T0, type World } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 const STEPS = [
   { tag: 'e-compile', jobId: 'build', stepId: 'compile', containerHashId: 'c-build' },
   { tag: 'e-test', jobId: 'test', stepId: 'unit', containerHashId: 'c-test' },
 ];
-type Seed = Partial<z.input<typeof pipelineSchema>>;
-type Flavour = 'bkci' | 'spec' | 'apigw';
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-const setUp = async (flavour: Flavour = 'bkci') => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({
-    flavour: flavour === 'spec' ? 'spec' : 'bkci',
-    now: () => clock.now(),
-    ...(flavour === 'apigw' ? { gateway: {} } : {}),
-  });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-};
-beforeEach(() => setUp());
-afterEach(() => emu.close());
+let w: World;
+beforeEach(async () => {
+  w = await startWorld();
+  return () => w.emu.close();
+});
 
-const pipeline = (seed: Seed) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
-const start = (inputs: Record<string, string> = {}, flavour: Flavour = 'bkci'): Promise<StepResult> =>
+const pipeline = (seed: Seed) => w.pipeline(seed);
+const start = (inputs: Record<string, string> = {}, flavour: Door = 'bkci'): Promise<StepResult> =>
   runInProcess({
     inputs: {
       operation: 'start-build',
-      'base-url': emu.url,
+      'base-url': w.emu.url,
       'project-id': 'demo',
       'pipeline-id': 'p-app',
       'poll-interval': '1s',
       retries: '0',
-      ...(flavour === 'apigw'
-        ? { gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'app-secret-0001', 'user-id': 'alice' }
-        : { 'bk-token': bkToken }),
+      ...(flavour === 'apigw' ? { ...GATEWAY_APP, 'user-id': 'alice' } : { 'bk-token': w.bkToken }),
       ...inputs,
     },
-    clock,
+    clock: w.clock,
   });
 
 /** The build log's lines as the step printed them: each group's title and its lines, runner commands aside. */
@@ -69,15 +50,15 @@ function printed(stdout: string): { step: string; text: string }[] {
   }
   return out;
 }
-const logRequests = () => emu.requests({ path: '/logs/after_line_logs' });
+const logRequests = () => w.emu.requests({ path: '/logs/after_line_logs' });
 const logFile = async (r: StepResult) => (await readFile(r.outputs['log-file'] ?? '', 'utf8')).split('\n').filter((l) => l !== '');
 
 describe('logs: live', () => {
   it.each(['bkci', 'spec', 'apigw'] as const)(
     '%s: every line once, in line-number order, in a group per step, labelled with its job and step; log-file holds them all',
     async (flavour) => {
-      await emu.close();
-      await setUp(flavour);
+      await w.emu.close();
+      w = await startWorld(doorOptions(flavour));
       pipeline({
         phases: [
           { status: 'QUEUE', ms: 500 },
@@ -224,7 +205,7 @@ describe('logs: live', () => {
       phases: [{ status: 'RUNNING', ms: 5000 }],
       logs: { steps: STEPS, lines: [{ at: 500, step: 'e-compile', text: 'x' }] },
     });
-    emu.faults.add({
+    w.emu.faults.add({
       pattern: /after_line_logs$/,
       times: Number.POSITIVE_INFINITY,
       fault: { kind: 'status', status: 503, contentType: 'html' },
@@ -237,7 +218,7 @@ describe('logs: live', () => {
 
   it('a log the token may not read (403) is one warning, and no more reads', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 5000 }] });
-    emu.faults.add({ pattern: /after_line_logs$/, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 403 } });
+    w.emu.faults.add({ pattern: /after_line_logs$/, times: Number.POSITIVE_INFINITY, fault: { kind: 'status', status: 403 } });
     const r = await start();
     expect(r.errors).toEqual([]);
     expect(r.stdout.match(/^::warning::reading the build's log failed .*no more of it is read/gm)).toHaveLength(1);
@@ -262,10 +243,10 @@ describe('a retried build', () => {
         ],
       },
     });
-    const started: unknown = JSON.parse(emu.builds.start('demo', 'p-app', 'alice', {}).body);
+    const started: unknown = JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body);
     const id = String((started as { data: { id: string } }).data.id);
     const retry = () =>
-      emu.retryBuild({
+      w.emu.retryBuild({
         buildId: id,
         phases: [
           { status: 'QUEUE', ms: 500 },
@@ -286,33 +267,33 @@ describe('a retried build', () => {
     runInProcess({
       inputs: {
         operation: 'build-status',
-        'base-url': emu.url,
-        'bk-token': bkToken,
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
         'project-id': 'demo',
         'build-id': id,
         'poll-interval': '1s',
         retries: '0',
       },
-      clock,
+      clock: w.clock,
     });
   /** Runs `fn` at `at` when a sleep of the step passes that moment: what bk-ci does between two polls. */
   const between = (at: number, fn: () => void) => {
-    const sleep = clock.sleep;
-    clock.sleep = (ms, signal) => {
-      const end = clock.t + ms;
-      if (clock.t < at && end > at) {
-        clock.t = at;
+    const sleep = w.clock.sleep;
+    w.clock.sleep = (ms, signal) => {
+      const end = w.clock.t + ms;
+      if (w.clock.t < at && end > at) {
+        w.clock.t = at;
         fn();
       }
-      return sleep(end - clock.t, signal);
+      return sleep(end - w.clock.t, signal);
     };
   };
 
   it('build-status on its second run reads the log of run 2 only (executeCount from build_detail): each line once, execute-count 2', async () => {
     const { id, retry } = retried();
-    clock.t = T0 + 5000;
+    w.clock.t = T0 + 5000;
     expect(retry()).toMatchObject({ id, executeCount: 2 });
-    clock.t = T0 + 6500;
+    w.clock.t = T0 + 6500;
     const r = await buildStatus(id);
     expect(r.errors).toEqual([]);
     expect(r.outputs).toMatchObject({ 'build-status': 'SUCCEED', conclusion: 'success', 'execute-count': '2' });
@@ -351,7 +332,7 @@ describe('a retried build', () => {
   it('a retry between the end of run 1 and the next poll is followed to the end of run 2: both runs in the log, execute-count 2', async () => {
     const { id, retry } = retried();
     // Polls at 0.3 s, 1.3 s, …: run 1 ends at 3 s, the retry comes at 3.1 s, the next poll at 3.3 s sees run 2 queued.
-    clock.t = T0 + 300;
+    w.clock.t = T0 + 300;
     between(T0 + 3100, () => {
       retry();
     });

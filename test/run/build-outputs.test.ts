@@ -1,52 +1,21 @@
 // A build's variables and artifacts as outputs for later steps: read once the build ended,
 // variables masked before anything prints them, artifacts paged until a short page (bk-repo says
 // totalPages: 1 whatever the count) with a link each. run() in this process against the emulator.
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-
-const T0 = Date.UTC(2026, 5, 1);
-type Seed = Partial<z.input<typeof pipelineSchema>>;
+import { cleanupRuns, stepIn } from '../support/in-process.ts';
+import { type PipelineSeed as Seed, useWorld } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-});
-afterEach(() => emu.close());
+const w = useWorld();
 
 /** The step's `::warning::` lines, unescaped. */
 const warningsOf = (r: StepResult): string[] => [...r.stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => unescapeData(m[1] ?? ''));
 
-const pipeline = (seed: Seed) =>
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
-const start = (inputs: Record<string, string> = {}): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      operation: 'start-build',
-      'base-url': emu.url,
-      'bk-token': bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      retries: '0',
-      logs: 'none',
-      ...inputs,
-    },
-    clock,
-  });
+const pipeline = (seed: Seed) => w.pipeline({ phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
+const start = stepIn(w, { operation: 'start-build', 'pipeline-id': 'p-app', 'poll-interval': '1s', retries: '0', logs: 'none' });
 
 describe('variables', () => {
   const SECRET = 'dep-s3cr3t-token-value';
@@ -67,7 +36,7 @@ describe('variables', () => {
       'jobs.build.steps.pack.outputs.VERSION': '1.10',
       NOT_SET: '',
     });
-    expect(JSON.parse(emu.requests({ path: '/build_variables' })[0]?.body ?? '')).toEqual([
+    expect(JSON.parse(w.emu.requests({ path: '/build_variables' })[0]?.body ?? '')).toEqual([
       'DEPLOY_TOKEN',
       'jobs.build.steps.pack.outputs.VERSION',
       'NOT_SET',
@@ -86,7 +55,7 @@ describe('variables', () => {
     failedWith(failed, /ended FAILED/);
     expect(JSON.parse(failed.outputs.variables ?? '{}')).toEqual({ DEPLOY_TOKEN: SECRET });
     pipeline(seed);
-    emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 503 } });
+    w.emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 503 } });
     const r = await start({ variables: 'DEPLOY_TOKEN' });
     failedWith(
       r,
@@ -136,7 +105,7 @@ describe('variables', () => {
   it("not asked for, only a credential-shaped value is masked; the step's own token echoed by the build is taken out of the output, which stays JSON", async () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
     const key = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-    pipeline({ variables: { JWT: jwt, KEY: key, NOTES: 'https://h.example/notes/2.3.4', ECHO: `cookie=${bkToken}"x` } });
+    pipeline({ variables: { JWT: jwt, KEY: key, NOTES: 'https://h.example/notes/2.3.4', ECHO: `cookie=${w.bkToken}"x` } });
     const r = await start({ variables: 'JWT, KEY, NOTES, ECHO' });
     expect(r.errors).toEqual([]);
     const masks = [...r.stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]);
@@ -154,7 +123,7 @@ describe('variables', () => {
   it('no variables asked: none read', async () => {
     pipeline(seed);
     await start();
-    expect(emu.requests({ path: '/build_variables' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_variables' })).toHaveLength(0);
   });
 
   it.each([
@@ -163,7 +132,7 @@ describe('variables', () => {
   ])('refuses %j before any request', async (variables, message) => {
     pipeline(seed);
     failedWith(await start({ variables }), message);
-    expect(emu.requests({ method: 'POST' })).toHaveLength(0);
+    expect(w.emu.requests({ method: 'POST' })).toHaveLength(0);
   });
 });
 
@@ -182,11 +151,11 @@ describe('artifacts', () => {
       path: expect.stringMatching(/^\/p-app\/b-\w+\/app\/file-000\.bin$/),
       size: 1000,
       type: 'PIPELINE',
-      url: expect.stringMatching(new RegExp(`^${emu.url}/bkrepo/api/user/generic/`)),
+      url: expect.stringMatching(new RegExp(`^${w.emu.url}/bkrepo/api/user/generic/`)),
     });
     expect(list.find((f) => f.type === 'CUSTOM_DIR')).toMatchObject({ name: 'cov.html', path: '/reports/cov.html', size: 2048 });
     expect(new Set(list.map((f) => f.url)).size).toBe(150);
-    const pages = emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
+    const pages = w.emu.requests({ path: '/artifactories/file_info' }).map((q) => new URLSearchParams(q.query).get('page'));
     expect(pages).toEqual(['1', '2']);
     expect(r.summary).toContain('#### Artifacts (150)');
     // A link bk-ci gives that passes the one URL check is a link (GFM autolink) to its target.
@@ -197,7 +166,7 @@ describe('artifacts', () => {
     pipeline({ artifacts: files(5) });
     const hostile = ['javascript:alert(1)', 'file:///etc/passwd', '/bkrepo/api/relative', 'https://h.example/a\nb', 'http:evil.example'];
     for (const url of hostile)
-      emu.faults.add({ times: 1, pattern: /user_download_url$/, fault: { kind: 'patch', data: { url, url2: url } } });
+      w.emu.faults.add({ times: 1, pattern: /user_download_url$/, fault: { kind: 'patch', data: { url, url2: url } } });
     const r = await start({ artifacts: 'true' });
     expect(r.errors).toEqual([]);
     const list = JSON.parse(r.outputs.artifacts ?? '') as { url: string }[];
@@ -227,7 +196,7 @@ describe('artifacts', () => {
 
   it('a failure to list them is a warning; the build decides', async () => {
     pipeline({ artifacts: files(2) });
-    emu.faults.add({ pattern: /file_info$/, fault: { kind: 'status', status: 500 } });
+    w.emu.faults.add({ pattern: /file_info$/, fault: { kind: 'status', status: 500 } });
     const r = await start({ artifacts: 'true' });
     expect(r.errors).toEqual([]);
     expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*500/m);
@@ -236,7 +205,7 @@ describe('artifacts', () => {
 
   it('a link that cannot be had: its url empty, one warning', async () => {
     pipeline({ artifacts: files(3) });
-    emu.faults.add({ pattern: /user_download_url$/, times: 2, fault: { kind: 'status', status: 500 } });
+    w.emu.faults.add({ pattern: /user_download_url$/, times: 2, fault: { kind: 'status', status: 500 } });
     const r = await start({ artifacts: 'true' });
     expect(r.errors).toEqual([]);
     const list = JSON.parse(r.outputs.artifacts ?? '[]') as { url: string }[];

@@ -5,35 +5,26 @@
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/base/clock.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock, SkippingClock } from '../support/fake-clock.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-
-const T0 = Date.UTC(2026, 5, 1);
-type Seed = Partial<z.input<typeof pipelineSchema>>;
+import { SkippingClock } from '../support/fake-clock.ts';
+import { cleanupRuns, P_APP, stepIn } from '../support/in-process.ts';
+import { type PipelineSeed as Seed, startWorld, T0, type World, type WorldOptions } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-const open = async (c: Clock & { now(): number }) => {
-  emu = await startEmulator({ flavour: 'bkci', now: () => c.now() });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-};
+let w: World;
 beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  await open(clock);
+  w = await startWorld();
+  return () => w.emu.close();
 });
-afterEach(() => emu.close());
+/** A world of other options in place of this test's. */
+const reopen = async (o: WorldOptions) => {
+  await w.emu.close();
+  w = await startWorld(o);
+};
 
 const STEPS = [{ tag: 'e-compile', jobId: 'build', stepId: 'compile', containerHashId: 'c-build' }];
 /** A build that succeeds 1.5 s in, with a few log lines and a variable. */
@@ -48,30 +39,17 @@ const QUICK: Seed = {
     ],
   },
 };
-const pipeline = (seed: Seed) => emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
-const start = (inputs: Record<string, string> = {}, c: Clock = clock, processEnv?: Record<string, string>): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      operation: 'start-build',
-      'base-url': emu.url,
-      'bk-token': bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      ...inputs,
-    },
-    clock: c,
-    ...(processEnv === undefined ? {} : { processEnv }),
-  });
-const starts = () => emu.requests({ path: '/build_start' }).length;
+const pipeline = (seed: Seed) => w.pipeline(seed);
+const start = (inputs: Record<string, string> = {}, c: Clock = w.clock, processEnv?: Record<string, string>): Promise<StepResult> =>
+  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, { clock: c, ...(processEnv === undefined ? {} : { processEnv }) });
+const starts = () => w.emu.requests({ path: '/build_start' }).length;
 
 describe('reads beside the wait have their own budget and never decide the verdict', () => {
   it('a log read that hangs in the poll loop: the build that succeeded 1.5 s in ends as a success, not "still RUNNING … timed out"', async () => {
-    await emu.close();
     const real = new SkippingClock();
-    await open(real);
+    await reopen({ now: () => real.now() });
     pipeline(QUICK);
-    emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'hang' } });
+    w.emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'hang' } });
     const r = await start({ timeout: '6s', 'request-timeout': '5s', retries: '3' }, real);
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
@@ -80,12 +58,11 @@ describe('reads beside the wait have their own budget and never decide the verdi
   });
 
   it('after the end, a log read that hangs does not eat the deadline: the variables a later step needs are still read', async () => {
-    await emu.close();
     const real = new SkippingClock();
-    await open(real);
+    await reopen({ now: () => real.now() });
     pipeline(QUICK);
     // The reads at the first two polls answer; every one after the end hangs.
-    emu.faults.add({ pattern: /after_line_logs$/, skip: 2, times: Infinity, fault: { kind: 'hang' } });
+    w.emu.faults.add({ pattern: /after_line_logs$/, skip: 2, times: Infinity, fault: { kind: 'hang' } });
     const r = await start({ timeout: '5s', 'request-timeout': '1s', retries: '3', variables: 'VERSION' }, real);
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
@@ -94,7 +71,7 @@ describe('reads beside the wait have their own budget and never decide the verdi
 
   it('a log read throttled with a long Retry-After rides on the polls: the end is seen at the next poll', async () => {
     pipeline(QUICK);
-    emu.faults.add({
+    w.emu.faults.add({
       pattern: /after_line_logs$/,
       times: Infinity,
       fault: { kind: 'status', status: 429, body: '{"status":429,"message":"slow down"}', headers: { 'retry-after': '5' } },
@@ -109,7 +86,7 @@ describe('reads beside the wait have their own budget and never decide the verdi
 
   it('a model (build_detail) throttled while the build runs never pushes a status poll back', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 4500 }] });
-    emu.faults.add({
+    w.emu.faults.add({
       pattern: /build_detail$/,
       times: Infinity,
       fault: { kind: 'status', status: 503, headers: { 'retry-after': '20' } },
@@ -118,25 +95,25 @@ describe('reads beside the wait have their own budget and never decide the verdi
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
     // A poll a second, whatever the model's Retry-After asked of its own reads.
-    const at = emu.requests({ path: '/build_status' }).length;
+    const at = w.emu.requests({ path: '/build_status' }).length;
     expect(at).toBeGreaterThanOrEqual(5);
-    expect(clock.t - T0).toBeLessThan(10_000);
+    expect(w.clock.t - T0).toBeLessThan(10_000);
   });
 });
 
 describe('retries by what a call is, not by its verb', () => {
   it('build_variables, a read published as POST, is retried as a read after a 502', async () => {
     pipeline({ ...QUICK, logs: undefined });
-    emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 502 } });
+    w.emu.faults.add({ pattern: /build_variables$/, fault: { kind: 'status', status: 502 } });
     const r = await start({ retries: '2', logs: 'none', variables: 'VERSION' });
     expect(r.errors).toEqual([]);
     expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
-    expect(emu.requests({ path: '/build_variables' })).toHaveLength(2);
+    expect(w.emu.requests({ path: '/build_variables' })).toHaveLength(2);
   });
 
   it('the start, a write-once POST, is still never sent twice after a 502', async () => {
     pipeline(QUICK);
-    emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'status', status: 502 } });
+    w.emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'status', status: 502 } });
     const r = await start({ retries: '3', logs: 'none' });
     expect(starts()).toBe(1);
     expect(r.outputs['build-id']).toMatch(/^b-/);
@@ -157,12 +134,12 @@ describe('every paging loop demands progress', () => {
       folder: false,
       artifactoryType: 'PIPELINE',
     }));
-    emu.faults.add({ pattern: /file_info$/, times: Infinity, fault: { kind: 'patch', data: { records: first } } });
+    w.emu.faults.add({ pattern: /file_info$/, times: Infinity, fault: { kind: 'patch', data: { records: first } } });
     const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
-    expect(emu.requests({ path: '/file_info' })).toHaveLength(2);
-    expect(emu.requests({ path: '/user_download_url' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/file_info' })).toHaveLength(2);
+    expect(w.emu.requests({ path: '/user_download_url' })).toHaveLength(0);
     expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*page 2 brought nothing that earlier pages had not/m);
   });
 
@@ -177,12 +154,12 @@ describe('every paging loop demands progress', () => {
       stepId: 'compile',
       executeCount: 1,
     }));
-    emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'patch', data: { hasMore: true, logs: same } } });
+    w.emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'patch', data: { hasMore: true, logs: same } } });
     const r = await start({ retries: '0' });
     expect(r.errors).toEqual([]);
     const polls = Number(r.outputs.polls);
     // One page per read while nothing new comes (20 a read before), reads bounded after the end.
-    expect(emu.requests({ path: '/after_line_logs' }).length).toBeLessThanOrEqual(2 * polls + 12);
+    expect(w.emu.requests({ path: '/after_line_logs' }).length).toBeLessThanOrEqual(2 * polls + 12);
   });
 });
 
@@ -190,8 +167,8 @@ describe('monotonic facts stay monotonic', () => {
   it('a model of an older run (a stale answer) does not take the run number back', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 3500 }] });
     // The first model says run 3; every later one run 1, as a cache behind the gateway might.
-    emu.faults.add({ pattern: /build_detail$/, times: 1, fault: { kind: 'patch', data: { executeCount: 3 } } });
-    emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'patch', data: { executeCount: 1 } } });
+    w.emu.faults.add({ pattern: /build_detail$/, times: 1, fault: { kind: 'patch', data: { executeCount: 3 } } });
+    w.emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'patch', data: { executeCount: 1 } } });
     const r = await start({ retries: '0', logs: 'none' });
     expect(r.errors).toEqual([]);
     expect(r.outputs['execute-count']).toBe('3');
@@ -199,7 +176,7 @@ describe('monotonic facts stay monotonic', () => {
 
   it('a status answer with another build number does not rename the build', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 2500 }] });
-    emu.faults.add({ pattern: /build_status$/, skip: 1, times: Infinity, fault: { kind: 'patch', data: { buildNum: 99 } } });
+    w.emu.faults.add({ pattern: /build_status$/, skip: 1, times: Infinity, fault: { kind: 'patch', data: { buildNum: 99 } } });
     const r = await start({ retries: '0', logs: 'none' });
     expect(r.errors).toEqual([]);
     expect(r.stdout).not.toMatch(/build #99 \(/);
@@ -212,7 +189,7 @@ describe('a log file that cannot be written is a warning, never a bare error aft
     pipeline(QUICK);
     const gone = join(tmpdir(), `bkci-gone-${process.pid}`);
     await rm(gone, { recursive: true, force: true });
-    const r = await start({ retries: '0' }, clock, { RUNNER_TEMP: gone });
+    const r = await start({ retries: '0' }, w.clock, { RUNNER_TEMP: gone });
     // The data file fails there too, as data-file does: after the build's outcome, never instead of it.
     failedWith(r, /^bk-ci start-build failed: build #1 \(b-\w+\): SUCCEED after .*, but could not write the data file/);
     expect(r.outputs.conclusion).toBe('success');
@@ -229,12 +206,12 @@ describe('"may have started" only when the start was sent and its answer lost', 
     ['drops the connection', { kind: 'reset' }],
   ] as const)('the token endpoint %s before the start is sent: "did not start", no history to search', async (_, fault) => {
     pipeline(QUICK);
-    emu.faults.add({ pattern: /token\/get$/, fault });
+    w.emu.faults.add({ pattern: /token\/get$/, fault });
     const r = await start({ retries: '0' });
     expect(r.code).toBe(1);
     expect(starts()).toBe(0);
     expect(r.stdout).not.toMatch(/may have started|may run twice/);
-    expect(emu.requests({ path: '/build_histories' })).toHaveLength(0);
+    expect(w.emu.requests({ path: '/build_histories' })).toHaveLength(0);
   });
 
   it.each([
@@ -242,7 +219,7 @@ describe('"may have started" only when the start was sent and its answer lost', 
     ['a 404 from another front door (the API gateway)', { body: '{"code":1640401,"code_name":"API_NOT_FOUND","message":"API not found"}' }],
   ] as const)('build_start answered with %s: the answer says it did not start', async (_, answer) => {
     pipeline(QUICK);
-    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 404, ...answer } });
+    w.emu.faults.add({ pattern: /build_start$/, fault: { kind: 'status', status: 404, ...answer } });
     const r = await start({ retries: '0' });
     failedWith(r, /404/);
     expect(r.errors.join('\n')).not.toMatch(/may have started|may run twice/);
@@ -251,7 +228,7 @@ describe('"may have started" only when the start was sent and its answer lost', 
 
   it('an answer lost after the start was sent still says "may have started" (control)', async () => {
     pipeline(QUICK);
-    emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
+    w.emu.faults.add({ pattern: /build_start$/, fault: { kind: 'reset' } });
     const r = await start({ retries: '0' });
     expect(r.errors.join('\n')).toMatch(/may have started/);
   });
@@ -282,10 +259,7 @@ describe('a cancel with a review decision on its way, through dist/ as the runne
   const installed = useInstalledAction({ beforeAll, afterAll });
 
   it('says the approval may have been applied, not a plain "cancelled"', async () => {
-    await emu.close();
-    emu = await startEmulator({ flavour: 'bkci' });
-    bkToken = emu.addUser('alice').bkToken;
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    await reopen({ realTime: true });
     pipeline({
       stages: ['Build', 'Release'],
       phases: [
@@ -294,15 +268,15 @@ describe('a cancel with a review decision on its way, through dist/ as the runne
         { status: 'RUNNING', ms: 50, stage: 'Release' },
       ],
     });
-    const base = { 'base-url': emu.url, 'bk-token': bkToken, 'project-id': 'demo', 'pipeline-id': 'p-app', retries: '0', logs: 'none' };
+    const base = { 'base-url': w.emu.url, 'bk-token': w.bkToken, 'project-id': 'demo', 'pipeline-id': 'p-app', retries: '0', logs: 'none' };
     const started = await runStep(installed(), { inputs: { ...base, operation: 'start-build', wait: 'false' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    emu.faults.add({ method: 'POST', pattern: /manual_start_build_stage$/, fault: { kind: 'hang' } });
+    w.emu.faults.add({ method: 'POST', pattern: /manual_start_build_stage$/, fault: { kind: 'hang' } });
     const r = await runStep(installed(), {
       inputs: { ...base, operation: 'review-build', 'build-id': started.outputs['build-id'] ?? '', decision: 'approve', wait: 'false' },
       onSpawn: (kill) => {
         const timer = setInterval(() => {
-          if (emu.requests({ path: '/manual_start_build_stage' }).length > 0) {
+          if (w.emu.requests({ path: '/manual_start_build_stage' }).length > 0) {
             clearInterval(timer);
             kill('SIGINT');
           }

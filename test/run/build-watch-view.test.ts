@@ -1,37 +1,24 @@
 // The hook through which others follow the wait (a GitHub check run): told after every poll
 // that got a status, with the stage and the review it waits for, and once at the end with the
 // conclusion; a hook that throws never changes the wait. watchBuild() against the emulator.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { describe, expect, it } from 'vitest';
 import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
 import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 import { makeClient } from '../support/client.ts';
-import { FakeClock } from '../support/fake-clock.ts';
+import { useWorld } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
-let clock: FakeClock;
-let emu: Emulator;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-});
-afterEach(() => emu.close());
+const w = useWorld();
 
 async function watch(onView: (v: WatchView) => void) {
-  const { bkToken } = emu.addUser('alice');
-  emu.seedPipeline({
-    projectId: 'demo',
-    pipelineId: 'p-app',
+  w.pipeline({
     stages: ['Build', 'Release'],
     phases: [
       { status: 'RUNNING', ms: 2000, stage: 'Build' },
       { status: 'RUNNING', ms: 2000, stage: 'Release' },
     ],
   });
-  const c = makeClient({ baseUrl: emu.url, bkToken, clock });
+  const c = makeClient({ baseUrl: w.emu.url, bkToken: w.bkToken, clock: w.clock });
   try {
     const started = await c.api.call({
       endpoint: BUILD_START,
@@ -54,10 +41,10 @@ async function watch(onView: (v: WatchView) => void) {
       },
       {
         api: c.api,
-        clock,
+        clock: w.clock,
         log: c.log,
         signal: new AbortController().signal,
-        start: clock.now(),
+        start: w.clock.now(),
         settings: { timeoutMs: 60_000, pollIntervalMs: 1000 },
         secrets: new Secrets(() => undefined),
       },

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TOKEN_PATH } from '../../emulator/server.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { cleanupRuns, P_APP, stepIn } from '../support/in-process.ts';
 import { type PipelineSeed, useWorld } from '../support/world.ts';
 
 const GITHUB = {
@@ -27,19 +27,7 @@ const w = useWorld();
 
 const pipeline = (seed: PipelineSeed = {}) => w.pipeline(seed);
 const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      'base-url': w.emu.url,
-      'bk-token': w.bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      retries: '0',
-      ...inputs,
-    },
-    clock: w.clock,
-    env,
-  });
+  stepIn(w, { ...P_APP, retries: '0' })(inputs, { env });
 const start = (inputs: Record<string, string> = {}, env?: NodeJS.ProcessEnv) => step({ operation: 'start-build', ...inputs }, env);
 describe('start-build', () => {
   it('starts the pipeline, follows QUEUE → RUNNING → SUCCEED, and outputs the build', async () => {

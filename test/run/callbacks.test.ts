@@ -2,10 +2,10 @@
 // exactly the requested ones, against bk-ci's circuit breaker and its upsert that never re-enables.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { doorOptions, GATEWAY_APP, useWorld } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
@@ -35,25 +35,20 @@ afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 describe.each([
   ['bkci', {}],
   ['spec', {}],
-  ['bkci behind the BlueKing API Gateway', { gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'app-secret-0001' }],
+  ['bkci behind the BlueKing API Gateway', GATEWAY_APP],
 ] as const)('%s', (name, extra) => {
-  let emu: Emulator;
-  let token: string;
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour: name === 'spec' ? 'spec' : 'bkci', ...('gateway' in extra ? { gateway: {} } : {}) });
-    token = emu.addUser('alice').token.accessToken;
-    emu.addUser('vic');
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice', viewers: ['vic'] });
+  const door = name === 'spec' ? 'spec' : 'gateway' in extra ? 'apigw' : 'bkci';
+  const w = useWorld({ ...doorOptions(door), realTime: true, users: ['alice', 'vic'], project: { viewers: ['vic'] } });
+  beforeEach(() => {
     delivered.length = 0;
   });
-  afterEach(() => emu.close());
 
   const step = (inputs: Record<string, string> = {}) =>
     runInProcess({
       inputs: {
         operation: 'create-callbacks',
-        'base-url': emu.url,
-        ...('gateway' in extra ? extra : { 'access-token': token }),
+        'base-url': w.emu.url,
+        ...('gateway' in extra ? extra : { 'access-token': w.accessToken }),
         'user-id': 'alice',
         'project-id': 'demo',
         'callback-url': receiverUrl,
@@ -64,16 +59,16 @@ describe.each([
         ...inputs,
       },
     });
-  const methods = () => emu.requests().map((q) => q.method);
+  const methods = () => w.emu.requests().map((q) => q.method);
   const disable = (event: string) => {
-    const cb = emu.callbacks.find((c) => c.event === event);
+    const cb = w.emu.callbacks.find((c) => c.event === event);
     if (cb) cb.enable = false;
   };
 
   it('a callback the circuit breaker disabled is re-enabled, and then receives a delivered event', async () => {
     expect((await step()).errors).toEqual([]);
     disable('BUILD_END');
-    expect(await emu.deliver('demo', 'BUILD_END', {})).toEqual([]);
+    expect(await w.emu.deliver('demo', 'BUILD_END', {})).toEqual([]);
     const r = await step();
     expect(r.errors).toEqual([]);
     expect(r.outputs).toMatchObject({
@@ -83,20 +78,20 @@ describe.each([
     });
     expect(r.summary).toMatch(/\| BUILD_END \| re-enabled \| bk-ci had disabled it after failed deliveries/);
     expect(r.stdout).toMatch(/re-enabling BUILD_END: bk-ci had disabled them after failed deliveries/);
-    expect(emu.callbacks.every((c) => c.enable)).toBe(true);
-    expect(await emu.deliver('demo', 'BUILD_END', { buildId: 'b-1' })).toEqual([{ url: receiverUrl, status: 200 }]);
+    expect(w.emu.callbacks.every((c) => c.enable)).toBe(true);
+    expect(await w.emu.deliver('demo', 'BUILD_END', { buildId: 'b-1' })).toEqual([{ url: receiverUrl, status: 200 }]);
     expect(delivered).toEqual([{ event: 'BUILD_END', token: 'hook-secret' }]);
   });
 
   it('only this URL’s disabled callbacks for the given events are deleted: not another URL’s, not another event’s', async () => {
     await step({ events: 'BUILD_START,BUILD_END' });
     await step({ 'callback-url': 'https://other.example/hook', events: 'BUILD_END' });
-    for (const c of emu.callbacks) c.enable = false;
+    for (const c of w.emu.callbacks) c.enable = false;
     const r = await step({ events: 'BUILD_END' });
     expect(r.errors).toEqual([]);
     expect(r.outputs['reenabled-events']).toBe('["BUILD_END"]');
-    expect(emu.requests({ method: 'DELETE' })).toHaveLength(1);
-    expect(emu.callbacks.map((c) => `${c.url === receiverUrl ? 'ours' : 'other'} ${c.event} ${c.enable}`).sort()).toEqual([
+    expect(w.emu.requests({ method: 'DELETE' })).toHaveLength(1);
+    expect(w.emu.callbacks.map((c) => `${c.url === receiverUrl ? 'ours' : 'other'} ${c.event} ${c.enable}`).sort()).toEqual([
       'other BUILD_END false',
       'ours BUILD_END true',
       'ours BUILD_START false',
@@ -105,7 +100,7 @@ describe.each([
 
   it('a re-run with nothing to change deletes nothing', async () => {
     await step();
-    const before = emu.requests().length;
+    const before = w.emu.requests().length;
     const r = await step();
     expect(r.outputs).toMatchObject({ 'reenabled-events': '[]', 'removed-events': '[]' });
     expect(methods().slice(before)).toEqual(['GET', 'POST']);
@@ -117,14 +112,14 @@ describe.each([
     const r = await step({ events: 'BUILD_END', 'replace-events': 'true' });
     expect(r.errors).toEqual([]);
     expect(JSON.parse(r.outputs['removed-events'] ?? '')).toEqual(expect.arrayContaining(['BUILD_START', 'PROJECT_UPDATE']));
-    expect(emu.callbacks.map((c) => `${c.url === receiverUrl ? 'ours' : 'other'} ${c.event}`).sort()).toEqual([
+    expect(w.emu.callbacks.map((c) => `${c.url === receiverUrl ? 'ours' : 'other'} ${c.event}`).sort()).toEqual([
       'other BUILD_END',
       'ours BUILD_END',
     ]);
     // Without replace-events, nothing of ours is removed.
     await step({ events: 'BUILD_START' });
     expect(
-      emu.callbacks
+      w.emu.callbacks
         .filter((c) => c.url === receiverUrl)
         .map((c) => c.event)
         .sort(),
@@ -134,14 +129,14 @@ describe.each([
   it('a list failure deletes nothing and registers nothing', async () => {
     await step();
     disable('BUILD_END');
-    emu.faults.add({ method: 'GET', fault: { kind: 'status', status: 500, contentType: 'text', body: 'list broke' } });
+    w.emu.faults.add({ method: 'GET', fault: { kind: 'status', status: 500, contentType: 'text', body: 'list broke' } });
     failedWith(await step({ 'replace-events': 'true', events: 'BUILD_END' }), /HTTP 500: list broke/);
     expect(methods().filter((m) => m === 'DELETE' || m === 'POST')).toEqual(['POST']);
-    expect(emu.callbacks).toHaveLength(2);
+    expect(w.emu.callbacks).toHaveLength(2);
   });
 
   it('listing needs a member, deleting a manager: the message says which right is missing', async () => {
-    emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
+    w.emu.seedProject({ englishName: 'theirs', projectName: 'Theirs', creator: 'bob' });
     failedWith(
       await step({ 'project-id': 'theirs' }),
       /listing the callbacks needs project membership, and the user is not a member of project theirs \(bk-ci (2101133|403)/,
@@ -149,14 +144,14 @@ describe.each([
     await step();
     disable('BUILD_END');
     failedWith(
-      await step({ 'user-id': 'vic', ...('gateway' in extra ? {} : { 'access-token': emu.addUser('vic').token.accessToken }) }),
+      await step({ 'user-id': 'vic', ...('gateway' in extra ? {} : { 'access-token': w.accessTokens.vic ?? '' }) }),
       /deleting a callback needs a manager of project demo, and the user is not one \(bk-ci (2101104|403).*not deleted: BUILD_END; nothing was registered/,
     );
   });
 
   it('a delete that fails half way says what was and was not deleted; a re-run converges', async () => {
     await step({ events: 'BUILD_START,BUILD_END,PROJECT_UPDATE' });
-    emu.faults.add({ method: 'DELETE', skip: 1, fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
+    w.emu.faults.add({ method: 'DELETE', skip: 1, fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
     const r = await step({ events: 'BUILD_END', 'replace-events': 'true' });
     failedWith(
       r,
@@ -164,13 +159,13 @@ describe.each([
     );
     const again = await step({ events: 'BUILD_END', 'replace-events': 'true' });
     expect(again.errors).toEqual([]);
-    expect(emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_END']);
+    expect(w.emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_END']);
   });
 
   it('a callback another deploy deleted first is fine', async () => {
     await step();
     disable('BUILD_END');
-    emu.faults.add({
+    w.emu.faults.add({
       method: 'DELETE',
       fault: { kind: 'status', status: 400, body: JSON.stringify({ status: 2101136, message: '回调记录(1)不存在' }) },
     });
@@ -181,7 +176,7 @@ describe.each([
 
   it('pages through every callback of the project', async () => {
     for (let i = 0; i < 130; i++)
-      emu.callbacks.push({
+      w.emu.callbacks.push({
         id: 1000 + i,
         projectId: 'demo',
         url: `https://x.example/${i}`,
@@ -196,6 +191,6 @@ describe.each([
     disable('BUILD_START');
     const r = await step();
     expect(r.outputs['reenabled-events']).toBe('["BUILD_START"]');
-    expect(emu.requests({ method: 'GET' }).length).toBeGreaterThanOrEqual(4);
+    expect(w.emu.requests({ method: 'GET' }).length).toBeGreaterThanOrEqual(4);
   });
 });

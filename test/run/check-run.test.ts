@@ -4,44 +4,31 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { layout } from '../../emulator/build-model.ts';
-import type { pipelineSchema } from '../../emulator/builds.ts';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import type { StepResult } from '../support/dist-runner.ts';
-import { FakeClock } from '../support/fake-clock.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { cleanupRuns, stepIn } from '../support/in-process.ts';
+import { type PipelineSeed as Seed, useWorld } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
 const SHA = '1'.repeat(40);
 const HEAD = '2'.repeat(40);
 const GH_TOKEN = 'ghs_check-writer-token-0001';
-type Seed = Partial<z.input<typeof pipelineSchema>>;
 
-let clock: FakeClock;
-let emu: Emulator;
+const w = useWorld();
 let gh: GitHubEmulator;
-let bkToken: string;
 let work: string;
 beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now() });
-  gh = await startGitHub({ now: () => clock.now() });
+  gh = await startGitHub({ now: () => w.clock.now() });
   gh.addToken(GH_TOKEN);
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
   work = await mkdtemp(join(tmpdir(), 'bkci-check-'));
 });
 afterEach(async () => {
-  await Promise.all([emu.close(), gh.close()]);
+  await gh.close();
   await rm(work, { recursive: true, force: true });
 });
 afterAll(cleanupRuns);
 
-const pipeline = (seed: Seed) =>
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', name: 'App', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
+const pipeline = (seed: Seed) => w.pipeline({ name: 'App', phases: [{ status: 'RUNNING', ms: 3000 }], ...seed });
 
 const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   GITHUB_API_URL: gh.url,
@@ -51,24 +38,10 @@ const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
+const withCheck = { logs: 'none', check: 'true', 'github-token': GH_TOKEN };
+const start = stepIn(w, { operation: 'start-build', 'pipeline-id': 'p-app', 'poll-interval': '1s', retries: '0', ...withCheck });
 const step = (inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      operation: 'start-build',
-      'base-url': emu.url,
-      'bk-token': bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      retries: '0',
-      logs: 'none',
-      check: 'true',
-      'github-token': GH_TOKEN,
-      ...inputs,
-    },
-    clock,
-    env: env(extraEnv),
-  });
+  start(inputs, { env: env(extraEnv) });
 
 /** Every body GitHub received was one it took (its schema validation is on): no 422. */
 const noRefusals = (): void => expect(gh.received.filter((r) => r.status === 422)).toEqual([]);
@@ -136,21 +109,7 @@ describe('the check run', () => {
     expect(gh.runs).toHaveLength(1);
     expect(gh.runs[0]?.status).toBe('in_progress');
     const id = first.outputs['build-id'] ?? '';
-    const later = await runInProcess({
-      inputs: {
-        operation: 'build-status',
-        'base-url': emu.url,
-        'bk-token': bkToken,
-        'project-id': 'demo',
-        'build-id': id,
-        'poll-interval': '5s',
-        logs: 'none',
-        check: 'true',
-        'github-token': GH_TOKEN,
-      },
-      clock,
-      env: env(),
-    });
+    const later = await stepIn(w)({ operation: 'build-status', 'build-id': id, 'poll-interval': '5s', ...withCheck }, { env: env() });
     expect(later.errors).toEqual([]);
     expect(gh.runs).toHaveLength(1);
     expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
@@ -243,11 +202,11 @@ describe('GitHub never decides the step', () => {
     pipeline({});
     const r = await step({});
     expectSameStep(r);
-    const toBkci = JSON.stringify(emu.log);
+    const toBkci = JSON.stringify(w.emu.log);
     expect(toBkci).not.toContain(GH_TOKEN);
     const toGitHub = JSON.stringify(gh.received);
-    expect(toGitHub).not.toContain(bkToken);
-    for (const q of emu.log) {
+    expect(toGitHub).not.toContain(w.bkToken);
+    for (const q of w.emu.log) {
       const token = /access_token=([^&]+)/.exec(q.query)?.[1];
       if (token !== undefined) expect(toGitHub).not.toContain(decodeURIComponent(token));
     }

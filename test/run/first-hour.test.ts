@@ -212,7 +212,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
 
 describe('the wrong front door is named, with the input to set', () => {
   it('gateway: bk-ci (the default) at a BlueKing API Gateway stage URL says to set gateway: bk-apigateway', async (test) => {
-    const w = await worldForTest(test, { gateway: {}, project: false });
+    const w = await worldForTest({ gateway: {}, project: false }, test);
     for (const inputs of [{ 'bk-token': w.bkToken }, { 'access-token': 'tok', 'user-id': 'alice' }]) {
       const r = await runInProcess({
         inputs: { operation: 'get-project', 'base-url': w.emu.url, 'project-id': 'demo', ...inputs },
@@ -226,7 +226,7 @@ describe('the wrong front door is named, with the input to set', () => {
   });
 
   it("gateway: bk-apigateway at bk-ci's own address says to leave gateway out", async (test) => {
-    const w = await worldForTest(test, { users: [], project: false });
+    const w = await worldForTest({ users: [], project: false }, test);
     w.emu.seedProject({ englishName: 'demo', projectName: 'Demo' });
     const r = await runInProcess({
       inputs: { operation: 'get-project', 'base-url': w.emu.url, gateway: 'bk-apigateway', 'user-id': 'alice', 'project-id': 'demo' },
@@ -239,7 +239,7 @@ describe('the wrong front door is named, with the input to set', () => {
   });
 
   it("the gateway's own refusals behind gateway: bk-apigateway still say what to check", async (test) => {
-    const w = await worldForTest(test, { gateway: {}, users: [], project: false });
+    const w = await worldForTest({ gateway: {}, users: [], project: false }, test);
     const r = await runInProcess({
       inputs: { operation: 'list-projects', 'base-url': w.emu.url, gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'wrong' },
       clock: w.clock,

@@ -1,37 +1,31 @@
 // Through the BlueKing API Gateway: every operation it publishes, in app state and user state,
 // each of its refusals, and no secret of it shown, against the emulator's gateway flavour.
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runStep, unescapeData, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { useWorld, worldForTest } from '../support/world.ts';
 
 const APP = { 'app-code': 'ci-app', 'app-secret': 'app-secret-0001' };
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-beforeEach(async () => {
-  clock = new FakeClock();
-  clock.t = Date.UTC(2026, 5, 1);
-  emu = await startEmulator({ flavour: 'bkci', now: () => clock.now(), gateway: { ungranted: ['/projects/secret-project'] } });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', description: 'seeded', creator: 'alice', bgId: 12 });
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app' });
+const w = useWorld({ gateway: { ungranted: ['/projects/secret-project'] }, project: { description: 'seeded', bgId: 12 } });
+beforeEach(() => {
+  w.pipeline();
 });
-afterEach(() => emu.close());
 
 const step = (inputs: Record<string, string>) =>
-  runInProcess({ inputs: { 'base-url': `${emu.url}`, gateway: 'bk-apigateway', retries: '0', 'poll-interval': '1s', ...inputs }, clock });
+  runInProcess({
+    inputs: { 'base-url': w.emu.url, gateway: 'bk-apigateway', retries: '0', 'poll-interval': '1s', ...inputs },
+    clock: w.clock,
+  });
 describe.each([
   ['app state (apigw-app): app-code, app-secret, user-id', { ...APP, 'user-id': 'alice' }, 'apigw-app'],
   ['user state (apigw-user): bk-token', { 'bk-token': '' }, 'apigw-user'],
 ])('%s', (_, credentials, type) => {
   const as = (inputs: Record<string, string>) =>
-    step({ ...credentials, ...('bk-token' in credentials ? { 'bk-token': bkToken } : {}), ...inputs });
+    step({ ...credentials, ...('bk-token' in credentials ? { 'bk-token': w.bkToken } : {}), ...inputs });
 
   it.each<[string, Record<string, string>, string, string]>([
     ['get-project', { 'project-id': 'demo' }, 'GET', 'projects/demo'],
@@ -49,21 +43,21 @@ describe.each([
   ])('%s works, on the gateway front path', async (operation, inputs, method, front) => {
     const r = await as({ operation, ...inputs });
     expect(r.errors).toEqual([]);
-    const sent = emu.requests({ method }).find((q) => q.path === `/v4/${type}/${front}`);
+    const sent = w.emu.requests({ method }).find((q) => q.path === `/v4/${type}/${front}`);
     expect(
       sent,
-      emu
+      w.emu
         .requests()
         .map((q) => `${q.method} ${q.path}`)
         .join('\n'),
     ).toBeDefined();
     // No token in the query; the credentials in X-Bkapi-Authorization.
-    expect(emu.requests().every((q) => !q.query.includes('access_token'))).toBe(true);
+    expect(w.emu.requests().every((q) => !q.query.includes('access_token'))).toBe(true);
     const auth = JSON.parse(String(sent?.headers['x-bkapi-authorization'])) as Record<string, string>;
     if (type === 'apigw-app') {
       expect(auth).toEqual({ bk_app_code: 'ci-app', bk_app_secret: 'app-secret-0001', bk_username: 'alice' });
       expect(sent?.headers['x-devops-uid']).toBe('alice');
-    } else expect(auth).toEqual({ bk_token: bkToken });
+    } else expect(auth).toEqual({ bk_token: w.bkToken });
   });
 
   it('build-status reads a build through the gateway', async () => {
@@ -93,7 +87,7 @@ describe('what the gateway does not publish, and what goes together', () => {
     const r = await step(inputs);
     failedWith(r, message);
     expect(r.errors[0]).toMatch(/No request was sent/);
-    expect(emu.requests()).toHaveLength(0);
+    expect(w.emu.requests()).toHaveLength(0);
   });
 });
 
@@ -118,7 +112,7 @@ describe("the gateway's refusals say what to check", () => {
   });
 
   it('403 APP_NO_PERMISSION: ask the operators to grant the resource', async () => {
-    emu.seedProject({ englishName: 'secret-project', projectName: 'S', creator: 'alice' });
+    w.emu.seedProject({ englishName: 'secret-project', projectName: 'S', creator: 'alice' });
     failedWith(
       await step({ operation: 'get-project', 'project-id': 'secret-project', ...APP, 'user-id': 'alice' }),
       /HTTP 403: .*APP_NO_PERMISSION \(1640301\).*ask the gateway's operators to grant it/,
@@ -126,7 +120,7 @@ describe("the gateway's refusals say what to check", () => {
   });
 
   it('429 is retried after Retry-After', async () => {
-    emu.faults.add({
+    w.emu.faults.add({
       fault: {
         kind: 'status',
         status: 429,
@@ -142,28 +136,25 @@ describe("the gateway's refusals say what to check", () => {
     });
     const r = await step({ operation: 'get-project', 'project-id': 'demo', ...APP, 'user-id': 'alice', retries: '2' });
     expect(r.errors).toEqual([]);
-    expect(emu.requests()).toHaveLength(2);
-    expect(clock.sleeps).toEqual([2000]);
+    expect(w.emu.requests()).toHaveLength(2);
+    expect(w.clock.sleeps).toEqual([2000]);
     expect(r.stdout).toMatch(/HTTP 429; retry 1 of 2 in 2s/);
   });
 
   it("the emulator's own rate limit answers 429 with the gateway's body", async () => {
-    const limited = await startEmulator({ gateway: { rateLimit: 1 } });
-    limited.addUser('alice');
-    limited.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    const { emu: limited } = await worldForTest({ gateway: { rateLimit: 1 }, realTime: true });
     const r = await runInProcess({
       inputs: { operation: 'list-projects', 'base-url': limited.url, gateway: 'bk-apigateway', ...APP, 'user-id': 'alice', retries: '0' },
     });
     const again = await runInProcess({
       inputs: { operation: 'list-projects', 'base-url': limited.url, gateway: 'bk-apigateway', ...APP, 'user-id': 'alice', retries: '0' },
     });
-    await limited.close();
     expect(r.errors).toEqual([]);
     failedWith(again, /HTTP 429: .*RATE_LIMIT_RESTRICTION \(1642901\)/);
   });
 
   it("bk-ci's own paths are refused when the gateway is in front", async () => {
-    const res = await fetch(`${emu.url}/ms/openapi/api/apigw/v3/projects/demo`);
+    const res = await fetch(`${w.emu.url}/ms/openapi/api/apigw/v3/projects/demo`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 1640401, code_name: 'API_NOT_FOUND', result: false, data: null });
   });
@@ -174,25 +165,21 @@ describe('the built action through the gateway', () => {
 
   it('shows neither app-secret nor the X-Bkapi-Authorization value anywhere, even when the server echoes them', async () => {
     const header = JSON.stringify({ bk_app_code: 'ci-app', bk_app_secret: 'app-secret-0001', bk_username: 'alice' });
-    emu.faults.add({
+    w.emu.faults.add({
       times: Infinity,
       fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream saw ${header} and app-secret-0001` },
     });
-    const bad = await runStep(installed(), {
-      inputs: {
-        operation: 'get-project',
-        'base-url': emu.url,
-        gateway: 'bk-apigateway',
-        ...APP,
-        'user-id': 'alice',
-        'project-id': 'demo',
-        retries: '0',
-      },
-    });
-    emu.faults.clear();
-    const good = await runStep(installed(), {
-      inputs: { operation: 'get-project', 'base-url': emu.url, gateway: 'bk-apigateway', ...APP, 'user-id': 'alice', 'project-id': 'demo' },
-    });
+    const get = {
+      operation: 'get-project',
+      'base-url': w.emu.url,
+      gateway: 'bk-apigateway',
+      ...APP,
+      'user-id': 'alice',
+      'project-id': 'demo',
+    };
+    const bad = await runStep(installed(), { inputs: { ...get, retries: '0' } });
+    w.emu.faults.clear();
+    const good = await runStep(installed(), { inputs: get });
     expect(bad.code).toBe(1);
     expect(good.code).toBe(0);
     for (const r of [bad, good]) {

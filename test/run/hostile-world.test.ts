@@ -2,45 +2,40 @@
 // action or run() in process against the emulator, by the way a user would meet it.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_PREFIX, TOKEN_PATH } from '../../emulator/server.ts';
 import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock, SkippingClock } from '../support/fake-clock.ts';
+import { SkippingClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { useWorld, worldForTest } from '../support/world.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
 afterAll(cleanupRuns);
 
-let emu: Emulator;
-let alice: ReturnType<Emulator['addUser']>;
-beforeEach(async () => {
-  emu = await startEmulator({ flavour: 'bkci' });
-  alice = emu.addUser('alice');
-});
-afterEach(() => emu.close());
+const w = useWorld({ realTime: true, project: false });
 
 const NOWHERE = join(tmpdir(), 'bkci-no', 'such', 'dir');
 
 describe('a local failure is told as local', () => {
   it('a data file that cannot be written while a list arrives is not a broken connection: the list is asked for once', async () => {
-    for (let i = 0; i < 1200; i++) emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice' });
+    for (let i = 0; i < 1200; i++) w.emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice' });
     const r = await runStep(installed(), {
-      inputs: { operation: 'list-projects', 'base-url': emu.url, 'bk-token': alice.bkToken },
+      inputs: { operation: 'list-projects', 'base-url': w.emu.url, 'bk-token': w.bkToken },
       env: { RUNNER_TEMP: NOWHERE },
     });
     failedWith(r, /^bk-ci list-projects failed: could not write the data file .* on the runner: ENOENT/);
     expect(r.stdout).not.toMatch(/retry \d of/);
-    expect(emu.requests({ method: 'GET', path: `${OPENAPI_PREFIX}projects` })).toHaveLength(1);
+    expect(w.emu.requests({ method: 'GET', path: `${OPENAPI_PREFIX}projects` })).toHaveLength(1);
   });
 
   it('callbacks registered, then GITHUB_OUTPUT cannot be written: the failure says the callbacks were registered', async () => {
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     const r = await runInProcess({
       inputs: {
         operation: 'create-callbacks',
-        'base-url': emu.url,
-        'bk-token': alice.bkToken,
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
         'project-id': 'demo',
         'callback-url': 'https://hooks.example.com/bkci',
         events: 'BUILD_END',
@@ -49,13 +44,13 @@ describe('a local failure is told as local', () => {
       processEnv: { GITHUB_OUTPUT: join(NOWHERE, 'output') },
     });
     failedWith(r, /^bk-ci create-callbacks failed: registered 1 of 1 callbacks for demo, but could not write GITHUB_OUTPUT on the runner/);
-    expect(emu.callbacks).toHaveLength(1);
-    expect(emu.requests({ method: 'POST' }).filter((q) => q.path.includes('callbacks'))).toHaveLength(1);
+    expect(w.emu.callbacks).toHaveLength(1);
+    expect(w.emu.requests({ method: 'POST' }).filter((q) => q.path.includes('callbacks'))).toHaveLength(1);
   });
 });
 
 describe('an input that cannot mean what was written is refused before any request', () => {
-  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': emu.url, 'bk-token': alice.bkToken, ...inputs } });
+  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': w.emu.url, 'bk-token': w.bkToken, ...inputs } });
 
   it.each([
     [
@@ -77,66 +72,60 @@ describe('an input that cannot mean what was written is refused before any reque
     const r = await step(inputs);
     failedWith(r, message);
     expect(r.errors[0]).toMatch(/No request was sent\.$/);
-    expect(emu.requests()).toEqual([]);
+    expect(w.emu.requests()).toEqual([]);
   });
 });
 
 describe('every loop that asks a server for more makes progress or stops', () => {
   it('a callbacks list that ignores page and sends no count is asked twice, paced, and nothing is deleted', async () => {
-    const quirky = await startEmulator({ flavour: 'bkci', callbackPaging: 'ignores-page' });
-    try {
-      const bob = quirky.addUser('bob');
-      quirky.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'bob' });
-      for (let i = 0; i < 150; i++)
-        quirky.callbacks.push({
-          id: i + 1,
-          projectId: 'demo',
-          url: `https://hooks.example.com/${i % 3}`,
-          event: 'BUILD_END',
-          region: 'DEVNET',
-          secretToken: null,
-          creator: 'bob',
-          enable: i % 2 === 0,
-          createdAt: i,
-        });
-      const clock = new SkippingClock();
-      const r = await runInProcess({
-        inputs: {
-          operation: 'create-callbacks',
-          'base-url': quirky.url,
-          'bk-token': bob.bkToken,
-          'project-id': 'demo',
-          'callback-url': 'https://hooks.example.com/1',
-          region: 'DEVNET',
-          events: 'BUILD_END',
-        },
-        clock,
+    const { emu: quirky, bkToken } = await worldForTest({ callbackPaging: 'ignores-page', realTime: true, users: ['bob'] });
+    for (let i = 0; i < 150; i++)
+      quirky.callbacks.push({
+        id: i + 1,
+        projectId: 'demo',
+        url: `https://hooks.example.com/${i % 3}`,
+        event: 'BUILD_END',
+        region: 'DEVNET',
+        secretToken: null,
+        creator: 'bob',
+        enable: i % 2 === 0,
+        createdAt: i,
       });
-      failedWith(
-        r,
-        /the callbacks of project demo: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page" .* stopped after 2 requests; nothing was deleted or registered/,
-      );
-      const lists = quirky.requests({ method: 'GET' }).filter((q) => q.path.endsWith('/callbacks'));
-      expect(lists).toHaveLength(2);
-      expect(clock.skipped).toBeGreaterThanOrEqual(200);
-      expect(quirky.requests({ method: 'DELETE' })).toEqual([]);
-      expect(quirky.callbacks).toHaveLength(150);
-    } finally {
-      quirky.close();
-    }
+    const clock = new SkippingClock();
+    const r = await runInProcess({
+      inputs: {
+        operation: 'create-callbacks',
+        'base-url': quirky.url,
+        'bk-token': bkToken,
+        'project-id': 'demo',
+        'callback-url': 'https://hooks.example.com/1',
+        region: 'DEVNET',
+        events: 'BUILD_END',
+      },
+      clock,
+    });
+    failedWith(
+      r,
+      /the callbacks of project demo: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page" .* stopped after 2 requests; nothing was deleted or registered/,
+    );
+    const lists = quirky.requests({ method: 'GET' }).filter((q) => q.path.endsWith('/callbacks'));
+    expect(lists).toHaveLength(2);
+    expect(clock.skipped).toBeGreaterThanOrEqual(200);
+    expect(quirky.requests({ method: 'DELETE' })).toEqual([]);
+    expect(quirky.callbacks).toHaveLength(150);
   });
 });
 
 describe('an answer is checked against the question', () => {
-  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': emu.url, 'bk-token': alice.bkToken, ...inputs } });
+  const step = (inputs: Record<string, string>) => runInProcess({ inputs: { 'base-url': w.emu.url, 'bk-token': w.bkToken, ...inputs } });
   const answer = (pattern: RegExp, body: string, method = 'GET') =>
-    emu.faults.add({ method: method as 'GET', pattern, times: Infinity, fault: { kind: 'status', status: 200, body } });
+    w.emu.faults.add({ method: method as 'GET', pattern, times: Infinity, fault: { kind: 'status', status: 200, body } });
 
   it('a body that gives a key twice is refused, once, not read one way here and another there', async () => {
     answer(/\/projects\/demo$/, '{"code":0,"data":{"englishName":"demo","projectName":"Demo","projectName":"Evil"}}');
     const r = await step({ operation: 'get-project', 'project-id': 'demo' });
     failedWith(r, /gives the key "projectName" twice in one object; JSON readers differ on which one counts/);
-    expect(emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
+    expect(w.emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
   });
 
   it('a list item that gives a key twice is refused too', async () => {
@@ -149,15 +138,15 @@ describe('an answer is checked against the question', () => {
   });
 
   it('an answer about another project is not merged and written back over this one', async () => {
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     answer(/\/projects\/demo$/, JSON.stringify({ code: 0, data: { englishName: 'other', projectName: 'Other', description: 'theirs' } }));
     const r = await step({ operation: 'update-project', 'project-id': 'demo', project: 'projectName: Demo 2' });
     failedWith(r, /bk-ci answered about project "other" when asked for project "demo": the answer is not used/);
-    expect(emu.requests({ method: 'PUT' })).toEqual([]);
+    expect(w.emu.requests({ method: 'PUT' })).toEqual([]);
   });
 
   it('a user id from the token endpoint that a header cannot carry is refused at once, not retried as a network error', async () => {
-    emu.faults.add({
+    w.emu.faults.add({
       path: TOKEN_PATH,
       times: Infinity,
       fault: {
@@ -168,14 +157,14 @@ describe('an answer is checked against the question', () => {
     });
     const r = await step({ operation: 'get-project', 'project-id': 'demo' });
     failedWith(r, /userId holds a character an HTTP header cannot carry/);
-    expect(emu.requests({ path: TOKEN_PATH })).toHaveLength(1);
-    expect(emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toEqual([]);
+    expect(w.emu.requests({ path: TOKEN_PATH })).toHaveLength(1);
+    expect(w.emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toEqual([]);
   });
 
   it('an input body that gives a key twice is refused before any request', async () => {
     const r = await step({ operation: 'request', method: 'POST', path: 'v4/x', body: '{"a":1,"a":2}' });
     failedWith(r, /body .*gives the key "a" twice in one object/);
-    expect(emu.requests()).toEqual([]);
+    expect(w.emu.requests()).toEqual([]);
   });
 });
 
@@ -184,8 +173,8 @@ describe('half-done work is told truly', () => {
     runInProcess({
       inputs: {
         operation: 'create-callbacks',
-        'base-url': emu.url,
-        'bk-token': alice.bkToken,
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
         'project-id': 'demo',
         'callback-url': 'https://hooks.example.com/bkci',
         region: 'DEVNET',
@@ -205,9 +194,9 @@ describe('half-done work is told truly', () => {
   });
 
   it('callbacks deleted before a batch that failed are said, and reenabled-events lists only what was created again', async () => {
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-    emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
-    emu.faults.add({
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
+    w.emu.faults.add({
       method: 'POST',
       pattern: /callbacks\/batch/,
       fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' },
@@ -219,30 +208,30 @@ describe('half-done work is told truly', () => {
     );
     expect(r.outputs['reenabled-events']).toBe('[]');
     expect(r.summary).toMatch(/deleted, not re-created/);
-    expect(emu.callbacks).toEqual([]);
+    expect(w.emu.callbacks).toEqual([]);
     // A re-run converges: nothing left to delete, both registered.
     const again = await register();
     expect(again.code).toBe(0);
-    expect(emu.callbacks.map((c) => [c.event, c.enable]).sort()).toEqual([
+    expect(w.emu.callbacks.map((c) => [c.event, c.enable]).sort()).toEqual([
       ['BUILD_END', true],
       ['BUILD_START', true],
     ]);
   });
 
   it('a project write cancelled while it was on its way says it may have been applied', async () => {
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-    emu.faults.add({ method: 'PUT', pattern: /\/projects\/demo$/, fault: { kind: 'hang' } });
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.faults.add({ method: 'PUT', pattern: /\/projects\/demo$/, fault: { kind: 'hang' } });
     const r = await runStep(installed(), {
       inputs: {
         operation: 'update-project',
-        'base-url': emu.url,
-        'bk-token': alice.bkToken,
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
         'project-id': 'demo',
         project: 'description: new',
       },
       onSpawn: (kill) => {
         const timer = setInterval(() => {
-          if (emu.requests({ method: 'PUT' }).length > 0) {
+          if (w.emu.requests({ method: 'PUT' }).length > 0) {
             clearInterval(timer);
             kill('SIGINT');
           }
@@ -257,33 +246,25 @@ describe('half-done work is told truly', () => {
 });
 
 describe('time relative to what the server grants', () => {
-  let clock: FakeClock;
-  let timed: Emulator;
-  beforeEach(async () => {
-    clock = new FakeClock();
-    clock.t = Date.UTC(2026, 5, 1);
-    // Tokens of 30 seconds, as some installations issue.
-    timed = await startEmulator({ flavour: 'bkci', now: () => clock.now(), tokenLifetimeMs: 30_000 });
-  });
-  afterEach(() => timed.close());
+  // Tokens of 30 seconds, as some installations issue.
+  const t = useWorld({ tokenLifetimeMs: 30_000, users: ['bob'], project: false });
   const sign = (bkToken: string, inputs: Record<string, string>) =>
     runInProcess({
-      inputs: { operation: 'sign-detail', 'base-url': timed.url, 'bk-token': bkToken, 'poll-interval': '5s', retries: '0', ...inputs },
-      clock,
+      inputs: { operation: 'sign-detail', 'base-url': t.emu.url, 'bk-token': bkToken, 'poll-interval': '5s', retries: '0', ...inputs },
+      clock: t.clock,
     });
   const detail = (): number[] =>
-    timed
+    t.emu
       .requests({ method: 'GET' })
       .filter((q) => q.path.includes('/detail'))
       .map((q) => q.time);
 
   it('a 30-second token is renewed when a fifth of its life is left, not before every poll', async () => {
-    const bob = timed.addUser('bob');
-    timed.seedSign({ resignId: 's-1', runningMs: 120_000 });
-    const r = await sign(bob.bkToken, { 'resign-id': 's-1' });
+    t.emu.seedSign({ resignId: 's-1', runningMs: 120_000 });
+    const r = await sign(t.bkToken, { 'resign-id': 's-1' });
     expect(r.code, r.stdout).toBe(0);
     const polls = detail().length;
-    const tokens = timed.requests({ path: TOKEN_PATH }).length;
+    const tokens = t.emu.requests({ path: TOKEN_PATH }).length;
     expect(polls).toBeGreaterThanOrEqual(24);
     // One token lasts 24 s of 5 s polls: five or so in two minutes, not one a poll.
     expect(tokens).toBeGreaterThanOrEqual(2);
@@ -291,14 +272,13 @@ describe('time relative to what the server grants', () => {
   });
 
   it('no poll comes sooner than the Retry-After of a failed one', async () => {
-    const bob = timed.addUser('bob');
-    timed.seedSign({ resignId: 's-2', runningMs: 60_000 });
-    timed.faults.add({
+    t.emu.seedSign({ resignId: 's-2', runningMs: 60_000 });
+    t.emu.faults.add({
       pattern: /\/detail/,
       times: 2,
       fault: { kind: 'status', status: 503, contentType: 'text', body: 'busy', headers: { 'retry-after': '20' } },
     });
-    const r = await sign(bob.bkToken, { 'resign-id': 's-2' });
+    const r = await sign(t.bkToken, { 'resign-id': 's-2' });
     expect(r.code, r.stdout).toBe(0);
     const [first = 0, second = 0, third = 0] = detail();
     expect(second - first).toBeGreaterThanOrEqual(20_000);
@@ -306,28 +286,27 @@ describe('time relative to what the server grants', () => {
   });
 
   it('a retry the server asks to delay longer than the action waits is not sent sooner: not at all', async () => {
-    const bob = timed.addUser('bob');
-    timed.faults.add({
+    t.emu.faults.add({
       pattern: /\/projects\/demo$/,
       times: Infinity,
       fault: { kind: 'status', status: 429, contentType: 'text', body: 'slow down', headers: { 'retry-after': '120' } },
     });
     const r = await runInProcess({
-      inputs: { operation: 'get-project', 'base-url': timed.url, 'bk-token': bob.bkToken, 'project-id': 'demo', retries: '3' },
-      clock,
+      inputs: { operation: 'get-project', 'base-url': t.emu.url, 'bk-token': t.bkToken, 'project-id': 'demo', retries: '3' },
+      clock: t.clock,
     });
     failedWith(r, /HTTP 429: slow down/);
     expect(r.stdout).toMatch(/not retried: the server asks to wait 2m \(Retry-After\), longer than the action waits for a retry \(1m\)/);
-    expect(timed.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
+    expect(t.emu.requests({ path: `${OPENAPI_PREFIX}projects/demo` })).toHaveLength(1);
   });
 });
 
 describe('everything shown is bounded, with a note', () => {
   it('a re-sign message of 300,000 characters is cut in the output, the annotation and the summary, each saying so', async () => {
     const long = `queue full ${'x'.repeat(300_000)} end`;
-    emu.seedSign({ resignId: 's-long', runningMs: 0, result: 'FAIL', failMessage: long });
+    w.emu.seedSign({ resignId: 's-long', runningMs: 0, result: 'FAIL', failMessage: long });
     const r = await runInProcess({
-      inputs: { operation: 'sign-detail', 'base-url': emu.url, 'bk-token': alice.bkToken, 'resign-id': 's-long', wait: 'false' },
+      inputs: { operation: 'sign-detail', 'base-url': w.emu.url, 'bk-token': w.bkToken, 'resign-id': 's-long', wait: 'false' },
     });
     expect(r.code).toBe(1);
     expect(r.outputs['sign-message']?.length).toBeLessThan(70 * 1024);

@@ -7,14 +7,13 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
-import type { Clock } from '../../src/base/clock.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStep, unescapeData, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { SkippingClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 import { httpAnswer, rawServer } from '../support/raw-server.ts';
+import { useWorld } from '../support/world.ts';
 
 const installed = useInstalledAction({ beforeAll, afterAll });
 afterAll(cleanupRuns);
@@ -37,29 +36,8 @@ function smuggled(stdout: string): string[] {
     .filter((text) => text.split(/\r?\n/).some((line, i) => i > 0 && /^\s*::/.test(line)));
 }
 
-/** A bk-ci emulator per test, with the user alice: her login ticket and a ready access token. */
-function useEmulator(clock?: Clock): { readonly emu: Emulator; bkToken: string; accessToken: string } {
-  let emu: Emulator | undefined;
-  const world = {
-    get emu(): Emulator {
-      if (emu === undefined) throw new Error('no emulator outside a test');
-      return emu;
-    },
-    bkToken: '',
-    accessToken: '',
-  };
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour: 'bkci', ...(clock === undefined ? {} : { now: () => clock.now() }) });
-    const alice = emu.addUser('alice');
-    world.bkToken = alice.bkToken;
-    world.accessToken = alice.token.accessToken;
-  });
-  afterEach(() => emu?.close());
-  return world;
-}
-
 describe('data is never lost', () => {
-  const world = useEmulator();
+  const world = useWorld({ realTime: true, project: false });
   const step = (inputs: Record<string, string>, env: Record<string, string> = {}) =>
     runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, processEnv: env });
 
@@ -141,7 +119,7 @@ describe('data is never lost', () => {
 });
 
 describe('server text stays text', () => {
-  const world = useEmulator();
+  const world = useWorld({ realTime: true, project: false });
   const step = (inputs: Record<string, string>) =>
     runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs } });
 
@@ -183,7 +161,7 @@ describe('server text stays text', () => {
 });
 
 describe('secrets never show, not even in part', () => {
-  const world = useEmulator();
+  const world = useWorld({ realTime: true, project: false });
   const step = (inputs: Record<string, string>) =>
     runInProcess({
       inputs: { 'base-url': world.emu.url, 'access-token': world.accessToken, 'user-id': 'alice', retries: '0', ...inputs },
@@ -391,7 +369,7 @@ describe('the wire, read like curl reads it', () => {
 // In-process, on a clock that skips sleeps: the schedule is real, the waiting is not.
 describe('waits survive what a wait meets; the deadline holds', () => {
   const clock = new SkippingClock();
-  const world = useEmulator(clock);
+  const world = useWorld({ now: () => clock.now(), project: false });
   const step = (inputs: Record<string, string>) =>
     runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, clock });
 

@@ -3,57 +3,62 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../../emulator/server.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OPENAPI_PREFIX } from '../../emulator/server.ts';
 import { fetchTransport, type Transport } from '../../src/http/transport.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { useSharedWorld } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
 const LIST_PATH = `${OPENAPI_PREFIX}projects`;
 const PROJECTS = 3000;
 
-let emu: Emulator;
-let token = '';
-let temp = '';
-beforeEach(async () => {
-  emu = await startEmulator({ flavour: 'bkci' });
-  token = emu.addUser('alice').token.accessToken;
+// The list only read: one world and one seed for the file.
+const w = useSharedWorld({ realTime: true, project: false });
+beforeAll(() => {
   for (let i = 0; i < PROJECTS; i++)
-    emu.seedProject({
+    w.emu.seedProject({
       englishName: `p-${i}`,
       projectName: `项目 "${i}" \\ ${'x'.repeat(i % 50)}`,
       creator: 'alice',
       description: i % 3 === 0 ? 'line\nbreak' : 'plain',
     });
+});
+let temp = '';
+beforeEach(async () => {
   temp = await mkdtemp(join(tmpdir(), 'bkci-list-'));
 });
-afterEach(async () => {
-  await emu.close();
-  await rm(temp, { recursive: true, force: true });
-});
+afterEach(() => rm(temp, { recursive: true, force: true }));
 
 const list = (inputs: Record<string, string> = {}, transport?: Transport): Promise<StepResult> =>
   runInProcess({
-    inputs: { operation: 'list-projects', 'base-url': emu.url, 'access-token': token, 'user-id': 'alice', retries: '0', ...inputs },
+    inputs: {
+      operation: 'list-projects',
+      'base-url': w.emu.url,
+      'access-token': w.accessToken,
+      'user-id': 'alice',
+      retries: '0',
+      ...inputs,
+    },
     processEnv: { RUNNER_TEMP: temp },
     ...(transport === undefined ? {} : { transport }),
   });
 
 /** The list as bk-ci sends it, parsed whole: what data-file must hold. */
 async function expected(): Promise<string> {
-  const res = await fetch(`${emu.url}${LIST_PATH}?access_token=${token}`, { headers: { 'x-devops-uid': 'alice' } });
+  const res = await fetch(`${w.emu.url}${LIST_PATH}?access_token=${w.accessToken}`, { headers: { 'x-devops-uid': 'alice' } });
   const answer: unknown = await res.json();
   if (typeof answer !== 'object' || answer === null || !('data' in answer)) throw new Error('no data in the list answer');
-  emu.log.length = 0;
+  w.emu.log.length = 0;
   return JSON.stringify(answer.data);
 }
 
 /** A list answer of the given body, instead of the emulator's own. */
 const answer = (body: string): void =>
-  emu.faults.add({ path: LIST_PATH, fault: { kind: 'status', status: 200, body, contentType: 'json' } });
+  w.emu.faults.add({ path: LIST_PATH, fault: { kind: 'status', status: 200, body, contentType: 'json' } });
 
 const leftInTemp = async (): Promise<string[]> => readdir(temp);
 
@@ -75,17 +80,17 @@ describe('list-projects, read as the answer arrives', () => {
 
   it('starts again from nothing when the answer is cut off and the retry succeeds', async () => {
     const want = await expected();
-    emu.faults.add({ path: LIST_PATH, fault: { kind: 'cut', bytes: 700_000 } });
+    w.emu.faults.add({ path: LIST_PATH, fault: { kind: 'cut', bytes: 700_000 } });
     const r = await list({ retries: '2', 'retry-delay': '1ms' });
     expect(r.code).toBe(0);
-    expect(emu.requests({ path: LIST_PATH })).toHaveLength(2);
+    expect(w.emu.requests({ path: LIST_PATH })).toHaveLength(2);
     expect(r.stdout).toMatch(/network error .*retry 1 of 2/);
     expect(await readFile(r.outputs['data-file'] ?? '', 'utf8')).toBe(want);
     expect(await leftInTemp()).toHaveLength(1);
   });
 
   it('leaves no half-written file when the answer is cut off for good', async () => {
-    emu.faults.add({ path: LIST_PATH, fault: { kind: 'cut', bytes: 700_000 } });
+    w.emu.faults.add({ path: LIST_PATH, fault: { kind: 'cut', bytes: 700_000 } });
     const r = await list();
     failedWith(r, /GET .*projects.*(network error|aborted|socket hang up|terminated|ECONNRESET)/i);
     expect(r.outputs['data-file']).toBeUndefined();
@@ -129,7 +134,7 @@ describe('list-projects, read as the answer arrives', () => {
     ['node:http', undefined],
     ["fetch (the proxy's transport)", fetchTransport(globalThis.fetch)],
   ])('fails on a 204 without a body, over %s', async (_, transport) => {
-    emu.faults.add({ path: LIST_PATH, fault: { kind: 'status', status: 204, body: '' } });
+    w.emu.faults.add({ path: LIST_PATH, fault: { kind: 'status', status: 204, body: '' } });
     const r = await list({}, transport);
     failedWith(r, /answered HTTP 204 with an unexpected body: an empty body$/);
     expect(await leftInTemp()).toEqual([]);

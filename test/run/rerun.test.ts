@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { cleanupRuns, P_APP, stepIn } from '../support/in-process.ts';
 import { type PipelineSeed, T0, useWorld } from '../support/world.ts';
 
 const DAY = 86_400_000;
@@ -35,20 +35,7 @@ const w = useWorld();
 
 const pipeline = (seed: PipelineSeed = {}) => w.pipeline(seed);
 const start = (attempt: number, inputs: Record<string, string> = {}): Promise<StepResult> =>
-  runInProcess({
-    inputs: {
-      operation: 'start-build',
-      'base-url': w.emu.url,
-      'bk-token': w.bkToken,
-      'project-id': 'demo',
-      'pipeline-id': 'p-app',
-      'poll-interval': '1s',
-      retries: '0',
-      ...inputs,
-    },
-    clock: w.clock,
-    env: github(attempt),
-  });
+  stepIn(w, { operation: 'start-build', ...P_APP, retries: '0' })(inputs, { env: github(attempt) });
 const calls = (path: string) => w.emu.requests({ path }).map((r) => new URLSearchParams(r.query));
 const builds = () => [...w.emu.builds.builds.values()];
 

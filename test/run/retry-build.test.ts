@@ -1,16 +1,12 @@
 // retry-build: a finished build retried in bk-ci (the same id, a new run) and its new run followed,
 // run() in this process against the emulator, on bk-ci's own gateway in both flavours and behind
 // the BlueKing API Gateway; and start-build's re-run there too.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
-import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { cleanupRuns, stepIn } from '../support/in-process.ts';
+import { DOORS, type Door, doorOptions, type PipelineSeed, T0, worldForTest } from '../support/world.ts';
 
-const T0 = Date.UTC(2026, 5, 1);
-const FLAKY: Partial<z.input<typeof pipelineSchema>> = {
+const FLAKY: PipelineSeed = {
   phases: [
     { status: 'QUEUE', ms: 1000 },
     { status: 'RUNNING', ms: 3000 },
@@ -21,43 +17,15 @@ const FLAKY: Partial<z.input<typeof pipelineSchema>> = {
   retryResult: 'SUCCEED',
   errorInfoList: [{ taskName: 'Upload', errorCode: 2199001, errorMsg: 'host unreachable' }],
 };
-type Door = 'bkci' | 'spec' | 'apigw';
-const DOORS: Door[] = ['bkci', 'spec', 'apigw'];
-
 afterAll(cleanupRuns);
-let emu: Emulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
 
-/** An emulator behind `door` with pipeline p-app, and a step runner that speaks to it. */
+/** A world behind `door` with pipeline p-app, and a step runner that speaks to it (as alice's bk-token). */
 async function world(door: Door, seed = FLAKY) {
-  const clock = new FakeClock();
-  clock.t = T0;
-  const e = await startEmulator({
-    flavour: door === 'spec' ? 'spec' : 'bkci',
-    now: () => clock.now(),
-    ...(door === 'apigw' ? { gateway: {} } : {}),
-  });
-  emu = e;
-  const { bkToken } = e.addUser('alice');
-  e.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-  e.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+  const w = await worldForTest(doorOptions(door));
+  const { emu: e, clock } = w;
+  w.pipeline(seed);
   const step = (inputs: Record<string, string>, env: NodeJS.ProcessEnv = {}) =>
-    runInProcess({
-      inputs: {
-        'base-url': e.url,
-        'bk-token': bkToken,
-        ...(door === 'apigw' ? { gateway: 'bk-apigateway' } : {}),
-        'project-id': 'demo',
-        'poll-interval': '1s',
-        retries: '0',
-        ...inputs,
-      },
-      clock,
-      env,
-    });
+    stepIn(w, { ...(door === 'apigw' ? { gateway: 'bk-apigateway' } : {}), 'poll-interval': '1s', retries: '0' })(inputs, { env });
   const failedBuild = async () => {
     const r = await step({ operation: 'start-build', 'pipeline-id': 'p-app' });
     expect(r.outputs.conclusion).toBe('failure');

@@ -1,23 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Fault } from '../../emulator/faults.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
-import type { Clock } from '../../src/base/clock.ts';
+import { startEmulator } from '../../emulator/server.ts';
 import { HttpError, NetworkError, RequestTimeoutError, WrapperStatusError } from '../../src/base/errors.ts';
 import type { CallSpec } from '../../src/bkci/client.ts';
 import { makeClient } from '../support/client.ts';
-
-/** Real time for requests; a retry delay moves the clock forward at once instead of waiting. */
-function skippingClock(): Clock {
-  let skipped = 0;
-  return {
-    now: () => Date.now() + skipped,
-    sleep: (ms) => {
-      skipped += ms;
-      return Promise.resolve();
-    },
-  };
-}
+import { SkippingClock } from '../support/fake-clock.ts';
+import { useWorld } from '../support/world.ts';
 
 type Method = 'GET' | 'PUT' | 'POST';
 const REQUESTS: Record<Method, CallSpec<unknown>> = {
@@ -40,14 +29,7 @@ const REQUESTS: Record<Method, CallSpec<unknown>> = {
 };
 
 describe('retries: each fault × GET, PUT, POST', () => {
-  let emu: Emulator;
-  let token: string;
-  beforeEach(async () => {
-    emu = await startEmulator({ flavour: 'bkci' });
-    token = emu.addUser('alice').token.accessToken;
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-  });
-  afterEach(() => emu.close());
+  const w = useWorld({ realTime: true });
 
   async function attempt(
     method: Method,
@@ -55,11 +37,11 @@ describe('retries: each fault × GET, PUT, POST', () => {
     times: number,
     options: { retries?: number; deadlineInMs?: number; requestTimeoutMs?: number } = {},
   ) {
-    emu.faults.add({ method, times, fault });
-    const clock = skippingClock();
+    w.emu.faults.add({ method, times, fault });
+    const clock = new SkippingClock();
     const c = makeClient({
-      baseUrl: emu.url,
-      accessToken: token,
+      baseUrl: w.emu.url,
+      accessToken: w.accessToken,
       userId: 'alice',
       clock,
       random: () => 1,
@@ -73,7 +55,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
       (e: unknown) => ({ ok: false as const, error: e }),
     );
     await c.close();
-    return { ...result, attempts: emu.requests({ method }).length, delays: c.delays, log: c.log.text() };
+    return { ...result, attempts: w.emu.requests({ method }).length, delays: c.delays, log: c.log.text() };
   }
 
   const html503: Fault = { kind: 'status', status: 503, contentType: 'html' };
@@ -171,8 +153,8 @@ describe('retries: each fault × GET, PUT, POST', () => {
     ],
   ])('%s', async (_, fault, times, expected) => {
     for (const method of ['GET', 'PUT', 'POST'] as const) {
-      emu.faults.clear();
-      emu.log.length = 0;
+      w.emu.faults.clear();
+      w.emu.log.length = 0;
       const r = await attempt(method, fault, times);
       expect({ method, attempts: r.attempts, ok: r.ok, delays: r.delays }).toEqual({ method, ...expected[method] });
     }
@@ -181,7 +163,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
   it('a request that hangs is cut by request-timeout and retried unless it is a POST', async () => {
     const get = await attempt('GET', { kind: 'hang' }, 1, { requestTimeoutMs: 300 });
     expect(get).toMatchObject({ ok: true, attempts: 2, delays: [1000] });
-    emu.log.length = 0;
+    w.emu.log.length = 0;
     const post = await attempt('POST', { kind: 'hang' }, 1, { requestTimeoutMs: 300 });
     expect(post.ok).toBe(false);
     expect(post.attempts).toBe(1);
@@ -197,8 +179,8 @@ describe('retries: each fault × GET, PUT, POST', () => {
 
   it('each retry is a log line with its reason', async () => {
     const r = await attempt('GET', html503, 1);
-    expect(r.log).toContain(`info: GET ${emu.url}/ms/openapi/api/apigw/v3/projects/demo: HTTP 503; retry 1 of 3 in 1s`);
-    expect(r.log).not.toContain(token);
+    expect(r.log).toContain(`info: GET ${w.emu.url}/ms/openapi/api/apigw/v3/projects/demo: HTTP 503; retry 1 of 3 in 1s`);
+    expect(r.log).not.toContain(w.accessToken);
   });
 
   it('retries: 0 means one attempt', async () => {
@@ -218,7 +200,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
     const closed = await startEmulator();
     const url = closed.url;
     await closed.close();
-    const c = makeClient({ baseUrl: url, accessToken: token, userId: 'alice', clock: skippingClock(), random: () => 1 });
+    const c = makeClient({ baseUrl: url, accessToken: w.accessToken, userId: 'alice', clock: new SkippingClock(), random: () => 1 });
     const error = await c.api.call(REQUESTS.POST).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).beforeSend).toBe(true);
@@ -238,8 +220,8 @@ describe('retries: each fault × GET, PUT, POST', () => {
 
   it('a response body over the cap is refused with a clear error', async () => {
     for (let i = 0; i < 50; i++)
-      emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
-    const c = makeClient({ baseUrl: emu.url, accessToken: token, userId: 'alice', maxBodyBytes: 10_000 });
+      w.emu.seedProject({ englishName: `p-${i}`, projectName: `P ${i}`, creator: 'alice', description: 'x'.repeat(1000) });
+    const c = makeClient({ baseUrl: w.emu.url, accessToken: w.accessToken, userId: 'alice', maxBodyBytes: 10_000 });
     await expect(
       c.api.call({ endpoint: { method: 'GET', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': null } }, data: z.unknown() }),
     ).rejects.toThrow(/exceeds the limit of 10000 bytes/);

@@ -3,54 +3,36 @@
 // the user may not decide or a parameter is unknown; bk-ci's refusals and a lost answer said;
 // with wait the build followed. run() in this process against the emulator, on bk-ci's gateway,
 // the spec flavour and the BlueKing API Gateway.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-
-const T0 = Date.UTC(2026, 5, 1);
-type Seed = Partial<z.input<typeof pipelineSchema>>;
-type Flavour = 'bkci' | 'spec' | 'apigw';
+import {
+  type Door,
+  doorOptions,
+  GATEWAY_APP,
+  reviewedPipeline,
+  type PipelineSeed as Seed,
+  type World,
+  worldForTest,
+} from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
-let clock: FakeClock;
-let emu: Emulator;
-let bkToken: string;
-let flavour: Flavour;
-const open = async (f: Flavour) => {
+let w: World;
+let flavour: Door;
+const open = async (f: Door) => {
   flavour = f;
-  clock = new FakeClock();
-  clock.t = T0;
-  emu = await startEmulator({ flavour: f === 'spec' ? 'spec' : 'bkci', now: () => clock.now(), ...(f === 'apigw' ? { gateway: {} } : {}) });
-  bkToken = emu.addUser('alice').bkToken;
-  emu.addUser('carol');
-  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  w = await worldForTest({ ...doorOptions(f), users: ['alice', 'carol'] });
 };
-afterEach(() => emu.close());
 
-const STAGE: Seed = {
-  stages: ['Build', 'Release'],
-  phases: [
-    { status: 'RUNNING', ms: 1000, stage: 'Build' },
-    {
-      status: 'STAGE_SUCCESS',
-      stage: 'Release',
-      review: {
-        groups: [
-          { name: 'QA', reviewers: ['alice', 'erin'] },
-          { name: 'Ops', reviewers: ['dave', 'alice'] },
-        ],
-        params: [{ key: 'REGION', value: 'eu', valueType: 'STRING' }],
-      },
-    },
-    { status: 'RUNNING', ms: 1000, stage: 'Release' },
+const STAGE: Seed = reviewedPipeline({
+  groups: [
+    { name: 'QA', reviewers: ['alice', 'erin'] },
+    { name: 'Ops', reviewers: ['dave', 'alice'] },
   ],
-};
+  params: [{ key: 'REGION', value: 'eu', valueType: 'STRING' }],
+});
 const STEP: Seed = {
   stages: ['Build'],
   jobs: { Build: [{ name: 'Linux', steps: ['Checkout', { name: 'Sign-off', stepId: 'signoff', reviewers: ['alice'] }, 'Publish'] }] },
@@ -63,29 +45,27 @@ const STEP: Seed = {
 
 /** A build of the seeded pipeline, started by alice and moved on until it waits. */
 async function waitingBuild(seed: Seed): Promise<string> {
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', ...seed });
+  w.pipeline(seed);
   const r = await step({ operation: 'start-build', 'pipeline-id': 'p-app', wait: 'false', logs: 'none' });
-  clock.t += 1500;
+  w.clock.t += 1500;
   return r.outputs['build-id'] ?? '';
 }
 
 const step = (inputs: Record<string, string>): Promise<StepResult> =>
   runInProcess({
     inputs: {
-      'base-url': emu.url,
+      'base-url': w.emu.url,
       'project-id': 'demo',
       'poll-interval': '1s',
       retries: '0',
-      ...(flavour === 'apigw'
-        ? { gateway: 'bk-apigateway', 'app-code': 'ci-app', 'app-secret': 'app-secret-0001', 'user-id': 'alice' }
-        : { 'bk-token': bkToken }),
+      ...(flavour === 'apigw' ? { ...GATEWAY_APP, 'user-id': 'alice' } : { 'bk-token': w.bkToken }),
       ...inputs,
     },
-    clock,
+    clock: w.clock,
   });
 const review = (buildId: string, inputs: Record<string, string> = {}) =>
   step({ operation: 'review-build', 'build-id': buildId, 'pipeline-id': 'p-app', decision: 'approve', wait: 'false', ...inputs });
-const decisions = () => emu.requests({ method: 'POST' }).filter((q) => /manual_(start_build_stage|review)$/.test(q.path));
+const decisions = () => w.emu.requests({ method: 'POST' }).filter((q) => /manual_(start_build_stage|review)$/.test(q.path));
 const bodyOf = (i: number) => JSON.parse(decisions()[i]?.body ?? '{}') as Record<string, unknown>;
 
 describe.each(['bkci', 'spec', 'apigw'] as const)('review-build (%s)', (f) => {
@@ -233,7 +213,10 @@ describe("review-build and bk-ci's answer", () => {
   it("bk-ci's refusal is said in words (the step not reviewable any more, 2101279): nothing was decided", async () => {
     await open('bkci');
     const id = await waitingBuild(STEP);
-    emu.faults.add({ pattern: /manual_review$/, fault: { kind: 'wrapper-status', status: 2101279, message: '不存在或者不是可审核状态' } });
+    w.emu.faults.add({
+      pattern: /manual_review$/,
+      fault: { kind: 'wrapper-status', status: 2101279, message: '不存在或者不是可审核状态' },
+    });
     failedWith(
       await review(id),
       /bk-ci refused to approve the review of step 'Sign-off' of stage 'Build': the step does not exist or is not waiting for review; nothing was decided/,
@@ -243,7 +226,7 @@ describe("review-build and bk-ci's answer", () => {
   it('a lost answer: the decision is not sent again, and the step says it may have been applied', async () => {
     await open('bkci');
     const id = await waitingBuild(STAGE);
-    emu.faults.add({ pattern: /manual_start_build_stage$/, after: true, fault: { kind: 'reset' } });
+    w.emu.faults.add({ pattern: /manual_start_build_stage$/, after: true, fault: { kind: 'reset' } });
     const r = await step({
       operation: 'review-build',
       'build-id': id,

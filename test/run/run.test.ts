@@ -1,49 +1,24 @@
 // run() in this process, against the emulator on loopback, on a clock that the step and the
 // emulator share: waits take no real time, and every time in a message is exact.
 import { readFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Emulator, OPENAPI_PREFIX, startEmulator, TOKEN_PATH } from '../../emulator/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Emulator, OPENAPI_PREFIX, TOKEN_PATH } from '../../emulator/server.ts';
 import type { Flavour } from '../../emulator/wire.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
-
-/** 2026-06-01 00:00:00 UTC: the shared clock's start. */
-const T0 = Date.UTC(2026, 5, 1);
+import { T0, useWorld, type WorldOptions, worldForTest } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
-/** An emulator whose clock is the step's; alice with a login ticket and a ready token; project demo. */
-function useWorld(flavour: Flavour, options: Parameters<typeof startEmulator>[0] = {}) {
-  const w = { clock: new FakeClock(), emu: undefined as Emulator | undefined, bkToken: '', accessToken: '' };
-  beforeEach(async () => {
-    w.clock = new FakeClock();
-    w.clock.t = T0;
-    const emu = await startEmulator({ flavour, now: () => w.clock.now(), ...options });
-    w.emu = emu;
-    const alice = emu.addUser('alice');
-    w.bkToken = alice.bkToken;
-    w.accessToken = alice.token.accessToken;
-    emu.seedProject({
-      englishName: 'demo',
-      projectName: 'Demo',
-      description: 'seeded',
-      creator: 'alice',
-      bgId: 12,
-      bgName: 'BG',
-      deptId: 34,
-      deptName: 'Dept',
-      centerId: 56,
-      centerName: 'Center',
-    });
-  });
-  afterEach(() => w.emu?.close());
-  const emu = (): Emulator => {
-    if (w.emu === undefined) throw new Error('no emulator outside a test');
-    return w.emu;
-  };
-  /** A step as alice with her access token; `bk: true` with her login ticket instead. */
+/** Project demo with its organisation, as these tests read it back. */
+const DEMO = { description: 'seeded', bgId: 12, bgName: 'BG', deptId: 34, deptName: 'Dept', centerId: 56, centerName: 'Center' };
+
+/** The world (demo with its organisation), and a step as alice with her access token; `bk: true` with her login ticket instead. */
+function useStepWorld(flavour: Flavour, options: WorldOptions = {}) {
+  const w = useWorld({ flavour, ...options, project: DEMO });
+  const emu = (): Emulator => w.emu;
   const step = (inputs: Record<string, string>, o: { bk?: boolean } = {}): Promise<StepResult> =>
     runInProcess({
       inputs: {
@@ -58,7 +33,7 @@ function useWorld(flavour: Flavour, options: Parameters<typeof startEmulator>[0]
 }
 
 describe('operations, the same in both flavours (bkci flavour)', () => {
-  const { w, emu, step } = useWorld('bkci');
+  const { w, emu, step } = useStepWorld('bkci');
 
   describe('the wire', () => {
     it('sends the token verbatim, the headers, and {} on POST', async () => {
@@ -322,7 +297,7 @@ describe('operations, the same in both flavours (bkci flavour)', () => {
 });
 
 describe('request: any OpenAPI call', () => {
-  const { w, emu, step } = useWorld('bkci');
+  const { w, emu, step } = useStepWorld('bkci');
   const request = (inputs: Record<string, string>) => step({ operation: 'request', ...inputs });
 
   it('GETs a path with the same token, headers and outputs as every operation', async () => {
@@ -416,7 +391,7 @@ describe('request: any OpenAPI call', () => {
 });
 
 describe.each<Flavour>(['spec', 'bkci'])('where the flavours differ: %s', (flavour) => {
-  const { emu, step } = useWorld(flavour);
+  const { emu, step } = useStepWorld(flavour);
 
   it('a missing project fails the step: bk-ci answers 200 without data, the spec 404', async () => {
     const r = await step({ operation: 'get-project', 'project-id': 'ghost' });
@@ -438,21 +413,22 @@ describe.each<Flavour>(['spec', 'bkci'])('where the flavours differ: %s', (flavo
   });
 
   it.each(['wrapped', 'bare'] as const)('reads a %s token answer', async (form) => {
-    const other = await startEmulator({ flavour, tokenResponse: form });
-    const r = await runInProcess({ inputs: { operation: 'get-token', 'base-url': other.url, 'bk-token': other.addUser('bob').bkToken } });
-    await other.close();
+    const other = await worldForTest({ flavour, tokenResponse: form, realTime: true, users: ['bob'], project: false });
+    const r = await runInProcess({ inputs: { operation: 'get-token', 'base-url': other.emu.url, 'bk-token': other.bkToken } });
     expect(r.outputs['user-id']).toBe('bob');
   });
 
   it('renews once when the server says the token expired', async () => {
     const clock = new FakeClock();
-    clock.t = T0;
     let seen = 0;
     // From the third request on (the PUT), the server's clock runs 700 s ahead: the 600 s token has expired there.
-    const skewed = await startEmulator({ flavour, now: () => clock.now() + (seen >= 3 ? 700_000 : 0), tokenLifetimeMs: 600_000 });
+    const { emu: skewed, bkToken: ticket } = await worldForTest({
+      flavour,
+      clock: () => clock,
+      now: () => clock.now() + (seen >= 3 ? 700_000 : 0),
+      tokenLifetimeMs: 600_000,
+    });
     const counting = setInterval(() => (seen = skewed.log.length), 0);
-    skewed.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
-    const ticket = skewed.addUser('alice').bkToken;
     skewed.faults.add({ method: 'PUT', fault: { kind: 'delay', ms: 5 } });
     const r = await runInProcess({
       inputs: {
@@ -466,7 +442,6 @@ describe.each<Flavour>(['spec', 'bkci'])('where the flavours differ: %s', (flavo
       clock,
     });
     clearInterval(counting);
-    await skewed.close();
     expect(r.errors).toEqual([]);
     expect(r.stdout).toMatch(/^bk-ci says the access token expired; getting a new one$/m);
     expect(skewed.requests({ path: TOKEN_PATH })).toHaveLength(2);

@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../emulator/server.ts';
 import { type StepResult, unescapeData } from '../support/dist-runner.ts';
-import { FakeClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { worldForTest } from '../support/world.ts';
 
 // run() in-process: the same code as dist/ (hostile-property.test.ts sweeps the built action).
 afterAll(cleanupRuns);
@@ -49,23 +48,19 @@ const OPERATIONS: [string, Record<string, string>][] = [
 describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flavour) => {
   it.each(OPERATIONS)('%s %j', async (operation, inputs) => {
     // The step and the emulator share a clock: the re-sign waits take no real time.
-    const clock = new FakeClock();
-    clock.t = Date.UTC(2026, 5, 1);
-    const emu = await startEmulator({ flavour, now: () => clock.now() });
-    const { bkToken, token } = emu.addUser('alice');
-    emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    const { emu, clock, bkToken, accessToken } = await worldForTest({ flavour });
     emu.seedSign({ resignId: 's-ok' });
     emu.seedSign({ resignId: 's-fail', result: 'FAIL', failMessage: 'nope' });
     emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app' });
     // Once with bk-token (issued tokens), once with access-token; then a server error on every call.
     const runs: Record<string, string>[] = [{ 'bk-token': bkToken }];
-    if (operation !== 'get-token') runs.push({ 'access-token': token.accessToken, 'user-id': 'alice' });
+    if (operation !== 'get-token') runs.push({ 'access-token': accessToken, 'user-id': 'alice' });
     for (const [i, auth] of runs.entries()) {
       if (i === 1)
         emu.faults.add({
           times: Infinity,
           pattern: /\/ms\/openapi\//,
-          fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${token.accessToken}` },
+          fault: { kind: 'status', status: 500, contentType: 'text', body: `upstream said ${accessToken}` },
         });
       const r = await runInProcess({
         clock,
@@ -75,7 +70,7 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
         .requests()
         .map((q) => new URLSearchParams(q.query).get('access_token') ?? '')
         .filter((t) => t !== '');
-      const secrets = new Set([bkToken, token.accessToken, SECRET_TOKEN, ...issued, ...issued.map((t) => encodeURIComponent(t))]);
+      const secrets = new Set([bkToken, accessToken, SECRET_TOKEN, ...issued, ...issued.map((t) => encodeURIComponent(t))]);
       const text = await shown(r, operation);
       for (const secret of secrets) expect(text, `${operation} leaked ${secret}`).not.toContain(secret);
       // Every secret input is masked, before the first line that is not a mask.
@@ -90,6 +85,5 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
       ])
         expect(earlyMasks).toContain(secret);
     }
-    await emu.close();
   });
 });

@@ -1,9 +1,8 @@
 // Calls to the emulator's v4 OpenAPI as a client sends them: on bk-ci's own gateway (access_token
 // in the query, X-DEVOPS-UID) or behind the BlueKing API Gateway (X-Bkapi-Authorization).
-import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, startEmulator } from '../../emulator/server.ts';
+import type { Emulator } from '../../emulator/server.ts';
 import { type RawResponse, raw } from './raw-http.ts';
+import { type PipelineSeed, startWorld, T0 } from './world.ts';
 
 export type Route = 'bkci' | 'apigw';
 
@@ -50,18 +49,19 @@ export async function startBuild(api: V4, pipelineId: string, params: Record<str
  * project `demo` seeded with `seed`, and one build of it started. The caller closes `emu`.
  */
 export async function seededBuild(
-  seed: Partial<z.input<typeof pipelineSchema>>,
+  seed: PipelineSeed,
   options: { route?: Route; flavour?: 'bkci' | 'spec'; t0?: number } = {},
 ): Promise<{ emu: Emulator; api: V4; buildId: string; at: (ms: number) => void }> {
-  const t0 = options.t0 ?? Date.UTC(2026, 5, 1);
-  let t = t0;
-  const emu = await startEmulator({
-    now: () => t,
+  const t0 = options.t0 ?? T0;
+  const w = await startWorld({
     flavour: options.flavour ?? 'bkci',
     ...(options.route === 'apigw' ? { gateway: {} } : {}),
+    users: [],
+    project: false,
   });
-  emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', name: 'App', ...seed });
-  const api = v4(emu, 'demo', 'alice', options.route);
+  w.clock.t = t0;
+  w.pipeline({ name: 'App', ...seed });
+  const api = v4(w.emu, 'demo', 'alice', options.route);
   const buildId = await startBuild(api, 'p-app');
-  return { emu, api, buildId, at: (ms) => (t = t0 + ms) };
+  return { emu: w.emu, api, buildId, at: (ms) => (w.clock.t = t0 + ms) };
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../../src/base/clock.ts';
 import type { Transport } from '../../src/http/transport.ts';
 import { run } from '../../src/main.ts';
 import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './dist-runner.ts';
+import type { World } from './world.ts';
 
 let defaults: Record<string, string> | undefined;
 
@@ -106,3 +107,16 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
 export async function cleanupRuns(): Promise<void> {
   await Promise.all([...dirs.splice(0), summaryFile].map((d) => rm(d, { recursive: true, force: true })));
 }
+
+/**
+ * A step against a world: run() in this process with the world's connection (base-url, bk-token,
+ * project-id) and clock, `base` under each call's inputs. The world is read at each call, so this
+ * works with useWorld()'s fresh world per test.
+ */
+export function stepIn(w: World, base: Record<string, string> = {}) {
+  return (inputs: Record<string, string> = {}, o: Omit<InProcessOptions, 'inputs'> = {}): Promise<StepResult> =>
+    runInProcess({ clock: w.clock, ...o, inputs: { ...w.connection(), ...base, ...inputs } });
+}
+
+/** The pipeline the world's tests start (p-app), polled once a second. */
+export const P_APP = { 'pipeline-id': 'p-app', 'poll-interval': '1s' } as const;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CALLBACK_EVENTS as EMULATED_EVENTS } from '../../emulator/routes.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../../src/bkci/events.ts';
 import { splitList, suggest } from '../../src/inputs/fields.ts';
 
@@ -27,4 +28,10 @@ describe('suggest', () => {
     ['bg-id', ['bgId', 'bgName'], 'bgId'],
     ['colour', ['kind', 'secrecy', 'hidden'], undefined],
   ] as const)('%s → %s', (value, known, expected) => expect(suggest(value, known)).toBe(expected));
+});
+
+describe("the callback events, as the action and the emulator each read them from bk-ci's source", () => {
+  // Two descriptions of one bk-ci fact, kept apart on purpose (the emulator never takes the
+  // action's word); this is where they must agree.
+  it('are the same names', () => expect([...CALLBACK_EVENTS].sort()).toEqual([...EMULATED_EVENTS].sort()));
 });
