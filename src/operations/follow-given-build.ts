@@ -2,7 +2,7 @@
 // what both declare of it (inputs, endpoints, outputs, summary rows) and how it is followed.
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import {
   BUILD_OUTPUTS,

@@ -1,5 +1,5 @@
 import { z } from '../base/schema.ts';
-import { BUILD_RETRY } from '../bkci/build-endpoints.ts';
+import { BUILD_RETRY } from '../bkci/builds.ts';
 import { bool } from '../inputs/fields.ts';
 import { checkInputs, checkProblems, followInputs, givenBuildInputs } from '../pipeline/inputs.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';

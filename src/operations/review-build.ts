@@ -1,8 +1,8 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
-import { buildDetail } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
+import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
 import { textMapping } from '../inputs/fields.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import {

@@ -1,8 +1,7 @@
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
-import { BUILD_MSG } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { reportOptions } from '../pipeline/build-report.ts';

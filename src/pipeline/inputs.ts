@@ -4,8 +4,10 @@
 import type { Log } from '../base/log.ts';
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
-import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
+import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
+import { LOG_AFTER } from '../bkci/logs.ts';
 import type { Gateway } from '../bkci/routes.ts';
+import { BUILD_VARIABLES } from '../bkci/variables.ts';
 import { bool, isHttpUrl, oneOf, segment, splitList } from '../inputs/fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');

@@ -3,7 +3,7 @@
 // (values come back raw, secrets included; an unknown name reads as "").
 
 import type { Log } from '../base/log.ts';
-import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
+import { BUILD_VARIABLES, buildVariables } from '../bkci/variables.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
