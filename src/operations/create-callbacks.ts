@@ -5,24 +5,15 @@ import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
-import type { Endpoint } from '../bkci/routes.ts';
+import { perGateway } from '../bkci/routes.ts';
 import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
 import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
-const CALLBACKS_BATCH: Endpoint = {
-  method: 'POST',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/batch', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/batch' },
-};
-const CALLBACKS_LIST: Endpoint = {
-  method: 'GET',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback_list' },
-};
+const CALLBACKS_BATCH = perGateway('POST', 'v3/projects/{projectId}/callbacks/batch', 'v4/projects/{projectId}/callbacks/batch');
+const CALLBACKS_LIST = perGateway('GET', 'v3/projects/{projectId}/callbacks', 'v4/projects/{projectId}/callbacks/callback_list');
 /** v3 takes the id in the path, v4 in the query (`callback?id=`); the id goes in both, each ignores the other. */
-const CALLBACK_DELETE: Endpoint = {
-  method: 'DELETE',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/{id}', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback' },
-};
+const CALLBACK_DELETE = perGateway('DELETE', 'v3/projects/{projectId}/callbacks/{id}', 'v4/projects/{projectId}/callbacks/callback');
 
 const OUTPUTS = ['success-events', 'failure-events', 'reenabled-events', 'removed-events'] as const;
 type CallbackOutput = (typeof OUTPUTS)[number];
