@@ -1,5 +1,5 @@
 import { z } from '../base/schema.ts';
-import { checkProblems } from '../pipeline/inputs.ts';
+import { checkProblems } from '../inputs/build.ts';
 import {
   followGivenBuild,
   GIVEN_BUILD_ENDPOINTS,

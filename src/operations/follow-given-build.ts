@@ -3,18 +3,9 @@
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
+import { checkInputs, followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import {
-  BUILD_OUTPUTS,
-  type BuildOutput,
-  buildUrl,
-  CHECK_OUTPUTS,
-  checkInputs,
-  consoleRoot,
-  followInputs,
-  givenBuildInputs,
-  SIGHT_ENDPOINTS,
-} from '../pipeline/inputs.ts';
+import { BUILD_OUTPUTS, type BuildOutput, buildUrl, CHECK_OUTPUTS, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/inputs.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import type { Context } from './operation.ts';

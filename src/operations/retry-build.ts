@@ -1,7 +1,7 @@
 import { z } from '../base/schema.ts';
 import { BUILD_RETRY } from '../bkci/builds.ts';
+import { checkInputs, checkProblems, followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { bool } from '../inputs/fields.ts';
-import { checkInputs, checkProblems, followInputs, givenBuildInputs } from '../pipeline/inputs.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
 import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';

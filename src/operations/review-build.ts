@@ -3,17 +3,10 @@ import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
+import { followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { textMapping } from '../inputs/fields.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import {
-  BUILD_OUTPUTS,
-  type BuildOutput,
-  buildUrl,
-  consoleRoot,
-  followInputs,
-  givenBuildInputs,
-  SIGHT_ENDPOINTS,
-} from '../pipeline/inputs.ts';
+import { BUILD_OUTPUTS, type BuildOutput, buildUrl, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/inputs.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
 import { describePending, pendingReview } from '../pipeline/review-state.ts';
 import { watchBuild } from '../pipeline/watch.ts';
