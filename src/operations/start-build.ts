@@ -5,8 +5,8 @@ import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUI
 import type { BuildCheck } from '../github/check.ts';
 import { checkInputs, checkProblems, followInputs, pipelineIdInput } from '../inputs/build.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
+import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/inputs.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';

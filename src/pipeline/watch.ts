@@ -22,9 +22,9 @@ import { BUILD_DETAIL, BUILD_STATUS, BUILD_STOP, type BuildDetail, type BuildSta
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { isTransient, type PollEnd, type Progress, poll, troubleNote } from '../wait/poll.ts';
+import type { BuildOutput } from './build-declarations.ts';
+import { buildUrl } from './build-declarations.ts';
 import { BuildReport, failedSteps, NO_REPORT, type ReportOptions, type Seen } from './build-report.ts';
-import type { BuildOutput } from './inputs.ts';
-import { buildUrl } from './inputs.ts';
 import { describeBuild } from './outcome.ts';
 import { newRunGate } from './rerun-gate.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './review-state.ts';
