@@ -12,6 +12,12 @@ export const BUILD_RETRY = onBoth('POST', 'v4/projects/{projectId}/build_retry')
 export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
 export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
 
+/** How a call about one build names it: the project in the path, the build and its pipeline in the query. */
+export const atBuild = (b: { projectId: string; pipelineId?: string | undefined; id: string }) => ({
+  params: { projectId: b.projectId },
+  query: { buildId: b.id, pipelineId: b.pipelineId },
+});
+
 /** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
 export const BUILD_MSG = 'BK_CI_BUILD_MSG';
 export const BUILD_MSG_MAX = 255;

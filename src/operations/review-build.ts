@@ -1,7 +1,7 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
+import { atBuild, BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
 import { followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { textMapping } from '../inputs/fields.ts';
@@ -51,8 +51,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
   const reply = await ctx.api
     .call({
       endpoint: BUILD_DETAIL,
-      params: { projectId: b.projectId },
-      query: { buildId: b.id, pipelineId: b.pipelineId },
+      ...atBuild(b),
       data: buildDetail,
     })
     .catch((e: unknown) => {
