@@ -1,8 +1,10 @@
 // bk-ci's artifacts of a build (v4 artifactories): the files and a link to each. Facts and
 // traps: docs/bkci/artifacts-and-variables.md (bk-repo's paging says totalPages: 1 whatever the count).
 import { z } from '../base/schema.ts';
+import { onBoth } from './routes.ts';
 
-export { FILE_INFO, USER_DOWNLOAD_URL } from './build-endpoints.ts';
+export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/file_info');
+export const USER_DOWNLOAD_URL = onBoth('GET', 'v4/projects/{projectId}/artifactories/user_download_url');
 
 /** FileInfo: what the action reads of it. */
 export const fileInfo = z.looseObject({

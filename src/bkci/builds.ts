@@ -2,8 +2,21 @@
 // shapes of their answers. What the statuses mean is the build room's (src/pipeline/status.ts).
 // Facts: docs/bkci/builds.md.
 import { z } from '../base/schema.ts';
+import { onBoth } from './routes.ts';
 
-export { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from './build-endpoints.ts';
+export const BUILD_START = onBoth('POST', 'v4/projects/{projectId}/build_start');
+export const BUILD_STATUS = onBoth('GET', 'v4/projects/{projectId}/build_status');
+export const BUILD_STOP = onBoth('POST', 'v4/projects/{projectId}/build_stop');
+/** A write whose outcome can be unknown: POST, so never sent again once it may have reached bk-ci (src/http/retry.ts). */
+export const BUILD_RETRY = onBoth('POST', 'v4/projects/{projectId}/build_retry');
+export const BUILD_DETAIL = onBoth('GET', 'v4/projects/{projectId}/build_detail');
+export const BUILD_HISTORIES = onBoth('GET', 'v4/projects/{projectId}/build_histories');
+
+/** How a call about one build names it: the project in the path, the build and its pipeline in the query. */
+export const atBuild = (b: { projectId: string; pipelineId?: string | undefined; id: string }) => ({
+  params: { projectId: b.projectId },
+  query: { buildId: b.id, pipelineId: b.pipelineId },
+});
 
 /** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
 export const BUILD_MSG = 'BK_CI_BUILD_MSG';

@@ -5,7 +5,7 @@ import type { Clock } from '../base/clock.ts';
 import { notSent } from '../base/errors.ts';
 import type { JsonItemSink } from '../base/json-stream.ts';
 import type { z } from '../base/schema.ts';
-import type { HttpCaller, SideBudget } from '../http/caller.ts';
+import type { CallRequest, HttpCaller, SideBudget } from '../http/caller.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
 import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
@@ -13,19 +13,14 @@ import { type ListRead, ListReader, parseJson, redactUrl, unwrap } from './wire.
 
 export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-interface RequestSpec {
+/** How the call is sent when the job is cancelled or an answer is wanted soon: as the HTTP request says (src/http/caller.ts). */
+interface RequestSpec extends Pick<CallRequest, 'detached' | 'survivesCancel' | 'once'> {
   endpoint: Endpoint;
   params?: PathParams;
   /** A list value repeats the parameter. */
   query?: Query;
   /** Sent as JSON; POST and PUT send `{}` when there is none. */
   body?: unknown;
-  /** Sent once even after the job was cancelled, within this time (stopping a build). */
-  detached?: { timeoutMs: number };
-  /** The attempt under way outlives a cancel of the job (see CallRequest.survivesCancel). */
-  survivesCancel?: boolean;
-  /** One attempt within this time, no retry (see CallRequest.once). */
-  once?: { timeoutMs: number };
   /** A read beside the wait: its own short budget instead of the step's deadline (see SideBudget). */
   budget?: SideBudget;
 }

@@ -1,8 +1,9 @@
 // bk-ci's build log (v4 logs/after_line_logs): lines from a number on, as the log service
 // answers them. Facts and traps: docs/bkci/logs.md.
 import { z } from '../base/schema.ts';
+import { onBoth } from './routes.ts';
 
-export { LOG_AFTER } from './build-endpoints.ts';
+export const LOG_AFTER = onBoth('GET', 'v4/projects/{projectId}/logs/after_line_logs');
 
 /** QueryLogs.status, the log query's own status (not the wrapper's). */
 export const LOG_STATUS = { succeed: 0, empty: 1, clean: 2, closed: 3, fail: 999 } as const;

@@ -3,7 +3,7 @@ import { ActionError, HttpError } from '../base/errors.ts';
 import { exactInteger, type RawJson } from '../base/json.ts';
 import { z } from '../base/schema.ts';
 import type { BkciApi } from './client.ts';
-import type { Endpoint } from './routes.ts';
+import { perGateway } from './routes.ts';
 
 // Every schema here is built on first use (z.lazy): this module loads at every start, and most
 // steps use none of them or one.
@@ -135,16 +135,10 @@ export function mergeForUpdate(
 }
 
 // The gateway renames the project calls (@BkApigwApi apigwPathTail): same ProjectVO, same wrapper.
-export const PROJECT_READ: Endpoint = {
-  method: 'GET',
-  path: { 'bk-ci': 'v3/projects/{projectId}', 'bk-apigateway': 'v4/projects/{projectId}' },
-};
-export const PROJECT_UPDATE: Endpoint = {
-  method: 'PUT',
-  path: { 'bk-ci': 'v3/projects/{projectId}', 'bk-apigateway': 'v4/projects/{projectId}' },
-};
-export const PROJECT_LIST: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': 'v4/projects/project_list' } };
-export const PROJECT_CREATE: Endpoint = { method: 'POST', path: { 'bk-ci': 'v3/projects', 'bk-apigateway': 'v4/projects/project_create' } };
+export const PROJECT_READ = perGateway('GET', 'v3/projects/{projectId}', 'v4/projects/{projectId}');
+export const PROJECT_UPDATE = perGateway('PUT', 'v3/projects/{projectId}', 'v4/projects/{projectId}');
+export const PROJECT_LIST = perGateway('GET', 'v3/projects', 'v4/projects/project_list');
+export const PROJECT_CREATE = perGateway('POST', 'v3/projects', 'v4/projects/project_create');
 
 /** The fields of ProjectVO this action reads. */
 const projectFieldsRead = () => ({

@@ -1,11 +1,9 @@
-// Deciding what a build waits for (v4): a stage's entry review and a manual-review step; and
-// the build's variables. Facts and refusals: docs/bkci/builds.md#reviews, docs/bkci/artifacts-and-variables.md.
-import { z } from '../base/schema.ts';
+// Deciding what a build waits for (v4): a stage's entry review and a manual-review step. Facts
+// and refusals: docs/bkci/builds.md#reviews.
+import { onBoth } from './routes.ts';
 
-export { BUILD_VARIABLES, MANUAL_REVIEW, MANUAL_START_STAGE } from './build-endpoints.ts';
-
-/** build_variables: name → value, "" for a name the build does not have. */
-export const buildVariables = z.record(z.string(), z.string().nullable());
+export const MANUAL_START_STAGE = onBoth('POST', 'v4/projects/{projectId}/manual_start_build_stage');
+export const MANUAL_REVIEW = onBoth('POST', 'v4/projects/{projectId}/manual_review');
 
 /** Refusals of the two review endpoints, by bk-ci's code. */
 export const REVIEW_REFUSALS: Record<number, string> = {

@@ -26,6 +26,15 @@ export const onBoth = (method: Method, path: string, kind?: CallKind): Endpoint 
   ...(kind === undefined ? {} : { kind }),
 });
 
+/** An endpoint each gateway publishes at a path of its own; null where one does not publish it. */
+export const perGateway = (method: Method, bkci: string | null, apigateway: string | null): Endpoint => ({
+  method,
+  path: { 'bk-ci': bkci, 'bk-apigateway': apigateway },
+});
+
+/** The request operation's endpoint, the user's: `{...path}` stands for their segments, on either gateway. */
+export const anyPath = (method: Method): Endpoint => onBoth(method, '{...path}');
+
 /**
  * The API type on the BlueKing API Gateway: `apigw-app` when the app identifies itself (app state,
  * the app must be granted each resource), `apigw-user` otherwise (user state).

@@ -12,7 +12,7 @@ import { isControl } from '../base/text.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { WireResponse } from '../http/transport.ts';
 import type { Secrets } from '../runner/secrets.ts';
-import { type Endpoint, resolvePath } from './routes.ts';
+import { perGateway, resolvePath } from './routes.ts';
 import { checked, parseJson, unwrap } from './wire.ts';
 
 export interface Credentials {
@@ -213,7 +213,7 @@ export function describeTokenProblem(
 }
 
 /** The token endpoint: not under the OpenAPI, and only on bk-ci's own gateway. */
-export const TOKEN_ENDPOINT: Endpoint = { method: 'GET', path: { 'bk-ci': '/ms/auth/api/user/token/get', 'bk-apigateway': null } };
+export const TOKEN_ENDPOINT = perGateway('GET', '/ms/auth/api/user/token/get', null);
 
 /** `expirationTime` kept as written too: 2^63-1 and friends are not exact as doubles. */
 const tokenInfo = z.lazy(() =>

@@ -77,6 +77,9 @@ const ENDING: Record<Conclusion, string> = {
   running: 'goes on in bk-ci (not waited for: wait: false)',
 };
 
+/** Whether the step's `conclusion` output is one of the conclusions (ENDING has a line for each). */
+const isConclusion = (text: string): text is Conclusion => Object.hasOwn(ENDING, text);
+
 /** A summary table's rows as text (a link shown as its URL: the check's text makes no link of it). */
 const tableRows = (blocks: readonly Block[], title: string): string[][] =>
   blocks.flatMap((b) =>
@@ -88,12 +91,14 @@ const tableRows = (blocks: readonly Block[], title: string): string[][] =>
  * steps with their last lines. `message` is the step's failure, when it failed.
  */
 export function shownAtEnd(o: Outcome, build: string, message: string | undefined, last: BuildStatus | undefined): Shown {
-  const conclusion = (o.outputs.conclusion ?? 'failure') as Conclusion;
-  const check = CHECK_CONCLUSION[conclusion] ?? undefined;
-  const title = titleText(`${build} ${ENDING[conclusion] ?? conclusion}`);
+  const said = o.outputs.conclusion ?? 'failure';
+  const conclusion = isConclusion(said) ? said : undefined;
+  const check = conclusion === undefined ? undefined : CHECK_CONCLUSION[conclusion];
+  const ending = conclusion === undefined ? said : ENDING[conclusion];
+  const title = titleText(`${build} ${ending}`);
   const reviews = tableRows(o.blocks, 'Reviews');
   const summary = fitParts([
-    `**${inert(build)}** ${inert(ENDING[conclusion] ?? conclusion)}`,
+    `**${inert(build)}** ${inert(ending)}`,
     ...(message === undefined ? [] : [inert(message, 4000)]),
     ...stagesTable(last),
     ...(reviews.length === 0 ? [] : [`### Reviews\n\n${table(['Review', 'Who may decide', 'Decision'], reviews)}`]),
@@ -112,7 +117,7 @@ export function shownAtEnd(o: Outcome, build: string, message: string | undefine
     title,
     summary,
     ...(text === '' ? {} : { text }),
-    key: `end:${conclusion}`,
+    key: `end:${said}`,
   };
 }
 

@@ -4,7 +4,7 @@
 import { OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildCheck } from '../github/check.ts';
-import type { CHECK_OUTPUTS } from '../pipeline/inputs.ts';
+import type { CHECK_OUTPUTS } from '../pipeline/build-declarations.ts';
 import type { Context } from './operation.ts';
 
 export type CheckOutput = (typeof CHECK_OUTPUTS)[number];

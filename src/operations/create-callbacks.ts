@@ -3,44 +3,16 @@ import { ActionError, errorMessage, factsOf, OperationError, PagingError, Server
 import type { Log } from '../base/log.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
+import { CALLBACK_DELETE, CALLBACKS_BATCH, CALLBACKS_LIST, callbackPage, callbackResult } from '../bkci/callbacks.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
-import type { Endpoint } from '../bkci/routes.ts';
 import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
 import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
-const CALLBACKS_BATCH: Endpoint = {
-  method: 'POST',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/batch', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/batch' },
-};
-const CALLBACKS_LIST: Endpoint = {
-  method: 'GET',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback_list' },
-};
-/** v3 takes the id in the path, v4 in the query (`callback?id=`); the id goes in both, each ignores the other. */
-const CALLBACK_DELETE: Endpoint = {
-  method: 'DELETE',
-  path: { 'bk-ci': 'v3/projects/{projectId}/callbacks/{id}', 'bk-apigateway': 'v4/projects/{projectId}/callbacks/callback' },
-};
-
 const OUTPUTS = ['success-events', 'failure-events', 'reenabled-events', 'removed-events'] as const;
 type CallbackOutput = (typeof OUTPUTS)[number];
 
-const callbackResult = z.object({
-  successEvents: z.array(z.string()).nullish(),
-  failureEvents: z.record(z.string(), z.string()).nullish(),
-});
-
-/** One page of ProjectPipelineCallBack rows: one (url, event) each; secretToken is never shown. */
-const callbackPage = z.object({
-  count: z.number().int().nullish(),
-  records: z
-    .array(
-      z.object({ id: z.union([z.number().int(), z.string()]), callBackUrl: z.string(), events: z.string(), enable: z.boolean().nullish() }),
-    )
-    .nullish(),
-});
 type Row = { id: string; url: string; event: string; enable: boolean };
 
 const PAGE_SIZE = 100;

@@ -3,8 +3,9 @@ import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
 import { segment } from '../inputs/fields.ts';
+import { projectInput } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
-import { projectInput, projectOutcome, readBack, wasDone } from './project-common.ts';
+import { projectOutcome, readBack, wasDone } from './project-common.ts';
 import { updateProject } from './update-project.ts';
 
 /** Fields bk-ci requires in a create body that a user may leave out: for a real create only. */

@@ -8,10 +8,10 @@ import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import type { Endpoint } from '../bkci/routes.ts';
 import type { TokenSource } from '../bkci/tokens.ts';
+import type { Settings } from '../inputs/settings.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import type { DataFile } from '../runner/data-output.ts';
 import type { Secrets } from '../runner/secrets.ts';
-import type { Settings } from './settings.ts';
 
 /** What an operation runs with. */
 export interface Context {

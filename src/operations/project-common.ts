@@ -1,38 +1,9 @@
-// What the project operations share: the `project` input and the way a project is shown.
+// What the project operations share: the way a project is shown, read back and not found.
 
 import { errorMessage, OperationError, statusOf } from '../base/errors.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { findProject, type Project, projectFields } from '../bkci/projects.ts';
-import { mapping, suggest } from '../inputs/fields.ts';
-
-/** The project fields bk-ci knows; read when a `project` input is, not at every start. */
-const knownFields = (): string[] => Object.keys(projectFields.unwrap().shape);
-
-/**
- * A field bk-ci does not know is dropped by its JSON reader without a word, so a typo would be
- * a change that silently never happens: each is named, with the field that was probably meant.
- */
-function unknownField(name: string): string {
-  const known = knownFields();
-  const hint = suggest(name, known);
-  return `project.${name} is not a field of a bk-ci project, and bk-ci would ignore it: ${hint === undefined ? `the fields are ${known.join(', ')}` : `did you mean ${hint}?`}`;
-}
-
-/** `project`: project fields as a JSON object or a YAML mapping; each problem names its field. */
-export const projectInput = z.lazy(() =>
-  mapping('project').transform((value, ctx) => {
-    const known = knownFields();
-    const unknown = Object.keys(value).filter((k) => !known.includes(k));
-    for (const name of unknown) ctx.addIssue({ code: 'custom', message: unknownField(name) });
-    if (unknown.length > 0) return z.NEVER;
-    const fields = projectFields.safeParse(value);
-    if (fields.success) return fields.data;
-    for (const issue of fields.error.issues) ctx.addIssue({ code: 'custom', message: `project.${issue.path.join('.')}: ${issue.message}` });
-    return z.NEVER;
-  }),
-);
+import { findProject, type Project } from '../bkci/projects.ts';
 
 export function projectFacts(p: Project): Block {
   return {

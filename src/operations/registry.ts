@@ -5,9 +5,9 @@
 import { formatDuration } from '../base/duration.ts';
 import { InputError } from '../base/errors.ts';
 import type { Gateway } from '../bkci/routes.ts';
+import { SECRET_INPUTS, type Settings, settingsSchema } from '../inputs/settings.ts';
 import { unknownInputs } from '../inputs/unknown.ts';
 import type { Job, Operation } from './operation.ts';
-import { SECRET_INPUTS, type Settings, settingsSchema } from './settings.ts';
 
 /** The values of the `operation` input, as action.yml documents them. */
 export const OPERATION_NAMES = [

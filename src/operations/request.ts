@@ -1,6 +1,6 @@
 import { z } from '../base/schema.ts';
 import { isControl } from '../base/text.ts';
-import { type Endpoint, onBoth } from '../bkci/routes.ts';
+import { anyPath } from '../bkci/routes.ts';
 import { parseJsonOrYaml, textMapping } from '../inputs/fields.ts';
 import { defineOperation } from './operation.ts';
 
@@ -43,9 +43,6 @@ const body = z.string().transform(async (text, ctx) => {
   }
 });
 
-/** The endpoint is the user's: `{...path}` stands for their segments, on bk-ci's gateway. */
-const endpoint = (method: (typeof METHODS)[number]): Endpoint => onBoth(method, '{...path}');
-
 /** Any bk-ci OpenAPI call, with the same auth, renewal, retries, wrapper check, redaction and outputs as every operation. */
 export default defineOperation({
   inputs: z
@@ -70,7 +67,7 @@ export default defineOperation({
             message: `query.${name} cannot be given: the action sends the token itself (access-token or bk-token)`,
           });
     }),
-  endpoints: [endpoint('GET')],
+  endpoints: [anyPath('GET')],
   outputs: [],
   credentials: 'any',
   describe: (t) => [
@@ -85,7 +82,7 @@ export default defineOperation({
       : [],
   async run(t, { api }) {
     const reply = await api.call({
-      endpoint: endpoint(t.method),
+      endpoint: anyPath(t.method),
       params: { path: t.path },
       ...(t.query === undefined ? {} : { query: t.query }),
       ...(t.body === undefined ? {} : { body: t.body.value }),

@@ -1,21 +1,9 @@
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_RETRY, BUILD_STATUS } from '../bkci/build-endpoints.ts';
+import { BUILD_RETRY } from '../bkci/builds.ts';
+import { checkInputs, checkProblems, followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { bool } from '../inputs/fields.ts';
-import { reportOptions } from '../pipeline/build-report.ts';
-import {
-  BUILD_OUTPUTS,
-  buildUrl,
-  CHECK_OUTPUTS,
-  checkInputs,
-  checkProblems,
-  consoleRoot,
-  followInputs,
-  givenBuildInputs,
-  SIGHT_ENDPOINTS,
-} from '../pipeline/inputs.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
-import { watchBuild } from '../pipeline/watch.ts';
-import { openCheck, withCheck } from './build-check.ts';
+import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /**
@@ -48,13 +36,11 @@ const whatOf = (t: RetryBuildTask): RetryWhat =>
 
 export default defineOperation({
   inputs,
-  endpoints: [BUILD_RETRY, BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS],
-  outputs: [...BUILD_OUTPUTS, ...CHECK_OUTPUTS],
+  endpoints: [BUILD_RETRY, ...GIVEN_BUILD_ENDPOINTS],
+  outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t, settings) => [
-    ['project-id', t['project-id']],
-    ['build-id', t['build-id']],
-    ['pipeline-id', t['pipeline-id'] ?? ''],
+    ...givenBuildRows(t),
     ['retry', `${t.retry}${t['skip-failed'] ? ', skipping its failed steps' : ''}`],
     waitRow(t.wait, settings.timeoutMs),
   ],
@@ -71,28 +57,5 @@ async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
   ctx.log.info(
     `bk-ci retried ${retried.what} of build ${id}${retried.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}: its run ${retried.executeCount}`,
   );
-  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  const url = buildUrl(consoleUrl, projectId, t['pipeline-id'], id);
-  // The build's check run, if an earlier step left one in progress, is taken over, not doubled.
-  const check = await openCheck(t, ctx, true);
-  check?.follow({ id, url, pipelineId: t['pipeline-id'] });
-  return withCheck(check, () =>
-    watchBuild(
-      {
-        projectId,
-        pipelineId: t['pipeline-id'],
-        id,
-        executeCount: retried.executeCount,
-        newRun: retried.executeCount,
-        wait: t.wait,
-        consoleUrl,
-        url,
-        stopOnCancel: false,
-        onReview: t['on-review'],
-        report: reportOptions(t),
-        onView: check?.onView,
-      },
-      ctx,
-    ),
-  );
+  return followGivenBuild(t, ctx, { executeCount: retried.executeCount, newRun: retried.executeCount });
 }

@@ -1,19 +1,12 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
 import type { Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS, MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/build-endpoints.ts';
-import { buildDetail } from '../bkci/builds.ts';
+import { atBuild, BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
+import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
+import { followInputs, givenBuildInputs } from '../inputs/build.ts';
 import { bool, textMapping } from '../inputs/fields.ts';
+import { BUILD_OUTPUTS, type BuildOutput, buildUrl, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import {
-  BUILD_OUTPUTS,
-  type BuildOutput,
-  buildUrl,
-  consoleRoot,
-  followInputs,
-  givenBuildInputs,
-  SIGHT_ENDPOINTS,
-} from '../pipeline/inputs.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
 import { describePending, pendingReview } from '../pipeline/review-state.ts';
 import { watchBuild } from '../pipeline/watch.ts';
@@ -61,8 +54,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
   const reply = await ctx.api
     .call({
       endpoint: BUILD_DETAIL,
-      params: { projectId: b.projectId },
-      query: { buildId: b.id, pipelineId: b.pipelineId },
+      ...atBuild(b),
       data: buildDetail,
     })
     .catch((e: unknown) => {

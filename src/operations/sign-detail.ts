@@ -6,14 +6,11 @@ import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import type { Endpoint } from '../bkci/routes.ts';
+import { SIGN_DETAIL, SIGN_DOWNLOAD_URL, type SignDetail, signDetailData } from '../bkci/signs.ts';
 import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
-// Not published on the BlueKing API Gateway (removed from open-source bk-ci's v4 in 2022).
-const SIGN_DETAIL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/detail', 'bk-apigateway': null } };
-const SIGN_DOWNLOAD_URL: Endpoint = { method: 'GET', path: { 'bk-ci': 'v3/sign/ipa/{resignId}/downloadUrl', 'bk-apigateway': null } };
 const OUTPUTS = ['sign-status', 'sign-message', 'elapsed', 'polls', 'download-url'] as const;
 type SignOutput = (typeof OUTPUTS)[number];
 
@@ -47,13 +44,6 @@ export default defineOperation({
       ctx,
     ),
 });
-
-const signDetailData = z.object({
-  resignId: z.string().nullish(),
-  status: z.string(),
-  message: z.string().nullish(),
-});
-type SignDetail = z.infer<typeof signDetailData>;
 
 export interface SignParams {
   resignId: string;

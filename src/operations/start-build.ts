@@ -1,24 +1,13 @@
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
-import { BUILD_MSG } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
+import { checkInputs, checkProblems, followInputs, pipelineIdInput } from '../inputs/build.ts';
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
+import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { stopBuild } from '../pipeline/build-stop.ts';
-import {
-  BUILD_OUTPUTS,
-  buildUrl,
-  CHECK_OUTPUTS,
-  checkInputs,
-  checkProblems,
-  consoleRoot,
-  followInputs,
-  historyUrl,
-  pipelineIdInput,
-  SIGHT_ENDPOINTS,
-} from '../pipeline/inputs.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';

@@ -4,8 +4,9 @@ import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, mergeForUpdate, PROJECT_READ, PROJECT_UPDATE, type Project, type ProjectFields } from '../bkci/projects.ts';
 import { segment } from '../inputs/fields.ts';
+import { projectInput } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
-import { notFound, projectInput, projectOutcome, readBack, wasDone } from './project-common.ts';
+import { notFound, projectOutcome, readBack, wasDone } from './project-common.ts';
 
 const show = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 

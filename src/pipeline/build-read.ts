@@ -3,8 +3,7 @@
 // learnt, kept in one record (WatchState) that the loop in src/pipeline/watch.ts passes along.
 
 import { ActionError, BudgetSpentError, CancelledError, DeadlineError, errorMessage, HttpError, statusOf } from '../base/errors.ts';
-import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/build-endpoints.ts';
-import { type BuildDetail, type BuildRef, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
+import { BUILD_DETAIL, BUILD_STATUS, type BuildDetail, type BuildRef, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { Progress } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
 import { modelRead, reviewNow, who } from './build-decide.ts';

@@ -12,7 +12,7 @@ import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildD
 import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
-import type { ReportInputs } from './inputs.ts';
+import type { ReportInputs } from './build-declarations.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';

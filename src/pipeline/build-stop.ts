@@ -5,8 +5,7 @@
 import type { Clock } from '../base/clock.ts';
 import { errorMessage, ServerSaidError } from '../base/errors.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_STATUS, BUILD_STOP } from '../bkci/build-endpoints.ts';
-import { type BuildRef, type BuildStatus, buildStatus } from '../bkci/builds.ts';
+import { BUILD_STATUS, BUILD_STOP, type BuildRef, type BuildStatus, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { buildAt } from './build-read.ts';
 import { sideCalls } from './side-reads.ts';

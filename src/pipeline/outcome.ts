@@ -4,7 +4,7 @@ import { formatElapsed, seconds } from '../base/duration.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
-import type { BuildOutput } from './inputs.ts';
+import type { BuildOutput } from './build-declarations.ts';
 import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 

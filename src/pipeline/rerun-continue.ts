@@ -5,7 +5,7 @@
 import { ActionError, CancelledError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import type { BuildOutput } from './inputs.ts';
+import type { BuildOutput } from './build-declarations.ts';
 import { decideRerun, findEarlier, type OnRerun, type RerunOutput, searchFailed } from './rerun.ts';
 import { RetryRefusedError, retryOnce } from './rerun-retry.ts';
 import type { BuildContext } from './watch.ts';

@@ -4,7 +4,7 @@
 
 import type { Log } from '../base/log.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import { BUILD_VARIABLES, buildVariables } from '../bkci/reviews.ts';
+import { BUILD_VARIABLES, buildVariables } from '../bkci/variables.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';

@@ -7,7 +7,7 @@ import { annotationsOf, parseDiagnostics, repositoryPath } from '../../src/githu
 import { rateLimitWait } from '../../src/github/client.ts';
 import { checkTarget } from '../../src/github/commit.ts';
 import { codeBlock, fitParts, inert } from '../../src/github/text.ts';
-import { CHECK_CONCLUSION } from '../../src/github/view.ts';
+import { CHECK_CONCLUSION, shownAtEnd } from '../../src/github/view.ts';
 
 describe('compiler messages', () => {
   const cases: [string, string[], object[]][] = [
@@ -159,6 +159,25 @@ describe('conclusions', () => {
       'timed-out': 'timed_out',
       running: undefined,
     });
+  });
+
+  it.each([
+    ['success', 'completed', 'success', 'b#1 succeeded'],
+    ['timed-out', 'completed', 'timed_out', 'b#1 goes on in bk-ci: the step stopped waiting (timeout)'],
+    ['running', 'in_progress', undefined, 'b#1 goes on in bk-ci (not waited for: wait: false)'],
+    [undefined, 'completed', 'failure', 'b#1 failed'],
+    // Any other text is no conclusion, names of Object's prototype included: the check stays open.
+    ['constructor', 'in_progress', undefined, 'b#1 constructor'],
+    ['toString', 'in_progress', undefined, 'b#1 toString'],
+    ['something else', 'in_progress', undefined, 'b#1 something else'],
+  ])('the end shown for the conclusion output %s', (said, status, conclusion, title) => {
+    const shown = shownAtEnd(
+      { headline: '', outputs: said === undefined ? {} : { conclusion: said }, blocks: [] },
+      'b#1',
+      undefined,
+      undefined,
+    );
+    expect([shown.status, shown.conclusion, shown.title, shown.key]).toEqual([status, conclusion, title, `end:${said ?? 'failure'}`]);
   });
 });
 

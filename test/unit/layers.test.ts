@@ -14,11 +14,12 @@ const LAYERS: [string, number][] = [
   // GitHub's side of a build (the check run): above the build it shows, loaded only by the build operations.
   ['github/', 4.5],
   ['pipeline/', 4],
+  // The step's inputs, each declared once: checked against what bk-ci knows (gateways, project fields).
+  ['inputs/', 3.5],
   ['bkci/', 3],
   ['http/', 2],
   ['wait/', 2],
   ['runner/', 2],
-  ['inputs/', 2],
   ['base/', 1],
   ['', 1],
 ];

@@ -75,7 +75,7 @@ describe('the start file', () => {
     const script = [
       'let built = 0;',
       "globalThis.__zod_globalConfig = { postProcessor: (s) => { if (s._zod.def.type !== 'lazy') built++; } };",
-      `await import(${JSON.stringify(join(SRC, 'operations/settings.ts'))});`,
+      `await import(${JSON.stringify(join(SRC, 'inputs/settings.ts'))});`,
       'const settings = built;',
       ...modules.map((m) => `await import(${JSON.stringify(join(SRC, m))});`),
       'console.log(JSON.stringify({ settings, all: built }));',

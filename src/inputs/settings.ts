@@ -3,8 +3,8 @@
 import { z } from '../base/schema.ts';
 import type { ConnectionSettings } from '../bkci/connect.ts';
 import { GATEWAYS } from '../bkci/routes.ts';
-import { baseUrlPathProblem } from '../inputs/base-url.ts';
-import { bool, duration, headerValue, withoutCredentials } from '../inputs/fields.ts';
+import { baseUrlPathProblem } from './base-url.ts';
+import { bool, duration, headerValue, withoutCredentials } from './fields.ts';
 
 /** The connection's settings, and the step's timing. */
 export interface Settings extends ConnectionSettings {

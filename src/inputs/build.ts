@@ -1,41 +1,11 @@
-// What the build operations share of their declarations: the inputs, the outputs, the endpoints
-// of what they show; and where a build's page in the console is.
-
-import type { Log } from '../base/log.ts';
+// The inputs the build operations share: the build named, how it is followed and shown, and its
+// GitHub check run.
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
-import { BUILD_VARIABLES, FILE_INFO, LOG_AFTER, USER_DOWNLOAD_URL } from '../bkci/build-endpoints.ts';
-import type { Gateway } from '../bkci/routes.ts';
-import { bool, isHttpUrl, oneOf, segment, splitList } from '../inputs/fields.ts';
+import { bool, isHttpUrl, oneOf, segment, splitList } from './fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
-
-/**
- * The console's root: console-url, else base-url on bk-ci's own gateway, whose host serves the
- * console too. Behind the BlueKing API Gateway base-url is the gateway's stage root, which has no
- * console: no link then, and the log says how to get one.
- */
-export function consoleRoot(given: string | undefined, gateway: Gateway, baseUrl: string, log: Log): string | undefined {
-  if (given !== undefined) return given;
-  if (gateway === 'bk-ci') return baseUrl;
-  log.info(
-    'build-url is empty: behind the BlueKing API Gateway base-url is not the bk-ci console; set console-url to the console root (e.g. https://devops.example.com) to get a link to the build',
-  );
-  return undefined;
-}
-
-/** The build's page in bk-ci's console; empty when the console or the pipeline is not known. */
-export function buildUrl(consoleUrl: string | undefined, projectId: string, pipelineId: string | undefined, id: string): string {
-  if (pipelineId === undefined || consoleUrl === undefined) return '';
-  return `${consoleUrl}/console/pipeline/${[projectId, pipelineId, 'detail', id].map(encodeURIComponent).join('/')}`;
-}
-
-/** The pipeline's build history in the console, where a build that may have started can be looked for. */
-export function historyUrl(consoleUrl: string | undefined, projectId: string, pipelineId: string): string {
-  if (consoleUrl === undefined) return '';
-  return `${consoleUrl}/console/pipeline/${[projectId, pipelineId, 'history'].map(encodeURIComponent).join('/')}`;
-}
 
 /** bk-ci reads at most this many variables at once (PipelineBuildFacadeService.getBuildVarsByNames). */
 export const MAX_VARIABLES = 50;
@@ -100,32 +70,9 @@ export const checkProblems = (t: { check: boolean; 'github-token': string }): st
     ? [`github-token is required with check: true (by default the job's GITHUB_TOKEN, ${GITHUB_TOKEN_DEFAULT}, which the runner fills in)`]
     : [];
 
-/** The outputs of a build operation that can write a check run. */
-export const CHECK_OUTPUTS = ['check-run-id', 'check-url'] as const;
-
 /** The inputs that name a build this step did not start: for build-status and review-build. */
 export const givenBuildInputs = {
   'project-id': segment('project-id'),
   'build-id': buildIdInput,
   'pipeline-id': pipelineIdInput.optional(),
 };
-
-/** The endpoints showing a build may call. */
-export const SIGHT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
-
-export const SIGHT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
-export type ReportInputs = (typeof SIGHT_OUTPUTS)[number];
-
-export const BUILD_OUTPUTS = [
-  'build-id',
-  'build-num',
-  'build-status',
-  'build-url',
-  'elapsed',
-  'polls',
-  'execute-count',
-  'conclusion',
-  'reviewers',
-  ...SIGHT_OUTPUTS,
-] as const;
-export type BuildOutput = (typeof BUILD_OUTPUTS)[number];
