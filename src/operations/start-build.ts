@@ -7,7 +7,7 @@ import { checkInputs, checkProblems, followInputs, pipelineIdInput } from '../in
 import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
 import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import { stopBuild } from '../pipeline/build-stop.ts';
+import { stopAndSee } from '../pipeline/build-stop.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
@@ -186,8 +186,8 @@ async function startNew(
   );
   if (started.cancelled) {
     const stop = t['stop-on-cancel']
-      ? await stopBuild(ctx.api, projectId, pipelineId, started.id, ctx.log.info)
-      : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)` };
+      ? await stopAndSee(ctx.api, { projectId, pipelineId, id: started.id }, ctx.clock, ctx.log.info)
+      : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
     throw new OperationError(
       `cancelled while the start was in flight; ${stop.said}`,
       describeUnread(`build (${started.id}): cancelled`, {
@@ -197,7 +197,8 @@ async function startNew(
         executeCount: started.executeCount,
         url,
         conclusion: stop.ended ? 'cancelled' : 'running',
-        stopped: stop.said,
+        stopped: stop.shown ?? stop.said,
+        last: stop.status,
         elapsedMs: ctx.clock.now() - ctx.start,
       }),
     );

@@ -58,11 +58,18 @@ function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: 
 /** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
 export function describeUnread(
   headline: string,
-  v: Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'>,
+  v: Pick<
+    BuildView,
+    'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'
+  > & {
+    /** The status read after a stop on cancel, when one was. */
+    last?: BuildStatus | undefined;
+  },
 ): Outcome<BuildOutput> {
+  const { last, ...seen } = v;
   return describeBuild(headline, {
-    ...v,
-    progress: { polls: 0, last: undefined, status: undefined, changes: [] },
+    ...seen,
+    progress: { polls: 0, last, status: last?.status, changes: [] },
     detail: undefined,
     pending: undefined,
     pauses: [],

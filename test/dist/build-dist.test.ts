@@ -69,7 +69,9 @@ describe.concurrent('a cancel while the start is in flight', () => {
       expect,
     );
     expect(build && w.emu.builds.state(build).status).toBe('CANCELED');
-    expect(r.outputs).toMatchObject({ 'build-id': build?.id, conclusion: 'cancelled' });
+    // What bk-ci ended the build with, read once after the stop: not the RUNNING last seen.
+    expect(r.outputs).toMatchObject({ 'build-id': build?.id, conclusion: 'cancelled', 'build-status': 'CANCELED' });
+    expect(r.summary).toMatch(/\| Status \| CANCELED \|/);
   });
 
   it('the answer never comes: the build is found in the history by its message and stopped, within 7 s', async (test) => {
@@ -82,6 +84,7 @@ describe.concurrent('a cancel while the start is in flight', () => {
     expect(r.stdout).toMatch(new RegExp(`found the build this step started in the pipeline's history: #1 \\(${build?.id}\\)`));
     failedWith(r, /cancelled while the start was in flight; the build b-\w+ was stopped in bk-ci \(stop-on-cancel\)$/, expect);
     expect(build && w.emu.builds.state(build).status).toBe('CANCELED');
+    expect(r.outputs['build-status']).toBe('CANCELED');
   });
 
   it('no build turns up: the step says it may have started, within 7 s, and started nothing itself', async (test) => {
@@ -130,5 +133,6 @@ describe.concurrent('a cancel while the start is in flight', () => {
     failedWith(r, /cancelled while the start was in flight; the build b-\w+ goes on in bk-ci \(stop-on-cancel: false\)$/, expect);
     expect(build && w.emu.builds.state(build).status).toBe('RUNNING');
     expect(r.outputs.conclusion).toBe('running');
+    expect(r.outputs['build-status']).toBe('');
   });
 });
