@@ -57,3 +57,43 @@ describe.concurrent('inputs under names the action does not know', () => {
       ]);
   });
 });
+
+// The words of the first hour as a user meets them: one step each through the built action, side
+// by side. Every case of each (every build operation, each slip) runs in process in test/run/.
+describe.concurrent('the cause and the fix, said by the built action', () => {
+  const errorsOf = (stdout: string): string[] => [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => m[1] ?? '');
+
+  it('a base-url ending in /ms: refused before any request, with the address to give', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    const r = await runStep(action(), {
+      inputs: { ...w.connection(), 'base-url': `${w.emu.url}/ms/`, operation: 'start-build', 'pipeline-id': 'p-demo' },
+    });
+    test.expect(r.code).toBe(1);
+    test
+      .expect(errorsOf(r.stdout).join('\n'))
+      .toMatch(/base-url ends in \/ms, but the action adds \/ms\/… itself .*: give bk-ci's address without it/);
+    test.expect(r.stdout).not.toMatch(/not found|check pipeline-id/);
+    test.expect(w.emu.requests()).toEqual([]);
+  });
+
+  it('a YAML slip in build-params gets an example of NAME: value, and nothing is sent', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    const r = await runStep(action(), {
+      inputs: { ...w.connection(), operation: 'start-build', 'pipeline-id': 'p-demo', 'build-params': 'APP_VERSION:1.10' },
+    });
+    test.expect(r.code).toBe(1);
+    test.expect(r.stdout).toContain('("APP_VERSION:1.10" reads as a single word), e.g.%0A  APP_VERSION: 1.10%0ANo request was sent.');
+    test.expect(w.emu.requests()).toEqual([]);
+  });
+
+  it('a timeout without a unit is read as seconds, and the warning says how to write minutes', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    const r = await runStep(action(), { inputs: { ...w.connection(), operation: 'get-project', timeout: '30' } });
+    test.expect(r.code, r.stdout).toBe(0);
+    test
+      .expect(warnings(r.stdout))
+      .toEqual([
+        'timeout: 30 has no unit, so it was read as 30 seconds; for 30 minutes write timeout: 30m (unlike timeout-minutes, a bare number here is seconds), or write 30s to keep seconds and not see this warning',
+      ]);
+  });
+});
