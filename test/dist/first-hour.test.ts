@@ -9,7 +9,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { z } from 'zod';
 import { runStep, useInstalledAction } from '../support/dist-runner.ts';
+import { REVIEW_PIPELINE } from '../support/review-pipeline.ts';
 import { worldForTest } from '../support/world.ts';
 
 const action = useInstalledAction({ beforeAll, afterAll });
@@ -58,7 +60,7 @@ describe.concurrent('inputs under names the action does not know', () => {
   });
 });
 
-// The words of the first hour as a user meets them: one step each through the built action, side
+// The words of the first hour as a user meets them: a step or two each through the built action, side
 // by side. Every case of each (every build operation, each slip) runs in process in test/run/.
 describe.concurrent('the cause and the fix, said by the built action', () => {
   const errorsOf = (stdout: string): string[] => [...stdout.matchAll(/^::error::(.*)$/gm)].map((m) => m[1] ?? '');
@@ -84,6 +86,28 @@ describe.concurrent('the cause and the fix, said by the built action', () => {
     test.expect(r.code).toBe(1);
     test.expect(r.stdout).toContain('("APP_VERSION:1.10" reads as a single word), e.g.%0A  APP_VERSION: 1.10%0ANo request was sent.');
     test.expect(w.emu.requests()).toEqual([]);
+  });
+
+  it('build-status names the build by its number, never "pipeline ?", and tells bk-ci\'s 参数校验失败 in words', async (test) => {
+    const w = await worldForTest({ realTime: true }, test);
+    w.pipeline(REVIEW_PIPELINE);
+    const id = z.object({ data: z.object({ id: z.string() }) }).parse(JSON.parse(w.emu.builds.start('demo', 'p-review', 'alice', {}).body))
+      .data.id;
+    const [plain, wrong] = await Promise.all([
+      runStep(action(), { inputs: { ...w.connection(), operation: 'build-status', 'build-id': id, wait: 'false', logs: 'none' } }),
+      runStep(action(), {
+        inputs: { ...w.connection(), operation: 'build-status', 'build-id': id, 'pipeline-id': 'p-other', wait: 'false', logs: 'none' },
+      }),
+    ]);
+    test.expect(plain.code, plain.stdout).toBe(0);
+    test.expect(plain.stdout).toContain(`build #1 (${id}) waits for review of stage 'Release' (group 'QA'): alice may approve it`);
+    test.expect(plain.stdout + plain.summary).not.toContain('pipeline ?');
+    test.expect(wrong.code).toBe(1);
+    test
+      .expect(errorsOf(wrong.stdout).join('\n'))
+      .toMatch(
+        /参数校验失败:PipelineId is invalid \(bk-ci's parameter check failed: the build is not one of pipeline-id's builds; check pipeline-id, or leave it out\)$/,
+      );
   });
 
   it('a timeout without a unit is read as seconds, and the warning says how to write minutes', async (test) => {
