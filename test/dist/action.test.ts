@@ -3,28 +3,17 @@
 // hangs, and one keep-alive connection for a whole wait. Each step is a process of its own against an
 // emulator of its own, so the tests run concurrently. What the operations output and say runs in
 // process in test/run/operations.test.ts.
-import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { signRunningFor } from '../support/sign-reads.ts';
 import { type World, worldForTest } from '../support/world.ts';
 
-let actionDir: string;
-beforeAll(async () => {
-  actionDir = await installAction();
-  expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
-});
-afterAll(async () => {
-  await rm(actionDir, { recursive: true, force: true });
-  await cleanupSteps();
-});
+const action = useInstalledAction({ beforeAll, afterAll });
 
 /** A step of the built action against the world, as its first user. */
 const step = (w: World, inputs: Record<string, string>, extra: Partial<Parameters<typeof runStep>[1]> = {}) =>
-  runStep(actionDir, { inputs: { 'base-url': w.emu.url, 'bk-token': w.bkToken, ...inputs }, ...extra });
+  runStep(action(), { inputs: { 'base-url': w.emu.url, 'bk-token': w.bkToken, ...inputs }, ...extra });
 
 describe.concurrent('the built action', () => {
   it('sign-detail: a server that hangs cannot hold the step past the deadline by more than one request-timeout', async (test) => {

@@ -4,25 +4,14 @@
 // the runner's signal, the process's own handlers and its exit. The start's other cases (what is
 // sent, an answer a gateway lost) are run() in process: test/run/start-build-as-written.test.ts.
 // The cases are independent steps against worlds of their own: they run at the same time.
-import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/faults.ts';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import type { World } from '../support/world.ts';
 import { worldForTest } from '../support/world.ts';
 
-let actionDir: string;
-beforeAll(async () => {
-  actionDir = await installAction();
-  expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
-});
-afterAll(async () => {
-  await rm(actionDir, { recursive: true, force: true });
-  await cleanupSteps();
-});
+const action = useInstalledAction({ beforeAll, afterAll });
 
 /** A world whose pipeline p-long runs ten minutes, in real time (the built action has its own clock). */
 async function longWorld(test: TestContext): Promise<World> {
@@ -35,7 +24,7 @@ async function longWorld(test: TestContext): Promise<World> {
 async function cancelDuringStart(w: World, fault: FaultRule['fault'], after: boolean, inputs: Record<string, string> = {}) {
   w.emu.faults.add({ pattern: /build_start$/, after, fault });
   let signalledAt = 0;
-  const r = await runStep(actionDir, {
+  const r = await runStep(action(), {
     inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long', ...inputs },
     env: { GITHUB_SHA: 'abcdef1234567', GITHUB_REPOSITORY: 'octo/app', GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'ship' },
     onSpawn: (kill) => {
@@ -106,7 +95,7 @@ describe.concurrent('a cancel while the start is in flight', () => {
     const w = await longWorld(test);
     w.emu.faults.add({ pattern: /token\/get$/, fault: { kind: 'hang' } });
     let signalledAt = 0;
-    const r = await runStep(actionDir, {
+    const r = await runStep(action(), {
       inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long' },
       onSpawn: (kill) => {
         const timer = setInterval(() => {

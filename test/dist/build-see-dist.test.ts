@@ -3,22 +3,12 @@
 // in-process (build-logs, build-outputs, review-build); this is the one run through dist/, for
 // what only the process shows: the runner's files and the masks and groups on its real stdout.
 // The build ends before the step's second poll (a second after the first): one wait, not two.
-import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupSteps, installAction, runStep } from '../support/dist-runner.ts';
+import { runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { worldForTest } from '../support/world.ts';
 
-let actionDir: string;
-beforeAll(async () => {
-  actionDir = await installAction();
-  expect(existsSync(join(actionDir, 'node_modules'))).toBe(false);
-});
-afterAll(async () => {
-  await rm(actionDir, { recursive: true, force: true });
-  await cleanupSteps();
-});
+const action = useInstalledAction({ beforeAll, afterAll });
 
 describe('the built action shows the build', () => {
   it('start-build: live log, log-file, variables and artifacts', async (test) => {
@@ -42,7 +32,7 @@ describe('the built action shows the build', () => {
       passwords: ['SIGNING_PASSWORD'],
       artifacts: [{ path: 'app/App.ipa', size: 1024 }],
     });
-    const r = await runStep(actionDir, {
+    const r = await runStep(action(), {
       inputs: {
         operation: 'start-build',
         ...w.connection(),

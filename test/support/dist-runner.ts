@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -144,6 +145,8 @@ export function useInstalledAction(hooks: {
   let dir = '';
   hooks.beforeAll(async () => {
     dir = await installAction();
+    // What the runner has: action.yml and dist/, no node_modules beside them.
+    if (existsSync(join(dir, 'node_modules'))) throw new Error(`${dir} has node_modules: the built action must run without them`);
   });
   hooks.afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
