@@ -1,8 +1,8 @@
-// The inputs the build operations share: the build named, how it is followed and shown, and its
-// GitHub check run.
+// The build operations' inputs: what they share (the build named, how it is followed and shown,
+// its GitHub check run) and each one's own (start-build, retry-build, review-build).
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
-import { bool, isHttpUrl, oneOf, segment, splitList } from './fields.ts';
+import { bool, isHttpUrl, oneOf, segment, splitList, textMapping } from './fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
@@ -76,3 +76,62 @@ export const givenBuildInputs = {
   'build-id': buildIdInput,
   'pipeline-id': pipelineIdInput.optional(),
 };
+
+/** build-status's inputs: a build given by id, followed, with its check run. */
+export const buildStatusInputs = z.object({ ...givenBuildInputs, ...followInputs, ...checkInputs });
+
+/** `on-rerun`: continue (retry failed jobs), continue retrying the whole build, or always start a new one. */
+export const ON_RERUN = ['resume', 'retry-all', 'start'] as const;
+
+/** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
+const buildParams = textMapping('build-params', {
+  lists: false,
+  what: 'a text, a number or a boolean: bk-ci takes every start parameter as text',
+});
+
+/** start-build's inputs. */
+export const startBuildInputs = z.object({
+  'project-id': segment('project-id'),
+  'pipeline-id': pipelineIdInput,
+  'build-params': buildParams.optional(),
+  'stop-on-cancel': bool('stop-on-cancel').default(true),
+  'on-rerun': oneOf('on-rerun', ON_RERUN).default('resume'),
+  'rerun-key': z.string().optional(),
+  ...followInputs,
+  ...checkInputs,
+});
+
+/**
+ * `retry`: failed-jobs (the failed stage's failed jobs, bk-ci's failedContainer), all (the whole
+ * build), or a task id bk-ci's taskId takes: a stage (stage-N), a job, a step (stepId) or an element.
+ */
+const retryInput = z
+  .string()
+  .regex(/^[\w.-]{1,128}$/, 'retry must be failed-jobs, all, or a stage, job, step or element id (stage-3, e-…)');
+
+/** retry-build's inputs. */
+export const retryBuildInputs = z
+  .object({
+    ...givenBuildInputs,
+    retry: retryInput.default('failed-jobs'),
+    'skip-failed': bool('skip-failed').default(false),
+    ...followInputs,
+    ...checkInputs,
+  })
+  .superRefine((t, ctx) => {
+    if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
+      ctx.addIssue({ code: 'custom', message: 'skip-failed needs retry to name a task: a stage (stage-N), a step or an element id' });
+  });
+
+/** review-build's inputs. */
+export const reviewBuildInputs = z.object({
+  ...givenBuildInputs,
+  decision: z.string().pipe(z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' })),
+  suggestion: z.string().optional(),
+  // As written: the parameter's declared type decides what a value becomes (build/review.ts).
+  'review-params': textMapping('review-params', { lists: true, what: 'a text, or a list of texts' }).optional(),
+  ...followInputs,
+  // A person's approval is passed on and the step ends (docs/review-build.md): following the build
+  // to its end, for up to the whole timeout, is asked for with wait: true.
+  wait: bool('wait').default(false),
+});

@@ -1,8 +1,8 @@
-// The `project` input of create-project and update-project: project fields, each checked against
-// the fields bk-ci knows.
+// The inputs of get-project, create-project and update-project; above all `project`: project
+// fields, each checked against the fields bk-ci knows.
 import { z } from '../base/schema.ts';
 import { projectFields } from '../bkci/projects.ts';
-import { mapping, suggest } from './fields.ts';
+import { mapping, segment, suggest } from './fields.ts';
 
 /** The project fields bk-ci knows; read when a `project` input is, not at every start. */
 const knownFields = (): string[] => Object.keys(projectFields.unwrap().shape);
@@ -28,5 +28,45 @@ export const projectInput = z.lazy(() =>
     if (fields.success) return fields.data;
     for (const issue of fields.error.issues) ctx.addIssue({ code: 'custom', message: `project.${issue.path.join('.')}: ${issue.message}` });
     return z.NEVER;
+  }),
+);
+
+// Each operation's inputs, built when that operation loads (`.unwrap()`), not at every start.
+
+/** get-project's inputs. */
+export const getProjectInputs = z.lazy(() => z.object({ 'project-id': segment('project-id') }));
+
+/** create-project's inputs: a project-id, if given, names the same project as project.englishName. */
+export const createProjectInputs = z.lazy(() =>
+  z
+    .object({
+      project: projectInput,
+      'project-id': segment('project-id').optional(),
+      'if-exists': z
+        .enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` })
+        .default('fail'),
+    })
+    .superRefine((t, ctx) => {
+      const { englishName, projectName } = t.project;
+      const problem = (message: string): void => ctx.addIssue({ code: 'custom', message });
+      if (englishName === undefined || projectName === undefined)
+        problem('project must give englishName and projectName to create a project');
+      const id = t['project-id'];
+      if (id !== undefined && englishName !== undefined && id !== englishName)
+        problem(`project-id "${id}" and project.englishName "${englishName}" differ; give one, or the same in both`);
+      if (englishName !== undefined && !/^[a-z][a-zA-Z0-9-]{1,31}$/.test(englishName))
+        problem(`project.englishName "${englishName}" must be 2-32 characters: a lower-case letter first, then letters, digits or "-"`);
+    }),
+);
+
+/** update-project's inputs: the English name of a project cannot be changed. */
+export const updateProjectInputs = z.lazy(() =>
+  z.object({ 'project-id': segment('project-id'), project: projectInput }).superRefine((t, ctx) => {
+    const name = t.project.englishName;
+    if (name !== undefined && name !== t['project-id'])
+      ctx.addIssue({
+        code: 'custom',
+        message: `project.englishName "${name}" differs from project-id "${t['project-id']}"; the English name of a project cannot be changed`,
+      });
   }),
 );

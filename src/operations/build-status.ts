@@ -1,22 +1,14 @@
-import { z } from '../base/schema.ts';
-import { checkProblems } from '../inputs/build.ts';
-import {
-  followGivenBuild,
-  GIVEN_BUILD_ENDPOINTS,
-  GIVEN_BUILD_OUTPUTS,
-  givenBuildFollowInputs,
-  givenBuildRows,
-} from './follow-given-build.ts';
+import type { z } from '../base/schema.ts';
+import { buildStatusInputs, checkProblems } from '../inputs/build.ts';
+import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
-/** Reads a build this step did not start, once or until it ends. It never stops the build. */
-const inputs = z.object(givenBuildFollowInputs);
-
 /** The inputs as parsed: what the run gets. */
-export type BuildStatusTask = z.output<typeof inputs>;
+export type BuildStatusTask = z.output<typeof buildStatusInputs>;
 
+/** Reads a build this step did not start, once or until it ends. It never stops the build. */
 export default defineOperation({
-  inputs,
+  inputs: buildStatusInputs,
   endpoints: GIVEN_BUILD_ENDPOINTS,
   outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',

@@ -5,8 +5,7 @@ import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { CALLBACK_DELETE, CALLBACKS_BATCH, CALLBACKS_LIST, callbackPage, callbackResult } from '../bkci/callbacks.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
-import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from '../inputs/fields.ts';
+import { callbackInputs } from '../inputs/callbacks.ts';
 import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
@@ -16,20 +15,6 @@ type CallbackOutput = (typeof OUTPUTS)[number];
 type Row = { id: string; url: string; event: string; enable: boolean };
 
 const PAGE_SIZE = 100;
-
-const events = z.string().transform((v, ctx) => {
-  const names = splitList(v);
-  if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'events names no event' });
-  for (const e of names) {
-    if ((CALLBACK_EVENTS as readonly string[]).includes(e)) continue;
-    const hint = suggest(e, CALLBACK_EVENTS);
-    ctx.addIssue({
-      code: 'custom',
-      message: `event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}`,
-    });
-  }
-  return names;
-});
 
 /**
  * A refusal of a right, said as the right: listing needs a project member (bk-ci 2101133),
@@ -88,14 +73,7 @@ function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSig
  * Nothing is deleted unless the list succeeded; a failure half way says what was done.
  */
 export default defineOperation({
-  inputs: z.object({
-    'project-id': segment('project-id'),
-    'callback-url': publicHttpUrl('callback-url'),
-    region: oneOf('region', REGIONS),
-    events,
-    'secret-token': z.string().optional(),
-    'replace-events': bool('replace-events').default(false),
-  }),
+  inputs: callbackInputs.unwrap(),
   endpoints: [CALLBACKS_LIST, CALLBACK_DELETE, CALLBACKS_BATCH],
   outputs: OUTPUTS,
   credentials: 'any',

@@ -2,8 +2,7 @@ import { OperationError, ProjectWriteError } from '../base/errors.ts';
 import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
-import { segment } from '../inputs/fields.ts';
-import { projectInput } from '../inputs/project.ts';
+import { createProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { projectOutcome, readBack, wasDone } from './project-common.ts';
 import { updateProject } from './update-project.ts';
@@ -13,25 +12,7 @@ const CREATE_DEFAULTS = { description: '' };
 
 /** Creates a project; an existing one fails the step, is left as it is, or gets the given fields. */
 export default defineOperation({
-  inputs: z
-    .object({
-      project: projectInput,
-      'project-id': segment('project-id').optional(),
-      'if-exists': z
-        .enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` })
-        .default('fail'),
-    })
-    .superRefine((t, ctx) => {
-      const { englishName, projectName } = t.project;
-      const problem = (message: string): void => ctx.addIssue({ code: 'custom', message });
-      if (englishName === undefined || projectName === undefined)
-        problem('project must give englishName and projectName to create a project');
-      const id = t['project-id'];
-      if (id !== undefined && englishName !== undefined && id !== englishName)
-        problem(`project-id "${id}" and project.englishName "${englishName}" differ; give one, or the same in both`);
-      if (englishName !== undefined && !/^[a-z][a-zA-Z0-9-]{1,31}$/.test(englishName))
-        problem(`project.englishName "${englishName}" must be 2-32 characters: a lower-case letter first, then letters, digits or "-"`);
-    }),
+  inputs: createProjectInputs.unwrap(),
   endpoints: [PROJECT_READ, PROJECT_CREATE, PROJECT_UPDATE],
   outputs: [],
   credentials: 'any',

@@ -3,17 +3,15 @@
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
-import { checkInputs, followInputs, givenBuildInputs } from '../inputs/build.ts';
+import type { buildStatusInputs } from '../inputs/build.ts';
 import { BUILD_OUTPUTS, type BuildOutput, buildUrl, CHECK_OUTPUTS, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import type { Context } from './operation.ts';
 
-/** The inputs of a build given by id, followed, with its check run. */
-export const givenBuildFollowInputs = { ...givenBuildInputs, ...followInputs, ...checkInputs };
-
-type Given = z.output<z.ZodObject<typeof givenBuildFollowInputs>>;
+/** The inputs of a build given by id, followed, with its check run: build-status's (retry-build's add to them). */
+type Given = z.output<typeof buildStatusInputs>;
 
 /** The endpoints reading a given build and what is shown of it. */
 export const GIVEN_BUILD_ENDPOINTS = [BUILD_STATUS, BUILD_DETAIL, ...SIGHT_ENDPOINTS];

@@ -1,12 +1,11 @@
-import { z } from '../base/schema.ts';
 import { findProject, PROJECT_READ } from '../bkci/projects.ts';
-import { segment } from '../inputs/fields.ts';
+import { getProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { notFound, projectOutcome } from './project-common.ts';
 
 /** One project by its English name. */
 export default defineOperation({
-  inputs: z.object({ 'project-id': segment('project-id') }),
+  inputs: getProjectInputs.unwrap(),
   endpoints: [PROJECT_READ],
   outputs: [],
   credentials: 'any',

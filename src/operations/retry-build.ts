@@ -1,41 +1,19 @@
-import { z } from '../base/schema.ts';
+import type { z } from '../base/schema.ts';
 import { BUILD_RETRY } from '../bkci/builds.ts';
-import { checkInputs, checkProblems, followInputs, givenBuildInputs } from '../inputs/build.ts';
-import { bool } from '../inputs/fields.ts';
+import { checkProblems, retryBuildInputs } from '../inputs/build.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
 import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
-/**
- * `retry`: failed-jobs (the failed stage's failed jobs, bk-ci's failedContainer), all (the whole
- * build), or a task id bk-ci's taskId takes: a stage (stage-N), a job, a step (stepId) or an element.
- */
-const retryInput = z
-  .string()
-  .regex(/^[\w.-]{1,128}$/, 'retry must be failed-jobs, all, or a stage, job, step or element id (stage-3, e-…)');
-
-/** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run. */
-const inputs = z
-  .object({
-    ...givenBuildInputs,
-    retry: retryInput.default('failed-jobs'),
-    'skip-failed': bool('skip-failed').default(false),
-    ...followInputs,
-    ...checkInputs,
-  })
-  .superRefine((t, ctx) => {
-    if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
-      ctx.addIssue({ code: 'custom', message: 'skip-failed needs retry to name a task: a stage (stage-N), a step or an element id' });
-  });
-
 /** The inputs as parsed: what the run gets. */
-export type RetryBuildTask = z.output<typeof inputs>;
+export type RetryBuildTask = z.output<typeof retryBuildInputs>;
 
 const whatOf = (t: RetryBuildTask): RetryWhat =>
   t.retry === 'failed-jobs' || t.retry === 'all' ? { kind: t.retry } : { kind: 'task', taskId: t.retry, skip: t['skip-failed'] };
 
+/** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run. */
 export default defineOperation({
-  inputs,
+  inputs: retryBuildInputs,
   endpoints: [BUILD_RETRY, ...GIVEN_BUILD_ENDPOINTS],
   outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',

@@ -1,10 +1,9 @@
 import { ActionError, HttpError, OperationError } from '../base/errors.ts';
 import type { Cell, Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
+import type { z } from '../base/schema.ts';
 import { atBuild, BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
-import { followInputs, givenBuildInputs } from '../inputs/build.ts';
-import { bool, textMapping } from '../inputs/fields.ts';
+import { reviewBuildInputs } from '../inputs/build.ts';
 import { BUILD_OUTPUTS, type BuildOutput, buildUrl, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
@@ -12,28 +11,16 @@ import { describePending, pendingReview } from '../pipeline/review-state.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
+/** The inputs as parsed: what the run gets. */
+export type ReviewBuildTask = z.output<typeof reviewBuildInputs>;
+
 /**
  * Approves or rejects what a build waits for, as the token's user: a stage's first pending review
  * group or a manual-review step. Nothing is sent when nothing waits, the user may not decide or a
  * parameter is not the review's. With wait it then follows the build like build-status.
  */
-const inputs = z.object({
-  ...givenBuildInputs,
-  decision: z.string().pipe(z.enum(['approve', 'reject'], { error: 'decision must be approve or reject' })),
-  suggestion: z.string().optional(),
-  // As written: the parameter's declared type decides what a value becomes (build/review.ts).
-  'review-params': textMapping('review-params', { lists: true, what: 'a text, or a list of texts' }).optional(),
-  ...followInputs,
-  // A person's approval is passed on and the step ends (docs/review-build.md): following the build
-  // to its end, for up to the whole timeout, is asked for with wait: true.
-  wait: bool('wait').default(false),
-});
-
-/** The inputs as parsed: what the run gets. */
-export type ReviewBuildTask = z.output<typeof inputs>;
-
 export default defineOperation({
-  inputs,
+  inputs: reviewBuildInputs,
   endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...SIGHT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',

@@ -7,7 +7,8 @@ import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { SIGN_DETAIL, SIGN_DOWNLOAD_URL, type SignDetail, signDetailData } from '../bkci/signs.ts';
-import { bool, isHttpUrl, segment } from '../inputs/fields.ts';
+import { isHttpUrl } from '../inputs/fields.ts';
+import { signInputs } from '../inputs/sign.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
@@ -16,11 +17,7 @@ type SignOutput = (typeof OUTPUTS)[number];
 
 /** Waits for an IPA re-signing task: polls it until SUCCESS or FAIL, then reads the download URL if asked. */
 export default defineOperation({
-  inputs: z.object({
-    'resign-id': segment('resign-id'),
-    wait: bool('wait').default(true),
-    'download-url': bool('download-url').default(false),
-  }),
+  inputs: signInputs.unwrap(),
   endpoints: [SIGN_DETAIL, SIGN_DOWNLOAD_URL],
   outputs: OUTPUTS,
   credentials: 'any',

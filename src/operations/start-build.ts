@@ -1,15 +1,14 @@
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
+import type { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
-import { checkInputs, checkProblems, followInputs, pipelineIdInput } from '../inputs/build.ts';
-import { bool, oneOf, segment, textMapping } from '../inputs/fields.ts';
+import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { stopAndSee } from '../pipeline/build-stop.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
-import { ON_RERUN, type RerunOutput } from '../pipeline/rerun.ts';
+import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { stepIdentity } from '../pipeline/rerun-message.ts';
@@ -18,29 +17,12 @@ import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
-/** `build-params`: names to text, exactly as written (bk-ci takes Map<String, String>). */
-const buildParams = textMapping('build-params', {
-  lists: false,
-  what: 'a text, a number or a boolean: bk-ci takes every start parameter as text',
-});
+/** The inputs as parsed: what the run gets. */
+export type StartBuildTask = z.output<typeof startBuildInputs>;
 
 /** Starts a pipeline once and, with wait, follows its build to the end; stops it if the job is cancelled. */
-const inputs = z.object({
-  'project-id': segment('project-id'),
-  'pipeline-id': pipelineIdInput,
-  'build-params': buildParams.optional(),
-  'stop-on-cancel': bool('stop-on-cancel').default(true),
-  'on-rerun': oneOf('on-rerun', ON_RERUN).default('resume'),
-  'rerun-key': z.string().optional(),
-  ...followInputs,
-  ...checkInputs,
-});
-
-/** The inputs as parsed: what the run gets. */
-export type StartBuildTask = z.output<typeof inputs>;
-
 export default defineOperation({
-  inputs,
+  inputs: startBuildInputs,
   endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...SIGHT_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, 'rerun', ...CHECK_OUTPUTS],
   credentials: 'any',

@@ -3,8 +3,7 @@ import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, mergeForUpdate, PROJECT_READ, PROJECT_UPDATE, type Project, type ProjectFields } from '../bkci/projects.ts';
-import { segment } from '../inputs/fields.ts';
-import { projectInput } from '../inputs/project.ts';
+import { updateProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { notFound, projectOutcome, readBack, wasDone } from './project-common.ts';
 
@@ -46,14 +45,7 @@ export async function updateProject(api: BkciApi, projectId: string, given: Proj
 
 /** Changes only the given fields of a project; every other field is sent back as it was read. */
 export default defineOperation({
-  inputs: z.object({ 'project-id': segment('project-id'), project: projectInput }).superRefine((t, ctx) => {
-    const name = t.project.englishName;
-    if (name !== undefined && name !== t['project-id'])
-      ctx.addIssue({
-        code: 'custom',
-        message: `project.englishName "${name}" differs from project-id "${t['project-id']}"; the English name of a project cannot be changed`,
-      });
-  }),
+  inputs: updateProjectInputs.unwrap(),
   endpoints: [PROJECT_READ, PROJECT_UPDATE],
   outputs: [],
   credentials: 'any',

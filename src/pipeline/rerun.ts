@@ -4,12 +4,12 @@
 // retries it (docs: the contract's "Re-runs continue the build").
 import { errorMessage } from '../base/errors.ts';
 import { BUILD_HISTORIES, type HistoryPage, historyPage } from '../bkci/builds.ts';
+import type { ON_RERUN } from '../inputs/build.ts';
 import { attemptOf } from './rerun-message.ts';
 import { endOf } from './status.ts';
 import type { BuildContext } from './watch.ts';
 
-/** `on-rerun`: continue (retry failed jobs), continue retrying the whole build, or always start a new one. */
-export const ON_RERUN = ['resume', 'retry-all', 'start'] as const;
+/** `on-rerun`'s values (src/inputs/build.ts). */
 export type OnRerun = (typeof ON_RERUN)[number];
 
 /** The `rerun` output: what a build-starting step did with an earlier attempt's build. */
