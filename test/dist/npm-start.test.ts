@@ -3,9 +3,11 @@
 // script starts an emulator, runs dist/index.js and exits with its code). Ctrl-C runs through npm
 // itself, since it is npm's process group that the terminal signals; the others run the script as
 // npm's `start` does (`node scripts/demo.ts`, test/support/npm-script.ts; npm's own start costs
-// about half a second of CPU each). --help runs first and alone: it loads the operations' modules
-// (not the emulator's), and leaves them in Node's compile cache (NODE_COMPILE_CACHE, a folder of
-// this file's) to the scenarios after it, which run at the same time.
+// about half a second of CPU each). --help runs first, beside a process that only loads the
+// emulator's modules and the runner's harness: --help loads the operations' modules, and the two
+// leave them all in Node's compile cache (NODE_COMPILE_CACHE, a folder of this file's) to the
+// scenarios after them, which run at the same time (a load of scripts/demo.ts --help: 0.75 s of
+// CPU without the cache, 0.37 s with it, on this machine).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,8 +19,20 @@ import { scriptCommand } from '../support/npm-script.ts';
 import { worldForTest } from '../support/world.ts';
 
 let compileCache: string;
+/** The emulator's modules and the runner's harness, loaded once into the compile cache while --help runs. */
+let warmed: Promise<unknown>;
 beforeAll(async () => {
   compileCache = await mkdtemp(join(tmpdir(), 'bkci-npm-start-cache-'));
+  const modules = ['emulator/server.ts', 'emulator/demo-world.ts', 'test/support/dist-runner.ts'].map((m) => join(ROOT, m));
+  const warm = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `await Promise.all(${JSON.stringify(modules)}.map((m) => import(m)))`],
+    {
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
+      stdio: 'inherit',
+    },
+  );
+  warmed = new Promise((resolve) => warm.on('close', resolve));
 });
 afterAll(() => rm(compileCache, { recursive: true, force: true }));
 
@@ -70,6 +84,8 @@ describe('npm start', () => {
   }, 30_000);
 
   describe.concurrent('its scenarios', () => {
+    beforeAll(() => warmed);
+
     it('as the README says to run it: shows a clean run and leaves nothing in the temporary directory', async ({ expect }) => {
       const r = await npmStart([], { npm: false });
       expect(r.code, r.out).toBe(0);
