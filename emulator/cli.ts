@@ -1,7 +1,5 @@
 // `npm run emulator -- --port 8080 --flavour spec|bkci`: a bk-ci gateway on loopback for a person.
 import { parseArgs } from 'node:util';
-import { DEMO, seedDemoWorld } from './demo-world.ts';
-import { startEmulator } from './server.ts';
 
 const USAGE = `usage: npm run emulator -- [options]
 
@@ -72,6 +70,9 @@ function portProblem(e: unknown): string | undefined {
   return undefined;
 }
 
+// The emulator's modules load once the arguments are known good: --help and a mistyped flag answer
+// without them (most of this command's start is Node stripping their types).
+const [{ DEMO, seedDemoWorld }, { startEmulator }] = await Promise.all([import('./demo-world.ts'), import('./server.ts')]);
 const emulator = await startEmulator({
   flavour,
   port,

@@ -8,20 +8,24 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO, seedDemoWorld } from '../emulator/demo-world.ts';
-import { startEmulator } from '../emulator/server.ts';
-import { formatElapsed } from '../src/base/duration.ts';
 import { settingsSchema } from '../src/inputs/settings.ts';
 import { isOperationName, REGISTRY } from '../src/operations/registry.ts';
-import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';
-import { workflowContext } from '../src/runner/context.ts';
-import { cleanupSteps, installAction, ROOT, runStep } from '../test/support/dist-runner.ts';
-import { watchChecks } from './demo-check.ts';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   console.log(help());
   process.exit(0);
 }
+// The rest loads once --help is ruled out (most of this script's start is Node stripping the types
+// of what it loads): the demo world, the runner's harness, and what a re-run's seeding reads; the
+// emulator's server only when no base-url is given.
+const [{ DEMO, seedDemoWorld }, { formatElapsed }, { stepIdentity, stepMessage }, { workflowContext }, runner] = await Promise.all([
+  import('../emulator/demo-world.ts'),
+  import('../src/base/duration.ts'),
+  import('../src/pipeline/rerun-message.ts'),
+  import('../src/runner/context.ts'),
+  import('../test/support/dist-runner.ts'),
+]);
+const { cleanupSteps, installAction, ROOT, runStep } = runner;
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
   process.exit(1);
@@ -40,7 +44,7 @@ const overrides = Object.fromEntries(
 // With base-url given, the action runs against that server (an `npm run emulator` started on its
 // own, say) and nothing is started or seeded here: the inputs are the ones given.
 const elsewhere = overrides['base-url'];
-const emulator = elsewhere === undefined ? await startEmulator({ flavour: 'bkci' }) : undefined;
+const emulator = elsewhere === undefined ? await (await import('../emulator/server.ts')).startEmulator({ flavour: 'bkci' }) : undefined;
 const world = emulator === undefined ? undefined : seedDemoWorld(emulator, 'demo-user');
 
 /** Not inputs: the run attempt the step runs as, and how the earlier attempt's build stands. */
@@ -132,7 +136,10 @@ const onSignal = (signal: NodeJS.Signals): void => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 // check=true: GitHub's side of the emulator too, and the check run's states as the pull request shows them.
-const checks = overrides.check === 'true' ? await watchChecks(inputs, (line) => console.log(`\x1b[36m${line}\x1b[0m`)) : undefined;
+const checks =
+  overrides.check === 'true'
+    ? await (await import('./demo-check.ts')).watchChecks(inputs, (line) => console.log(`\x1b[36m${line}\x1b[0m`))
+    : undefined;
 try {
   const result = await runStep(actionDir, {
     inputs,

@@ -1,13 +1,9 @@
-// A newcomer's first hour, where only processes show it: `npm start`, as the README says to run
-// it, is npm starting the emulator and the action, and what it leaves in the temporary directory
-// is theirs; an input under a name the action does not know reaches the step only as an INPUT_
-// variable of its real environment (the runner passes every `with:` entry so, whatever its name).
-// The two run concurrently. The mistakes of the first hour, the outputs each operation sets and
-// the other real causes (test/run/real-cause.test.ts) run in process in test/run/.
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// A newcomer's first hour, where only processes show it: an input under a name the action does
+// not know reaches the step only as an INPUT_ variable of its real environment (the runner passes
+// every `with:` entry so, whatever its name). `npm start` as the README says to run it, and what
+// it leaves in the temporary directory, is test/dist/npm-start.test.ts's. The mistakes of the
+// first hour, the outputs each operation sets and the other real causes
+// (test/run/real-cause.test.ts) run in process in test/run/.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { z } from 'zod';
 import { runStep, useInstalledAction } from '../support/dist-runner.ts';
@@ -17,32 +13,6 @@ import { worldForTest } from '../support/world.ts';
 const action = useInstalledAction({ beforeAll, afterAll });
 
 const warnings = (stdout: string): string[] => [...stdout.matchAll(/^::warning::(.*)$/gm)].map((m) => m[1] ?? '');
-
-describe.concurrent('npm start, as the README says to run it', () => {
-  it('shows a clean run and leaves nothing in the temporary directory', async ({ expect }) => {
-    const temp = await mkdtemp(join(tmpdir(), 'bkci-npm-start-'));
-    try {
-      const child = spawn('npm', ['start', '--silent'], { env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => {
-        out += c.toString();
-      });
-      child.stderr.on('data', (c: Buffer) => {
-        out += c.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(code, out).toBe(0);
-      expect(out).toMatch(/re-sign task s-5f1c9e7a: SUCCESS after/);
-      expect(out).toMatch(/exit code 0 after \d/);
-      // The seeded world gives the operation only the inputs it reads: nothing to warn about.
-      expect(out).not.toMatch(/Warning:/);
-      // npm itself may keep its module compile cache there (`npm --version` alone does): npm's, made once, not the run's.
-      expect((await readdir(temp)).filter((name) => name !== 'node-compile-cache')).toEqual([]);
-    } finally {
-      await rm(temp, { recursive: true, force: true });
-    }
-  }, 30_000);
-});
 
 describe.concurrent('inputs under names the action does not know', () => {
   it('a name near nothing the operation misses is a warning with the nearest known name, and the step runs', async (test) => {

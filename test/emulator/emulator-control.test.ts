@@ -233,51 +233,6 @@ describe('npm run emulator', () => {
     }
   }, 20_000);
 
-  it("refuses what bk-ci refuses, in bk-ci's own status and message: a duplicate project, an unknown event, an unknown project", async () => {
-    const e = start(['--port', '0']);
-    const url = await e.url;
-    try {
-      const post = async (name: string, body: unknown) => {
-        const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', body: JSON.stringify(body) });
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-      };
-      expect(await post('projects', { englishName: 'demo', projectName: 'Another' })).toEqual({
-        status: 400,
-        body: { status: 2119007, message: '英文名已经存在', detail: 'project demo exists' },
-      });
-      expect(await post('projects', { englishName: 'other', projectName: 'Demo project' })).toMatchObject({
-        status: 400,
-        body: { status: 2119002, message: '项目名或英文名重复' },
-      });
-      expect(await post('deliver', { projectId: 'demo', event: 'BUILD_STRAT' })).toMatchObject({
-        status: 400,
-        body: {
-          status: 400,
-          message: '查询参数请求错误',
-          detail: expect.stringMatching(/^BUILD_STRAT is not one of bk-ci's callback events: /),
-        },
-      });
-      expect(await post('callbacks/disable', { projectId: 'nope', url: 'https://hooks.example.com/x' })).toEqual({
-        status: 404,
-        body: { status: 404, message: 'ProjectId [nope] not find, please check it.' },
-      });
-      expect(await post('deliver', { projectId: 'nope', event: 'BUILD_END' })).toMatchObject({ status: 404 });
-      // The OpenAPI itself: a batch with one unknown name fails whole, before anything is saved.
-      const { access, user } = { access: /access-token: (\S+)/.exec(e.output())?.[1] ?? '', user: 'admin' };
-      const batch = await fetch(
-        `${url}/ms/openapi/api/apigw/v3/projects/demo/callbacks/batch?url=https%3A%2F%2Fhooks.example.com%2Fx&region=DEVNET&event=BUILD_END,BUILD_STRAT&access_token=${access}`,
-        { method: 'POST', headers: { 'x-devops-uid': user, 'content-type': 'application/json' }, body: '{}' },
-      );
-      expect({ status: batch.status, body: await batch.json() }).toEqual({
-        status: 400,
-        body: { status: 400, message: '查询参数请求错误' },
-      });
-    } finally {
-      e.child.kill('SIGTERM');
-      await e.exited;
-    }
-  }, 20_000);
-
   it('a mistyped flag prints the usage, not a stack trace, and exits 2', async () => {
     const e = start(['--prot', '8080']);
     e.url.catch(() => undefined);

@@ -1,16 +1,19 @@
 // `npm run emulator` started on its own, as a person starts it: it seeds the demo world `npm start`
-// uses (emulator/demo-world.ts), prints it with its URL, and the `npm start` line its banner gives
-// approves the seeded review and returns at once (review-build's wait is false by default).
-import { type ChildProcess, spawn } from 'node:child_process';
+// uses (emulator/demo-world.ts), prints it with its URL, refuses over HTTP what bk-ci refuses, and
+// the `npm start` line its banner gives approves the seeded review and returns at once
+// (review-build's wait is false by default). One emulator serves the whole file; both scripts run
+// as their npm scripts run them, without npm (npm's own part, its signals, is
+// emulator-control.test.ts's and npm-start.test.ts's).
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runNpm } from '../support/npm-script.ts';
+import { runScript, spawnScript } from '../support/npm-script.ts';
 
 let emulator: ChildProcess;
 let banner = '';
 let url = '';
 
 beforeAll(async () => {
-  emulator = spawn('npm', ['run', '--silent', 'emulator', '--', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  emulator = spawnScript('emulator', ['--port', '0']);
   let err = '';
   emulator.stderr?.on('data', (c: Buffer) => {
     err += c.toString();
@@ -72,7 +75,7 @@ describe('npm run emulator on its own', () => {
     const line = /^try: npm start -- (.*)$/m.exec(banner)?.[1] ?? '';
     const id = /build-id=(b-\w+)/.exec(line)?.[1] ?? '';
     const before = ((await control('log')) as unknown[]).length;
-    const r = await runNpm(['start', '--silent', '--', ...line.split(' ')]);
+    const r = await runScript('start', line.split(' '));
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain(`── the action against ${url} `);
     expect(r.out).toMatch(/^approved the review of stage 'Release' \(group 'QA'\) as admin; bk-ci applies it moments later$/m);
@@ -88,4 +91,41 @@ describe('npm run emulator on its own', () => {
     ]);
     expect(r.out).toContain(id);
   }, 60_000);
+  it("refuses what bk-ci refuses, in bk-ci's own status and message: a duplicate project, an unknown event, an unknown project", async () => {
+    const post = async (name: string, body: unknown) => {
+      const res = await fetch(`${url}/__emulator/${name}`, { method: 'POST', body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await post('projects', { englishName: 'demo', projectName: 'Another' })).toEqual({
+      status: 400,
+      body: { status: 2119007, message: '英文名已经存在', detail: 'project demo exists' },
+    });
+    expect(await post('projects', { englishName: 'other', projectName: 'Demo project' })).toMatchObject({
+      status: 400,
+      body: { status: 2119002, message: '项目名或英文名重复' },
+    });
+    expect(await post('deliver', { projectId: 'demo', event: 'BUILD_STRAT' })).toMatchObject({
+      status: 400,
+      body: {
+        status: 400,
+        message: '查询参数请求错误',
+        detail: expect.stringMatching(/^BUILD_STRAT is not one of bk-ci's callback events: /),
+      },
+    });
+    expect(await post('callbacks/disable', { projectId: 'nope', url: 'https://hooks.example.com/x' })).toEqual({
+      status: 404,
+      body: { status: 404, message: 'ProjectId [nope] not find, please check it.' },
+    });
+    expect(await post('deliver', { projectId: 'nope', event: 'BUILD_END' })).toMatchObject({ status: 404 });
+    // The OpenAPI itself: a batch with one unknown name fails whole, before anything is saved.
+    const { access, user } = { access: /access-token: (\S+)/.exec(banner)?.[1] ?? '', user: 'admin' };
+    const batch = await fetch(
+      `${url}/ms/openapi/api/apigw/v3/projects/demo/callbacks/batch?url=https%3A%2F%2Fhooks.example.com%2Fx&region=DEVNET&event=BUILD_END,BUILD_STRAT&access_token=${access}`,
+      { method: 'POST', headers: { 'x-devops-uid': user, 'content-type': 'application/json' }, body: '{}' },
+    );
+    expect({ status: batch.status, body: await batch.json() }).toEqual({
+      status: 400,
+      body: { status: 400, message: '查询参数请求错误' },
+    });
+  }, 20_000);
 });
