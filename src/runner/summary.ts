@@ -34,7 +34,7 @@ const NO_VALUE = '—';
  */
 function codeBlock(lines: string[]): string {
   const shown = lines.map((l) =>
-    [...cut(l.replace(TERMINAL_CONTROLS, ''), 500)]
+    [...cut(l, 500)]
       .map((c) => {
         const code = c.charCodeAt(0);
         if (code === 0x09) return c;
@@ -106,7 +106,9 @@ export function renderSummary(s: SummaryInput): string {
       if (!factsShown && facts.length > 0) parts.push(table(['Result', 'Value'], facts));
       factsShown = true;
     } else if (b.kind === 'table') parts.push(`#### ${text(b.title)}\n\n${table(b.headers, b.rows)}`);
-    else if (b.kind === 'lines') parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map(scrub))}`);
+    // Colours out before secrets: a secret a colour code splits is whole again once the code goes.
+    else if (b.kind === 'lines')
+      parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map((l) => scrub(l.replace(TERMINAL_CONTROLS, ''))))}`);
     else parts.push(text(b.text));
   }
   const md = `${parts.join('\n\n')}\n`;

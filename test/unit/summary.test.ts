@@ -288,4 +288,19 @@ describe("a log's lines in the summary", () => {
     });
     expect(md).not.toContain('s3cr3t-value');
   });
+
+  it('a secret a colour code splits is scrubbed once the code is taken out', () => {
+    const esc = String.fromCharCode(0x1b);
+    const md = renderSummary({
+      operation: 'start-build',
+      host: 'h',
+      asked: [],
+      ok: false,
+      headline: 'x',
+      blocks: [{ kind: 'lines', title: 'Last lines', lines: [`token=s3cr3t${esc}[32m-value${esc}[0m`] }],
+      scrub: (t) => t.replaceAll('s3cr3t-value', '***'),
+    });
+    expect(md).not.toContain('s3cr3t-value');
+    expect(md).toContain('token=***');
+  });
 });
