@@ -1,4 +1,12 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's compile cache for every process of the suite that inherits this environment: the workers,
+// and the local loop's scripts the tests start (scripts/demo.ts, emulator/cli.ts), which Node
+// otherwise strips of their types and compiles again in every process (half of such a process's
+// CPU). Entries are checked against the source's hash, so an edited file is compiled afresh. The
+// built action runs without it, in the runner's clean environment (test/support/dist-runner.ts).
+process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/bkci-node-compile');
 
 export default defineConfig({
   test: {

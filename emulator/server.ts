@@ -46,6 +46,11 @@ export interface EmulatorOptions {
    * and sends no count.
    */
   callbackPaging?: 'pages' | 'ignores-page';
+  /**
+   * Told when a fault holds a request without its (whole) answer (`hang`, `stall`): a test's clock
+   * can then let the client's request-timeout pass at once instead of in real time.
+   */
+  onHold?: (request: { method: string; path: string }) => void;
 }
 
 export interface LoggedRequest {
@@ -485,6 +490,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         req.socket.destroy();
         return;
       case 'hang':
+        options.onHold?.({ method: req.method ?? '', path: req.url ?? '' });
         return;
       case 'truncate':
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -492,7 +498,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return;
       case 'stall':
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.write('{"status":0,"data":');
+        res.write('{"status":0,"data":', () => options.onHold?.({ method: req.method ?? '', path: req.url ?? '' }));
         return;
       case 'cut': {
         const reply = answer();

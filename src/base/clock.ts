@@ -3,6 +3,8 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A signal that aborts (a TimeoutError) once `ms` have passed: one request's own deadline. */
+  timeout(ms: number): AbortSignal;
 }
 
 export const systemClock: Clock = {
@@ -23,4 +25,5 @@ export const systemClock: Clock = {
       );
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+  timeout: (ms) => AbortSignal.timeout(ms),
 };

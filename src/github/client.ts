@@ -97,7 +97,7 @@ export class GitHub {
     this.requests += 1;
     try {
       // Not the step's cancel signal: the last update goes out after a cancel too.
-      const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+      const signal = this.o.clock.timeout(REQUEST_TIMEOUT_MS);
       const reply = await this.send(`${c.method} ${c.route}`, { ...c.params, request: { signal } });
       const parsed = data.safeParse(reply.data);
       if (!parsed.success)

@@ -190,7 +190,7 @@ export class HttpCaller {
     const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs;
     const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#o.clock.now());
     const requestTimeoutMs = Math.max(1, Math.min(left, this.#o.requestTimeoutMs));
-    const timeout = AbortSignal.timeout(requestTimeoutMs);
+    const timeout = this.#o.clock.timeout(requestTimeoutMs);
     const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
     this.#o.log.debug(`${req.method} ${shown}`);
     try {

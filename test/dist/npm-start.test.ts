@@ -5,36 +5,30 @@
 // npm's `start` does (`node scripts/demo.ts`, test/support/npm-script.ts; npm's own start costs
 // about half a second of CPU each). --help runs first, beside a process that only loads the
 // emulator's modules and the runner's harness: --help loads the operations' modules, and the two
-// leave them all in Node's compile cache (NODE_COMPILE_CACHE, a folder of this file's) to the
-// scenarios after them, which run at the same time (a load of scripts/demo.ts --help: 0.75 s of
-// CPU without the cache, 0.37 s with it, on this machine).
+// leave them all in Node's compile cache (the suite's, NODE_COMPILE_CACHE, vitest.config.ts) for
+// the scenarios after them, which run at the same time (a load of scripts/demo.ts --help: 0.45 s
+// of CPU without the cache, 0.22 s with it, on this machine).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/operations/registry.ts';
 import { ROOT } from '../support/dist-runner.ts';
 import { scriptCommand } from '../support/npm-script.ts';
 import { worldForTest } from '../support/world.ts';
 
-let compileCache: string;
 /** The emulator's modules and the runner's harness, loaded once into the compile cache while --help runs. */
 let warmed: Promise<unknown>;
-beforeAll(async () => {
-  compileCache = await mkdtemp(join(tmpdir(), 'bkci-npm-start-cache-'));
+beforeAll(() => {
   const modules = ['emulator/server.ts', 'emulator/demo-world.ts', 'test/support/dist-runner.ts'].map((m) => join(ROOT, m));
   const warm = spawn(
     process.execPath,
     ['--input-type=module', '-e', `await Promise.all(${JSON.stringify(modules)}.map((m) => import(m)))`],
-    {
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
-      stdio: 'inherit',
-    },
+    { stdio: 'inherit' },
   );
   warmed = new Promise((resolve) => warm.on('close', resolve));
 });
-afterAll(() => rm(compileCache, { recursive: true, force: true }));
 
 /**
  * `npm start --silent -- …args` (or with `npm: false`, its script `node scripts/demo.ts …args`) in
@@ -49,7 +43,7 @@ async function npmStart(
     const [command, argv] = o.npm === false ? scriptCommand('start', args) : ['npm', ['start', '--silent', '--', ...args]];
     const child = spawn(command, argv, {
       cwd: ROOT,
-      env: { ...process.env, TMPDIR: temp, NODE_COMPILE_CACHE: compileCache },
+      env: { ...process.env, TMPDIR: temp },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -47,7 +47,7 @@ const starts = () => w.emu.requests({ path: '/build_start' }).length;
 describe('reads beside the wait have their own budget and never decide the verdict', () => {
   it('a log read that hangs in the poll loop: the build that succeeded 1.5 s in ends as a success, not "still RUNNING … timed out"', async () => {
     const real = new SkippingClock();
-    await reopen({ now: () => real.now() });
+    await reopen({ now: () => real.now(), onHold: () => real.lapse() });
     pipeline(QUICK);
     w.emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'hang' } });
     const r = await start({ timeout: '6s', 'request-timeout': '5s', retries: '3' }, real);
@@ -59,7 +59,7 @@ describe('reads beside the wait have their own budget and never decide the verdi
 
   it('after the end, a log read that hangs does not eat the deadline: the variables a later step needs are still read', async () => {
     const real = new SkippingClock();
-    await reopen({ now: () => real.now() });
+    await reopen({ now: () => real.now(), onHold: () => real.lapse() });
     pipeline(QUICK);
     // The reads at the first two polls answer; every one after the end hangs.
     w.emu.faults.add({ pattern: /after_line_logs$/, skip: 2, times: Infinity, fault: { kind: 'hang' } });

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failedWith } from '../support/expect-step.ts';
+import { SkippingClock } from '../support/fake-clock.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 import { doorOptions, GATEWAY_APP, useWorld } from '../support/world.ts';
 
@@ -58,6 +59,8 @@ describe.each([
         retries: '0',
         ...inputs,
       },
+      // The pause between pages passes at once.
+      clock: new SkippingClock(),
     });
   const methods = () => w.emu.requests().map((q) => q.method);
   const disable = (event: string) => {

@@ -369,7 +369,7 @@ describe('the wire, read like curl reads it', () => {
 // In-process, on a clock that skips sleeps: the schedule is real, the waiting is not.
 describe('waits survive what a wait meets; the deadline holds', () => {
   const clock = new SkippingClock();
-  const world = useWorld({ now: () => clock.now(), project: false });
+  const world = useWorld({ now: () => clock.now(), onHold: () => clock.lapse(), project: false });
   const step = (inputs: Record<string, string>) =>
     runInProcess({ inputs: { 'base-url': world.emu.url, 'bk-token': world.bkToken, retries: '0', ...inputs }, clock });
 

@@ -29,7 +29,9 @@ const REQUESTS: Record<Method, CallSpec<unknown>> = {
 };
 
 describe('retries: each fault × GET, PUT, POST', () => {
-  const w = useWorld({ realTime: true });
+  // Each attempt's own clock; a request the emulator holds lets that clock's request-timeout pass at once.
+  let clock = new SkippingClock();
+  const w = useWorld({ realTime: true, onHold: () => clock.lapse() });
 
   async function attempt(
     method: Method,
@@ -38,7 +40,7 @@ describe('retries: each fault × GET, PUT, POST', () => {
     options: { retries?: number; deadlineInMs?: number; requestTimeoutMs?: number } = {},
   ) {
     w.emu.faults.add({ method, times, fault });
-    const clock = new SkippingClock();
+    clock = new SkippingClock();
     const c = makeClient({
       baseUrl: w.emu.url,
       accessToken: w.accessToken,

@@ -55,6 +55,7 @@ export function makeClient(s: ClientSetup) {
         delays.push(ms);
         return clock.sleep(ms, signal);
       },
+      timeout: (ms) => clock.timeout(ms),
     },
     random: s.random ?? (() => 0),
     log,

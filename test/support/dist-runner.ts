@@ -23,8 +23,17 @@ interface ActionYml {
   outputs: Record<string, unknown>;
 }
 
+/** Parsed action.yml by its text: every step of a suite reads the same file, and parsing it is what costs. */
+const parsedYml = new Map<string, ActionYml>();
+
 export async function readActionYml(root = ROOT): Promise<ActionYml> {
-  return parse(await readFile(join(root, 'action.yml'), 'utf8')) as ActionYml;
+  const text = await readFile(join(root, 'action.yml'), 'utf8');
+  let yml = parsedYml.get(text);
+  if (yml === undefined) {
+    yml = parse(text) as ActionYml;
+    parsedYml.set(text, yml);
+  }
+  return yml;
 }
 
 /** A copy of the action as a workflow checks it out: action.yml, dist/, package.json, and no node_modules. */

@@ -69,7 +69,14 @@ export async function startWorld(o: WorldOptions = {}): Promise<World> {
   const clock = makeClock?.() ?? new FakeClock();
   clock.t = T0;
   const time = now ?? (realTime ? undefined : () => clock.now());
-  const emu = await startEmulator({ flavour: 'bkci', ...emulator, ...(time === undefined ? {} : { now: time }) });
+  // A request the emulator holds unanswered lets the step's request-timeout pass on the fake clock at once.
+  const onHold = emulator.onHold ?? (realTime || now !== undefined ? undefined : () => clock.lapse());
+  const emu = await startEmulator({
+    flavour: 'bkci',
+    ...emulator,
+    ...(time === undefined ? {} : { now: time }),
+    ...(onHold === undefined ? {} : { onHold }),
+  });
   const added = users.map((u) => [u, emu.addUser(u)] as const);
   const tokens = Object.fromEntries(added.map(([u, a]) => [u, a.bkToken]));
   const accessTokens = Object.fromEntries(added.map(([u, a]) => [u, a.token.accessToken]));

@@ -223,6 +223,47 @@ describe('every output is bounded', () => {
   });
 });
 
+/** The characters a URL's path, query and fragment hold, escapes and sub-delimiters included. */
+const urlPart = fc.string({
+  unit: fc.constantFrom(
+    'a',
+    'Z',
+    '9',
+    '-',
+    '.',
+    '_',
+    '~',
+    '%20',
+    '%2F',
+    '%E2%80%AE',
+    '!',
+    '$',
+    '&',
+    "'",
+    '(',
+    ')',
+    '*',
+    '+',
+    ',',
+    ';',
+    '=',
+    ':',
+    '@',
+    '/',
+  ),
+  maxLength: 12,
+});
+/**
+ * Web URLs: scheme, host, port, path, query and fragment. fc.webUrl draws its path characters
+ * through a map of all of Unicode that takes over a second of CPU to build; these parts are drawn
+ * from the characters URLs hold.
+ */
+const webUrl = fc
+  .tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.option(fc.nat(65535)), urlPart, urlPart, urlPart)
+  .map(
+    ([scheme, host, port, path, query, fragment]) => `${scheme}://${host}${port === null ? '' : `:${port}`}/${path}?${query}#${fragment}`,
+  );
+
 describe('one URL check', () => {
   it.each([
     ['https://h.example/a?b=1#c', undefined],
@@ -247,7 +288,7 @@ describe('one URL check', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          webUrl,
           fc.string(),
           fc.string().map((s) => `https://h.example/${s}`),
         ),
