@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -10,9 +10,14 @@ import { defineConfig } from 'vitest/config';
 // built action runs without it, in the runner's clean environment (test/support/dist-runner.ts).
 process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/bkci-node-compile');
 // The tests' temporary folders and files (a folder per step, its output and summary files) on the
-// machine's RAM disk when it has one: on this machine's disk, creating and removing them cost two
-// to three times the CPU. A TMPDIR of the caller's own is kept.
-if (process.env.TMPDIR === undefined && existsSync('/dev/shm')) process.env.TMPDIR = '/dev/shm';
+// machine's RAM disk when it has one with room (a container's is often 64 MiB): on this machine's
+// disk, creating and removing them cost two to three times the CPU. A TMPDIR of the caller's own
+// is kept.
+const ramDisk = '/dev/shm';
+if (process.env.TMPDIR === undefined && existsSync(ramDisk)) {
+  const { bavail, bsize } = statfsSync(ramDisk);
+  if (bavail * bsize >= 1024 ** 3) process.env.TMPDIR = ramDisk;
+}
 
 export default defineConfig({
   test: {
@@ -20,9 +25,9 @@ export default defineConfig({
     // Half as many workers again as cores, three on two (vitest caps a percentage at the cores): a
     // file waits on loopback sockets and the built action's processes for about a fifth of its
     // time (the timeouts and deadlines the built action keeps are real), and the third worker runs
-    // another file meanwhile. On this machine: 32-38 s against 35-40 s idle, and 55 s against 65 s
+    // another file meanwhile. On this machine: 33-36 s against 36-42 s idle, and 55 s against 65 s
     // with both cores kept busy by other processes (BENCHMARKS.md, "The test suite's time"). A
-    // fourth made each file slower than it gained.
+    // fourth gave nothing clear for more CPU.
     maxWorkers: Math.ceil(availableParallelism() * 1.5),
     // Workers are reused across files instead of one process per file: a fresh worker costs a
     // process, vitest's environment and every module of src/ and emulator/ transformed and loaded

@@ -164,7 +164,8 @@ describe('fault matching: exact path, or an explicit pattern', () => {
   });
 });
 
-describe('npm run emulator', () => {
+// Each case is a process of its own on a port of its own: they run at the same time.
+describe.concurrent('npm run emulator', () => {
   /**
    * Starts it as a person would, through npm, or (`node`) the command npm runs, with this Node: the
    * same program without npm's own start-up, for what npm plays no part in. Resolves with its URL
@@ -204,9 +205,10 @@ describe('npm run emulator', () => {
     return false;
   };
 
-  it.each(['SIGTERM', 'SIGINT'] as const)(
+  it.for(['SIGTERM', 'SIGINT'] as const)(
     'ends with no server left listening when npm gets %s',
-    async (signal) => {
+    { timeout: 20_000 },
+    async (signal, { expect }) => {
       const e = start(['--port', '0', '--no-seed'], 'npm');
       const url = await e.url;
       expect((await fetch(`${url}/__emulator/faults`)).status).toBe(200);
@@ -214,10 +216,9 @@ describe('npm run emulator', () => {
       await e.exited;
       expect(await refused(url)).toBe(true);
     },
-    20_000,
   );
 
-  it('a busy port is one line naming the port and what to do, not a stack trace', async () => {
+  it('a busy port is one line naming the port and what to do, not a stack trace', async ({ expect }) => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as AddressInfo;
@@ -233,7 +234,7 @@ describe('npm run emulator', () => {
     }
   }, 20_000);
 
-  it('a mistyped flag prints the usage, not a stack trace, and exits 2', async () => {
+  it('a mistyped flag prints the usage, not a stack trace, and exits 2', async ({ expect }) => {
     const e = start(['--prot', '8080']);
     e.url.catch(() => undefined);
     expect(await e.exited).toBe(2);

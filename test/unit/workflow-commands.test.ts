@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as wc from '../../src/runner/workflow-commands.ts';
 import { parseOutputFile } from '../support/dist-runner.ts';
 
@@ -26,6 +26,8 @@ afterEach(async () => {
   process.exitCode = undefined;
   await rm(dir, { recursive: true, force: true });
 });
+// One summary file for the file's tests (@actions/core's summary keeps the path it first read), removed at the end.
+afterAll(() => rm(summaryFile, { force: true }));
 
 describe('the runner protocol', () => {
   it.each([
