@@ -172,6 +172,18 @@ describe('retries: each fault × GET, PUT, POST', () => {
     if (!post.ok) expect(post.error).toBeInstanceOf(RequestTimeoutError);
   });
 
+  it("request-timeout is kept by the step's clock: a request held for good times out when that clock says so", async () => {
+    // A minute's request-timeout, on a clock that lets it pass once the emulator holds the request:
+    // the call must end long before a minute of real time, and the clock must read a minute later.
+    const realStart = Date.now();
+    const r = await attempt('POST', { kind: 'hang' }, 1, { requestTimeoutMs: 60_000 });
+    expect(Date.now() - realStart).toBeLessThan(20_000);
+    // The attempt's clock (a SkippingClock: real time plus what it skipped) reads the minute passed.
+    expect(clock.now() - realStart).toBeGreaterThanOrEqual(60_000);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toBeInstanceOf(RequestTimeoutError);
+  });
+
   it('request-timeout covers the body too: a body that never ends is cut and retried', async () => {
     const r = await attempt('GET', { kind: 'stall' }, 5, { requestTimeoutMs: 300, retries: 1 });
     expect(r).toMatchObject({ ok: false, attempts: 2, delays: [1000] });
