@@ -1,7 +1,7 @@
-import { existsSync, statfsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { useRunTemp } from './test/support/run-temp.ts';
 
 // Node's compile cache for every process of the suite that inherits this environment: the workers,
 // and the local loop's scripts the tests start (scripts/demo.ts, emulator/cli.ts), which Node
@@ -9,19 +9,14 @@ import { defineConfig } from 'vitest/config';
 // CPU). Entries are checked against the source's hash, so an edited file is compiled afresh. The
 // built action runs without it, in the runner's clean environment (test/support/dist-runner.ts).
 process.env.NODE_COMPILE_CACHE ??= resolve(import.meta.dirname, 'node_modules/.cache/bkci-node-compile');
-// The tests' temporary folders and files (a folder per step, its output and summary files) on the
-// machine's RAM disk when it has one with room (a container's is often 64 MiB): on this machine's
-// disk, creating and removing them cost two to three times the CPU. A TMPDIR of the caller's own
-// is kept.
-const ramDisk = '/dev/shm';
-if (process.env.TMPDIR === undefined && existsSync(ramDisk)) {
-  const { bavail, bsize } = statfsSync(ramDisk);
-  if (bavail * bsize >= 1024 ** 3) process.env.TMPDIR = ramDisk;
-}
+// Everything the tests put in the temporary directory goes in one folder of the run's, on the RAM
+// disk where there is one, removed at the end (test/support/run-temp.ts).
+useRunTemp();
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/run-temp.ts'],
     // Half as many workers again as cores, three on two (vitest caps a percentage at the cores): a
     // file waits on loopback sockets and the built action's processes for about a fifth of its
     // time (the timeouts and deadlines the built action keeps are real), and the third worker runs
