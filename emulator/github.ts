@@ -3,13 +3,15 @@
 // answered as GitHub answers: 401 without a token it knows, 403 "Resource not accessible by
 // integration" for a token that may only read, 422 for a body it refuses, its secondary rate
 // limit (403 or 429 with retry-after) and its primary one (x-ratelimit-remaining: 0 with
-// x-ratelimit-reset). Its control API is under /__emulator/github/ (emulator/README.md).
+// x-ratelimit-reset). Faults a test arms (emulator/github-faults.ts) make it fail as GitHub or a
+// network does: its HTML error pages, a lost answer, a held request. Its control API is under
+// /__emulator/github/ (emulator/README.md).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
+import { type Answer, FAULTS, type Fault, faultBody, message, takeFault } from './github-faults.ts';
 import { bodyProblems, type CheckedOperation, loadSchemas } from './github-schema.ts';
 
-const DOCS = 'https://docs.github.com/rest/checks/runs';
 const CONTROL = '/__emulator/github/';
 
 export interface CheckRun {
@@ -36,19 +38,6 @@ export interface GitHubRequest {
   status: number;
 }
 
-const faultBody = z
-  .object({
-    /** secondary: 403 (or `status` 429) with retry-after; primary: x-ratelimit-remaining 0; error: `status` with GitHub's message; drop: the change is made, the answer lost. */
-    kind: z.enum(['secondary', 'primary', 'error', 'drop']),
-    method: z.string().optional(),
-    /** A part of the path the fault applies to. */
-    path: z.string().optional(),
-    status: z.number().int().min(400).max(599).optional(),
-    retryAfter: z.number().int().min(0).default(60),
-    times: z.number().int().min(1).default(1),
-  })
-  .strict();
-type Fault = z.output<typeof faultBody>;
 const tokenBody = z.object({ token: z.string().min(1), access: z.enum(['write', 'read']).default('write') }).strict();
 const limitBody = z.object({ limit: z.number().int().min(0) }).strict();
 
@@ -62,18 +51,14 @@ export interface GitHubEmulator {
   close(): Promise<void>;
 }
 
-interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
+export interface GitHubOptions {
+  now?: () => number;
+  port?: number;
+  /** Told when a `hang` fault holds a request unanswered: a test's clock can let the step's timeout for it pass at once. */
+  onHold?: (request: { method: string; path: string }) => void;
 }
 
-const message = (status: number, text: string, extra: object = {}): Answer => ({
-  status,
-  body: { message: text, documentation_url: DOCS, status: String(status), ...extra },
-});
-
-export async function startGitHub(options: { now?: () => number; port?: number } = {}): Promise<GitHubEmulator> {
+export async function startGitHub(options: GitHubOptions = {}): Promise<GitHubEmulator> {
   const now = options.now ?? Date.now;
   // GitHub's description is large: compiled before the first request, not during it.
   loadSchemas();
@@ -196,15 +181,6 @@ export async function startGitHub(options: { now?: () => number; port?: number }
     return message(404, 'Not Found');
   };
 
-  const faultFor = (method: string, path: string): Fault | undefined => {
-    const i = faults.findIndex((f) => (f.method === undefined || f.method === method) && (f.path === undefined || path.includes(f.path)));
-    const f = faults[i];
-    if (f === undefined) return undefined;
-    f.times -= 1;
-    if (f.times <= 0) faults.splice(i, 1);
-    return f;
-  };
-
   const rateHeaders = (): Record<string, string> => ({
     'x-ratelimit-limit': String(limit),
     'x-ratelimit-remaining': String(Math.max(0, limit - used)),
@@ -212,21 +188,6 @@ export async function startGitHub(options: { now?: () => number; port?: number }
     'x-ratelimit-reset': String(Math.ceil(now() / 1000) + 3600),
     'x-ratelimit-resource': 'core',
   });
-
-  const faultAnswer = (f: Fault): Answer => {
-    if (f.kind === 'secondary')
-      return {
-        ...message(f.status ?? 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
-        headers: { 'retry-after': String(f.retryAfter) },
-      };
-    if (f.kind === 'primary')
-      return {
-        ...message(403, 'API rate limit exceeded for installation ID 1.'),
-        headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(now() / 1000) + f.retryAfter) },
-      };
-    const status = f.status ?? 502;
-    return status >= 500 ? { status, body: status === 502 ? 'Server Error' : { message: 'Server Error' } } : message(status, 'Fault');
-  };
 
   const handle = (method: string, path: string, query: URLSearchParams, headers: IncomingMessage['headers'], text: string) => {
     const auth = /^(?:token|bearer)\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
@@ -310,14 +271,13 @@ export async function startGitHub(options: { now?: () => number; port?: number }
         }
         return;
       }
-      const f = faultFor(method, u.pathname);
-      const a = f === undefined || f.kind === 'drop' ? handle(method, u.pathname, u.searchParams, req.headers, text) : faultAnswer(f);
-      received.push({ method, path: u.pathname + u.search, headers: req.headers, body: text, status: a.status });
-      if (f?.kind === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      send(res, a, rateHeaders());
+      const f = takeFault(faults, method, u.pathname, text);
+      const apply = () => handle(method, u.pathname, u.searchParams, req.headers, text);
+      const act = f === undefined ? { answer: apply() } : FAULTS[f.kind](f, apply, Math.ceil(now() / 1000));
+      received.push({ method, path: u.pathname + u.search, headers: req.headers, body: text, status: act.answer.status });
+      if (act.after === 'drop') req.socket.destroy();
+      else if (act.after === 'hold') options.onHold?.({ method, path: u.pathname });
+      else send(res, act.answer, rateHeaders());
     });
   });
   server.on('connection', (s) => {

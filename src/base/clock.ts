@@ -3,8 +3,12 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** A signal that aborts (a TimeoutError) once `ms` have passed: one request's own deadline. */
-  timeout(ms: number): AbortSignal;
+  /**
+   * A signal that aborts (a TimeoutError) once `ms` have passed: one request's own deadline. `of`
+   * names whose requests it bounds when not bk-ci's (`github`): a test's clock can then let the
+   * right one pass when a server holds a request.
+   */
+  timeout(ms: number, of?: string): AbortSignal;
 }
 
 export const systemClock: Clock = {

@@ -1,48 +1,39 @@
 // The bk-ci build as a check run on the commit: created once bk-ci has the build (or taken over
-// from an earlier step), updated when what it shows changes and never more than once per 10 s,
-// completed once at the end. GitHub never decides the step: every problem is one warning, and
-// the build is followed as without the check.
+// when a check run of this build is already there), updated when what it shows changes at the
+// cadence check-state.ts keeps, completed once at the end within the time the step may give
+// GitHub. GitHub never decides the step: a problem is one warning, and the build is followed as
+// without the check. Every write's body comes from body.ts (secrets out before anything else).
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../base/clock.ts';
+import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
-import type { BuildStatus } from '../bkci/builds.ts';
 import { endOf } from '../pipeline/status.ts';
 import type { WatchView } from '../pipeline/watch.ts';
 import { annotationsOf, parseDiagnostics } from './annotations.ts';
+import { type BodyOf, type Notes, type Size, SMALLEST } from './body.ts';
+import { CheckRunOnGitHub, type Sent } from './check-run.ts';
+import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, until } from './check-state.ts';
+import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
-import { inert, titleText } from './text.ts';
-import { failedLines, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
-
-/** GitHub's GITHUB_TOKEN has 1,000 requests an hour per repository, shared by every job: at most one update per 10 s. */
-export const UPDATE_EVERY_MS = 10_000;
-/** How long the last update may wait for GitHub (a rate limit, an outage) before the step gives up on it. */
-const FINAL_BUDGET_MS = 60_000;
-const FINAL_ATTEMPTS = 3;
-
-const checkRun = z.looseObject({
-  id: z.number(),
-  html_url: z.string().nullish(),
-  name: z.string(),
-  status: z.string(),
-  external_id: z.string().nullish(),
-});
-type CheckRunData = z.infer<typeof checkRun>;
-const checkRuns = z.looseObject({ check_runs: z.array(checkRun) });
+import { plainLine, type Scrub } from './text.ts';
+import { failedLines, type Label, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
 
 export interface CheckOptions {
   token: string;
   /** check-name; by default `bk-ci <pipeline>`. */
   name: string | undefined;
-  /** build-status: take over an in-progress check run of the same name on the commit. */
-  takeOver: boolean;
   env: NodeJS.ProcessEnv;
   clock: Clock;
   log: Log;
+  /** The job's cancel. */
   signal: AbortSignal;
+  /** The step's deadline by the clock (its start + timeout): GitHub gets a few seconds past it, no more. */
+  deadline: number;
+  /** The step's secret scrubbing: every text sent to GitHub passes it. */
+  scrub: Scrub;
   /** How requests are sent: @actions/github's Octokit by default. */
   send?: Send;
 }
@@ -50,49 +41,48 @@ export interface CheckOptions {
 /** The build the check is about. */
 export interface CheckedBuild {
   id: string;
+  /** Its page in bk-ci, when known ('' when not yet: the wait learns the pipeline). */
   url: string;
   pipelineId: string | undefined;
   /** What a re-run did with an earlier attempt's build ("taken from attempt 1", "failed jobs retried (run 2)"). */
   rerun?: string | undefined;
-}
-
-const FIX = 'give the job `permissions: checks: write` (a pull request from a fork gets a read-only token: its check cannot be written)';
-
-function describeProblem(p: Problem): string {
-  const said = `${p.status === undefined ? '' : `${p.status}: `}${p.message}`;
-  switch (p.kind) {
-    case 'forbidden':
-      return `GitHub refused to write the check run (${said}): the token may not write checks; ${FIX}`;
-    case 'auth':
-      return `GitHub refused github-token (${said}): give a valid token (by default the job's GITHUB_TOKEN) with \`permissions: checks: write\``;
-    case 'rate':
-      return `GitHub's rate limit was reached (${said}): the check is updated once GitHub allows it again (GITHUB_TOKEN has 1,000 requests an hour per repository, shared by every job)`;
-    case 'refused':
-      return `GitHub refused the check run (${said})`;
-    case 'outage':
-      return `GitHub could not be reached or failed (${said}): the check run may lag behind the build`;
-  }
+  /** A check run of this build may be on the commit already (a build this step did not just start): looked for before one is created. */
+  lookFirst: boolean;
 }
 
 export class BuildCheck {
   readonly #gh: GitHub;
   readonly #target: CheckTarget;
   readonly #o: CheckOptions;
-  #run: CheckRunData | undefined;
+  readonly #cadence = new Cadence();
+  readonly #said = new FirstOfKind();
+  readonly #run: CheckRunOnGitHub;
   #off = false;
-  #warned = false;
-  #busy: Promise<void> = Promise.resolve();
+  /** How much a progress update carries: less after GitHub refused one (the last update starts whole). */
+  #progressSize: Size = 0;
+  #busy: Promise<unknown> = Promise.resolve();
   #inFlight = false;
   #sentKey: string | undefined;
-  #sentAt: number | undefined;
   #build: CheckedBuild | undefined;
-  #pipelineName: string | undefined;
-  #last: BuildStatus | undefined;
+  #view: WatchView | undefined;
+  #finishedAt: number | undefined;
+  #cancelledAt: number | undefined;
+  /** While the last update is made, problems go into its one line instead of lines of their own. */
+  #quiet = false;
 
-  private constructor(gh: GitHub, target: CheckTarget, o: CheckOptions) {
-    this.#gh = gh;
+  private constructor(send: Send, target: CheckTarget, o: CheckOptions) {
     this.#target = target;
     this.#o = o;
+    this.#gh = new GitHub(send, { clock: o.clock, scrub: o.scrub, until: () => this.#until() });
+    this.#run = new CheckRunOnGitHub(this.#gh, target, o.log, o.scrub);
+    // After a cancel the last update goes out within the cancel's window; what was under way is given up, said at most in debug.
+    const cancelled = (): void => {
+      this.#cancelledAt = o.clock.now();
+      this.#quiet = true;
+      this.#gh.abortInFlight();
+    };
+    if (o.signal.aborted) cancelled();
+    else o.signal.addEventListener('abort', cancelled, { once: true });
   }
 
   /** The check for this step, or undefined (with one warning) when the workflow names no commit. */
@@ -102,199 +92,152 @@ export class BuildCheck {
       o.log.warning(`check: no check run is written: ${target}`);
       return undefined;
     }
-    const send = o.send ?? (await octokitSend(o.token, target.apiUrl));
-    return new BuildCheck(new GitHub(send, { clock: o.clock, signal: o.signal }), target, o);
+    return new BuildCheck(o.send ?? (await octokitSend(o.token, target.apiUrl)), target, o);
   }
 
   /** The outputs check-run-id and check-url. */
   get outputs(): Record<'check-run-id' | 'check-url', string> {
-    return { 'check-run-id': this.#run === undefined ? '' : String(this.#run.id), 'check-url': this.#run?.html_url ?? '' };
+    return { 'check-run-id': this.#run.id === undefined ? '' : String(this.#run.id), 'check-url': this.#run.url };
   }
 
-  get requests(): number {
-    return this.#gh.requests;
-  }
-
-  /** The build bk-ci accepted: the check is created at the first look at it. */
+  /** The build bk-ci accepted: the check is created (or taken over) at the first look at it. */
   follow(build: CheckedBuild): void {
     this.#build = build;
+    this.#run.mayExist ||= build.lookFirst;
   }
 
-  /** After each poll: sends what the check shows when it changed, at most once per 10 s, never waiting for GitHub. */
+  /** After each poll: sends what the check shows when it changed, at the cadence, never waiting for GitHub. */
   readonly onView = (v: WatchView): void => {
     if (v.last === undefined) return;
-    this.#last = v.last;
-    this.#pipelineName = v.detail?.pipelineName ?? this.#pipelineName;
+    this.#view = v;
     // An end is shown once, by finish(), with the step's conclusion.
     if (this.#off || this.#inFlight || this.#build === undefined || v.conclusion !== undefined || endOf(v.last) !== 'waiting') return;
     const shown = shownWhileRunning(v.last, v.pending, this.#label());
-    const now = this.#o.clock.now();
-    if (shown.key === this.#sentKey) return;
-    if (this.#sentAt !== undefined && now - this.#sentAt < UPDATE_EVERY_MS) return;
+    if (shown.key === this.#sentKey || this.#cadence.waitFrom(this.#o.clock.now()) > 0 || this.#cancelledAt !== undefined) return;
     this.#inFlight = true;
-    this.#busy = this.#show(shown).then(() => {
+    this.#busy = this.#write(shown, undefined, this.#progressSize).finally(() => {
       this.#inFlight = false;
     });
   };
 
   /** bk-ci refused the start: a completed failure check saying why. */
   async refused(reason: string, pipelineId: string, historyUrl: string): Promise<void> {
-    await this.#create(
-      {
-        status: 'completed',
-        conclusion: 'failure',
-        title: titleText('bk-ci did not start the build'),
-        summary: inert(reason, 4000),
-        key: 'refused',
-      },
-      { name: this.#o.name ?? `bk-ci ${pipelineId}`, details: historyUrl, externalId: undefined },
-    );
-  }
-
-  /** The end: the step's conclusion, sent once (retried within a bound). */
-  async finish(o: Outcome, message: string | undefined): Promise<void> {
-    await this.#busy;
-    if (this.#off || this.#build === undefined) return;
-    const shown = shownAtEnd(o, this.#label(), message, this.#last);
-    const notes = this.#annotations(o);
-    for (let attempt = 1; attempt <= FINAL_ATTEMPTS && !this.#off; attempt++) {
-      if (!(await this.#gh.waitOut(FINAL_BUDGET_MS))) break;
-      if (await this.#show(shown, notes)) return;
-      if (attempt < FINAL_ATTEMPTS) await this.#o.clock.sleep(attempt * 2000, this.#o.signal).catch(() => undefined);
-    }
-    if (!this.#off) this.#o.log.info('check: the check run could not be completed; it shows the build as it was last sent');
-  }
-
-  #label(): string {
-    const num = this.#last?.buildNum;
-    const rerun = this.#build?.rerun;
-    return `bk-ci build ${num ? `#${num}` : (this.#build?.id ?? '')}${rerun ? ` (${rerun})` : ''}`;
-  }
-
-  #name(): string {
-    return this.#o.name ?? `bk-ci ${this.#pipelineName || this.#build?.pipelineId || this.#build?.id || ''}`;
-  }
-
-  #problem(p: Problem): void {
-    if (p.kind === 'forbidden' || p.kind === 'auth' || p.kind === 'refused') this.#off = true;
-    const text = `check: ${describeProblem(p)}. The build is followed as without check.`;
-    if (this.#warned) this.#o.log.info(text);
-    else this.#o.log.warning(text);
-    this.#warned = true;
-  }
-
-  /** Sends what the check shows: creates (or takes over) the run first. True when GitHub has it. */
-  async #show(shown: Shown, notes?: { annotations: object[]; more: number }): Promise<boolean> {
-    const b = this.#build;
-    if (b === undefined) return false;
-    const ok =
-      this.#run === undefined
-        ? await this.#create(shown, { name: this.#name(), details: b.url, externalId: b.id }, notes)
-        : await this.#update(this.#run.id, shown, notes);
-    if (ok) {
-      this.#sentKey = shown.key;
-      this.#sentAt = this.#o.clock.now();
-    }
-    return ok;
-  }
-
-  #body(shown: Shown, notes?: { annotations: object[]; more: number }): Record<string, unknown> {
-    const more = notes !== undefined && notes.more > 0 ? `\n\n_${notes.more} more compiler messages are in the log._` : '';
-    return {
-      status: shown.status,
-      ...(shown.conclusion === undefined ? {} : { conclusion: shown.conclusion }),
-      output: {
-        title: shown.title,
-        summary: shown.summary,
-        ...(shown.text === undefined && more === '' ? {} : { text: (shown.text ?? '') + more }),
-        ...(notes === undefined || notes.annotations.length === 0 ? {} : { annotations: notes.annotations }),
-      },
+    const shown: Shown = {
+      status: 'completed',
+      conclusion: 'failure',
+      title: 'bk-ci did not start the build',
+      summary: [{ kind: 'line', spans: [reason] }],
+      text: [],
+      key: 'refused',
     };
+    const r = await this.#run.create({ shown, size: 0, details: historyUrl }, this.#o.name ?? `bk-ci ${pipelineId}`, undefined);
+    if (!r.ok) this.#report(r.problem);
   }
 
-  async #update(id: number, shown: Shown, notes?: { annotations: object[]; more: number }): Promise<boolean> {
-    const { owner, repo } = this.#target;
-    const r = await this.#gh.call(
-      {
-        method: 'PATCH',
-        route: '/repos/{owner}/{repo}/check-runs/{check_run_id}',
-        params: { owner, repo, check_run_id: id, ...this.#body(shown, notes) },
-      },
-      checkRun,
-    );
-    if (r.ok) this.#run = r.data;
-    else this.#problem(r.problem);
-    return r.ok;
-  }
-
-  async #create(
-    shown: Shown,
-    how: { name: string; details: string; externalId: string | undefined },
-    notes?: { annotations: object[]; more: number },
-  ): Promise<boolean> {
-    const { owner, repo, sha } = this.#target;
-    const found = this.#o.takeOver || how.externalId !== undefined ? await this.#find(how.name, how.externalId) : undefined;
-    if (found !== undefined) {
-      this.#run = found;
-      if (this.#o.takeOver) this.#o.log.info(`check: took over the check run "${how.name}" (${found.id}) on ${sha.slice(0, 7)}`);
-      return this.#update(found.id, shown, notes);
+  /** The end: the step's conclusion, sent once (again once within a bound); one line when the check could not be completed. */
+  async finish(o: Outcome, message: string | undefined): Promise<void> {
+    this.#finishedAt = this.#o.clock.now();
+    try {
+      await this.#busy;
+      if (this.#off || this.#build === undefined) return;
+      const shown = shownAtEnd(o, this.#label(), message, this.#view?.last, this.#cancelledAt !== undefined);
+      const left = await this.#final(shown, this.#annotations(o));
+      if (left !== undefined) this.#o.log.warning(left);
+    } catch (e) {
+      this.#o.log.warning(`check: the check run could not be completed: ${errorMessage(e)}`);
     }
-    const r = await this.#gh.call(
-      {
-        method: 'POST',
-        route: '/repos/{owner}/{repo}/check-runs',
-        params: {
-          owner,
-          repo,
-          name: how.name,
-          head_sha: sha,
-          ...(/^https?:\/\//.test(how.details) ? { details_url: how.details } : {}),
-          ...(how.externalId === undefined ? {} : { external_id: how.externalId }),
-          ...this.#body(shown, notes),
-        },
-      },
-      checkRun,
+  }
+
+  /** The last update: at once, smaller at once when GitHub refused it, again after the cadence; words when it did not land. */
+  async #final(shown: Shown, notes: Notes | undefined): Promise<string | undefined> {
+    const { clock } = this.#o;
+    this.#quiet = true;
+    let attempts = 0;
+    let size: Size = 0;
+    let problem: Problem | undefined;
+    for (;;) {
+      const wait = Math.max(attempts === 0 ? 0 : this.#cadence.waitFrom(clock.now()), this.#gh.waitLeft());
+      if (clock.now() + wait >= this.#until()) return this.#left(problem, wait);
+      // A cancel ends the wait and shortens the window: looked at again. After one, the wait fits the window.
+      if (wait > 0 && !(await this.#sleep(wait))) continue;
+      const r = await this.#write(shown, notes, size);
+      if (r.ok) return undefined;
+      problem = r.problem;
+      if (r.problem.kind !== 'invalid') attempts += 1;
+      const next = afterFailedFinal(r.problem, size, SMALLEST, attempts);
+      // GitHub will not take the check from this token: said once already, and nothing of it is there.
+      if (next === 'stop' && ENDS_CHECK.has(problem.kind) && this.#run.id === undefined && !this.#run.mayExist) return undefined;
+      if (next === 'stop') return this.#left(problem, 0);
+      if (next === 'smaller') size = (size + 1) as Size;
+    }
+  }
+
+  /** Waits on the clock; false when the job's cancel ended the wait (after the cancel, none does). */
+  #sleep(ms: number): Promise<boolean> {
+    const signal = this.#cancelledAt === undefined ? this.#o.signal : undefined;
+    return this.#o.clock.sleep(ms, signal).then(
+      () => true,
+      () => false,
     );
+  }
+
+  /** When the time GitHub may take is over (check-state.ts). */
+  #until(): number {
+    return until({ deadline: this.#o.deadline, finishedAt: this.#finishedAt, cancelledAt: this.#cancelledAt });
+  }
+
+  /** Words for a check its last update did not reach: GitHub asked to wait too long, failed, or no time was left. */
+  #left(problem: Problem | undefined, wait: number): string {
+    const asked = problem?.kind === 'rate' ? problem : undefined;
+    const rate = asked?.waitMs ?? this.#gh.waitLeft();
+    const why =
+      wait > 0 && rate > 0
+        ? waitTooLong(asked ?? { kind: 'rate', status: undefined, message: 'an earlier answer', maybeApplied: false }, rate)
+        : problem === undefined
+          ? 'no time was left for GitHub'
+          : describeProblem(problem);
+    return leftWords({ name: this.#name(), runId: this.#run.id, mayExist: this.#run.mayExist, buildId: this.#build?.id ?? '', why });
+  }
+
+  #label(): Label {
+    const v = this.#view;
+    return { num: v?.last?.buildNum ?? v?.num, id: this.#build?.id ?? '', run: v?.executeCount, rerun: this.#build?.rerun };
+  }
+
+  /** The check's name as GitHub has it (scrubbed as every text sent to it). */
+  #name(): string {
+    const b = this.#build;
+    return plainLine(this.#o.name ?? `bk-ci ${this.#view?.detail?.pipelineName || b?.pipelineId || b?.id || ''}`, this.#o.scrub);
+  }
+
+  #report(p: Problem): void {
+    const ends = ENDS_CHECK.has(p.kind);
+    if (ends) this.#off = true;
+    if (p.kind === 'invalid') this.#progressSize = SMALLEST;
+    const text = whileRunning(p, ends, this.#cadence.waitFrom(this.#o.clock.now()));
+    if (this.#quiet && !ends) this.#o.log.debug(text);
+    else if (this.#said.first(p.kind)) this.#o.log.warning(text);
+    else this.#o.log.debug(text);
+  }
+
+  /** Sends what the check shows: to this build's run, found or created first. */
+  async #write(shown: Shown, notes: Notes | undefined, size: Size): Promise<Sent> {
+    const b = this.#build;
+    if (b === undefined) return { ok: true };
+    const body: BodyOf = { shown, notes, size, details: b.url || this.#view?.url };
+    const r = await this.#run.write(body, this.#name(), b.id);
+    const now = this.#o.clock.now();
     if (r.ok) {
-      this.#run = r.data;
-      this.#o.log.info(`check: "${how.name}" on ${sha.slice(0, 7)}: ${r.data.html_url ?? r.data.id}`);
+      this.#cadence.ok(now);
+      this.#sentKey = shown.key;
     } else {
-      this.#mayExist ||= r.problem.maybeApplied;
-      this.#problem(r.problem);
+      this.#cadence.failed(now, this.#gh.waitLeft());
+      this.#report(r.problem);
     }
-    return r.ok;
+    return r;
   }
 
-  /**
-   * A check run already on the commit: for a take-over the latest in progress of that name; for a
-   * create whose answer was lost, the one with this build's id (so it is never created twice).
-   */
-  async #find(name: string, externalId: string | undefined): Promise<CheckRunData | undefined> {
-    if (!this.#o.takeOver && !this.#mayExist) return undefined;
-    const { owner, repo, sha } = this.#target;
-    const r = await this.#gh.call(
-      {
-        method: 'GET',
-        route: '/repos/{owner}/{repo}/commits/{ref}/check-runs',
-        params: { owner, repo, ref: sha, check_name: name, filter: 'all', per_page: 100 },
-      },
-      checkRuns,
-    );
-    if (!r.ok) {
-      this.#problem(r.problem);
-      return undefined;
-    }
-    const mine = r.data.check_runs.filter((c) => c.name === name);
-    return (
-      mine.find((c) => externalId !== undefined && c.external_id === externalId) ??
-      (this.#o.takeOver ? mine.find((c) => c.status !== 'completed') : undefined)
-    );
-  }
-
-  /** Set once a create may have been applied without its answer: the next create looks first. */
-  #mayExist = false;
-
-  #annotations(o: Outcome): { annotations: object[]; more: number } | undefined {
+  #annotations(o: Outcome): Notes | undefined {
     const workspace = this.#target.workspace;
     if (workspace === undefined) return undefined;
     const isFile = (rel: string): boolean => {

@@ -1,21 +1,32 @@
 // GitHub's REST API for the check run: @actions/github's Octokit (its auth, user agent, and the
-// runner's proxy) with GitHub's rate limits honoured on the step's clock. Nothing here throws:
-// every answer is a result or a problem in words, since GitHub never decides the step.
+// runner's proxy) on the step's clock. Every request is sent once, scrubbed of the step's secrets
+// to the last string, with a timeout of its own that ends by the time the step may give GitHub;
+// GitHub's rate limits are remembered, never waited out here. Nothing here throws: every answer is
+// a result or a problem in words, since GitHub never decides the step.
 import type { Clock } from '../base/clock.ts';
 import { z } from '../base/schema.ts';
+import { collapse, cut } from '../base/text.ts';
+import type { Scrub } from './text.ts';
 
 /** How long one request to GitHub may take: a slow GitHub must not hold the build's wait. */
-const REQUEST_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 10_000;
 
-export type ProblemKind = 'forbidden' | 'auth' | 'rate' | 'refused' | 'outage';
+/**
+ * forbidden, auth, refused: GitHub will not take the check from this token; invalid: it refused a
+ * body (422); rate: it asked to wait; outage: it failed or could not be reached; timeout: no answer
+ * in time; late: not sent, the step's time for GitHub was over.
+ */
+export type ProblemKind = 'forbidden' | 'auth' | 'refused' | 'invalid' | 'rate' | 'outage' | 'timeout' | 'late';
 
 export interface Problem {
   kind: ProblemKind;
   status: number | undefined;
-  /** GitHub's own words, or what went wrong on the way. */
+  /** GitHub's own words (one line), or what went wrong on the way. */
   message: string;
   /** The request may have been applied (no answer, or a server error): never sent again blindly. */
   maybeApplied: boolean;
+  /** How long GitHub asked to wait, for a rate limit. */
+  waitMs?: number | undefined;
 }
 
 export type Result<T> = { ok: true; data: T } | { ok: false; problem: Problem };
@@ -53,73 +64,105 @@ export function rateLimitWait(status: number | undefined, headers: Record<string
   return status === 429 ? 60_000 : undefined;
 }
 
-export function classify(e: unknown, wallNow: number): Problem & { waitMs?: number } {
+/** What GitHub said, in one line: its JSON message, or an error page (HTML) reduced to its title or first words. */
+export function saidOf(data: unknown, fallback: string): string {
+  const json = z.looseObject({ message: z.string() }).safeParse(data);
+  const text = json.success ? json.data.message : typeof data === 'string' && data.trim() !== '' ? data : fallback;
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  return cut(
+    collapse(title ?? text)
+      .replace(/&middot;/g, '·')
+      .replace(/&mdash;/g, '—')
+      .replace(/&quot;/g, '"'),
+    200,
+  );
+}
+
+export function classify(e: unknown, wallNow: number): Problem {
   const p = errorShape.safeParse(e);
   const status = p.success && p.data.response !== undefined ? p.data.status : undefined;
-  const said = z.looseObject({ message: z.string() }).safeParse(p.success ? p.data.response?.data : undefined);
-  const message = said.success ? said.data.message : p.success ? (p.data.message ?? String(e)) : String(e);
-  const wait = rateLimitWait(status, (p.success ? p.data.response?.headers : undefined) ?? {}, wallNow);
-  if (wait !== undefined) return { kind: 'rate', status, message, maybeApplied: false, waitMs: wait };
-  if (status === 401) return { kind: 'auth', status, message, maybeApplied: false };
-  if (status === 403 || status === 404) return { kind: 'forbidden', status, message, maybeApplied: false };
-  if (status !== undefined && status < 500) return { kind: 'refused', status, message, maybeApplied: false };
-  return { kind: 'outage', status, message, maybeApplied: true };
+  const message = saidOf(p.success ? p.data.response?.data : undefined, p.success ? (p.data.message ?? String(e)) : String(e));
+  const waitMs = rateLimitWait(status, (p.success ? p.data.response?.headers : undefined) ?? {}, wallNow);
+  const problem = (kind: ProblemKind, maybeApplied = false): Problem => ({ kind, status, message, maybeApplied });
+  if (waitMs !== undefined) return { ...problem('rate'), waitMs };
+  if (status === 401) return problem('auth');
+  if (status === 403 || status === 404) return problem('forbidden');
+  if (status === 422) return problem('invalid');
+  if (status !== undefined && status < 500) return problem('refused');
+  return problem('outage', true);
+}
+
+/** Every string in the value scrubbed: nothing of the step's secrets leaves for GitHub, whatever field it is in. */
+export function scrubDeep(value: unknown, scrub: Scrub): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, scrub)]));
+  return value;
 }
 
 export interface GitHubOptions {
   clock: Clock;
-  signal: AbortSignal;
-  /** The wall clock, for x-ratelimit-reset (epoch seconds). */
-  wallNow?: () => number;
+  scrub: Scrub;
+  /** When, by the clock, the step's time for GitHub is over: no request is sent past it, none waits beyond it. */
+  until: () => number;
 }
+
+const notSent = (kind: ProblemKind, message: string): Result<never> => ({
+  ok: false,
+  problem: { kind, status: undefined, message, maybeApplied: false },
+});
 
 /** One GitHub, rate limits remembered: a call made while GitHub asked to wait is not sent. */
 export class GitHub {
   #blockedUntil = 0;
-  requests = 0;
-  private readonly send: Send;
-  private readonly o: GitHubOptions;
+  #inFlight = new AbortController();
+  readonly #send: Send;
+  readonly #o: GitHubOptions;
 
   constructor(send: Send, o: GitHubOptions) {
-    this.send = send;
-    this.o = o;
+    this.#send = send;
+    this.#o = o;
   }
 
   /** How long GitHub asked to wait from now (0: not at all). */
   waitLeft(): number {
-    return Math.max(0, this.#blockedUntil - this.o.clock.now());
+    return Math.max(0, this.#blockedUntil - this.#o.clock.now());
   }
 
-  /** Sends once; a rate limit is remembered, not waited for (the caller decides whether to wait). */
+  /** Gives up the requests under way (the job was cancelled: the last update goes out instead). */
+  abortInFlight(): void {
+    this.#inFlight.abort();
+    this.#inFlight = new AbortController();
+  }
+
+  /** Sends once, within the step's time; a rate limit is remembered, not waited for (the caller decides whether to wait). */
   async call<T>(c: Call, data: z.ZodType<T>): Promise<Result<T>> {
-    if (this.waitLeft() > 0)
-      return { ok: false, problem: { kind: 'rate', status: undefined, message: 'GitHub asked to wait', maybeApplied: false } };
-    this.requests += 1;
-    try {
-      // Not the step's cancel signal: the last update goes out after a cancel too.
-      const signal = this.o.clock.timeout(REQUEST_TIMEOUT_MS);
-      const reply = await this.send(`${c.method} ${c.route}`, { ...c.params, request: { signal } });
-      const parsed = data.safeParse(reply.data);
-      if (!parsed.success)
-        return {
-          ok: false,
-          problem: { kind: 'outage', status: reply.status, message: 'GitHub answered with an unexpected body', maybeApplied: true },
-        };
-      return { ok: true, data: parsed.data };
-    } catch (e) {
-      const problem = classify(e, (this.o.wallNow ?? Date.now)());
-      if (problem.waitMs !== undefined) this.#blockedUntil = this.o.clock.now() + problem.waitMs;
-      const { waitMs: _w, ...rest } = problem;
-      return { ok: false, problem: rest };
-    }
-  }
-
-  /** Waits out GitHub's rate limit when it ends within `budgetMs`; false when it would not. */
-  async waitOut(budgetMs: number): Promise<boolean> {
+    const { clock } = this.#o;
     const left = this.waitLeft();
-    if (left > budgetMs) return false;
-    if (left > 0) await this.o.clock.sleep(left, this.o.signal).catch(() => undefined);
-    return this.waitLeft() === 0;
+    if (left > 0) return notSent('rate', `GitHub asked to wait ${Math.ceil(left / 1000)}s more`);
+    const ms = Math.min(REQUEST_TIMEOUT_MS, this.#o.until() - clock.now());
+    if (ms <= 0) return notSent('late', "the step's time for GitHub was over");
+    // Not the step's cancel signal: the last update goes out after a cancel too.
+    const timeout = clock.timeout(ms, 'github');
+    const given = this.#inFlight.signal;
+    try {
+      const params = scrubDeep(c.params, this.#o.scrub) as Record<string, unknown>;
+      const reply = await this.#send(`${c.method} ${c.route}`, { ...params, request: { signal: AbortSignal.any([timeout, given]) } });
+      const parsed = data.safeParse(reply.data);
+      if (parsed.success) return { ok: true, data: parsed.data };
+      const message = 'GitHub answered with an unexpected body';
+      return { ok: false, problem: { kind: 'outage', status: reply.status, message, maybeApplied: true } };
+    } catch (e) {
+      if (timeout.aborted || given.aborted) {
+        const message = given.aborted ? 'given up when the job was cancelled' : `no answer within ${Math.ceil(ms / 1000)}s`;
+        return { ok: false, problem: { kind: 'timeout', status: undefined, message, maybeApplied: true } };
+      }
+      // x-ratelimit-reset is epoch seconds: the step's clock is the wall clock (a test's shares the emulator's).
+      const problem = classify(e, clock.now());
+      if (problem.waitMs !== undefined) this.#blockedUntil = clock.now() + problem.waitMs;
+      return { ok: false, problem };
+    }
   }
 }
 

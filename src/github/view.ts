@@ -1,23 +1,35 @@
 // What the check run shows of the build: while it runs (status, the running stage, a review
-// pause with who may approve) and at its end (a conclusion matching the step's). Pure: the
-// watch hands over what it saw, this says what GitHub should show.
+// pause with who may approve) and at its end (a conclusion matching the step's). Pure, and raw:
+// the watch hands over what it saw, this says what GitHub should show, as text; the body builder
+// (body.ts) scrubs and renders it. Titles are short; the details are in the summary.
 import { formatElapsed } from '../base/duration.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import type { BuildStatus } from '../bkci/builds.ts';
 import { describePending, type PendingReview } from '../pipeline/review-state.ts';
 import { type Conclusion, stagePaused } from '../pipeline/status.ts';
-import { codeBlock, fitParts, inert, table, titleText } from './text.ts';
+import type { Cell, Part } from './text.ts';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required' | 'timed_out';
 
 export interface Shown {
   status: 'queued' | 'in_progress' | 'completed';
   conclusion?: CheckConclusion;
+  /** One line, raw. */
   title: string;
-  summary: string;
-  text?: string;
+  summary: readonly Part[];
+  text: readonly Part[];
   /** What the check shows, in one string: an update is sent only when it changes. */
   key: string;
+}
+
+/** The build as the check names it: its number when known, its id, the run a retry made. */
+export interface Label {
+  num: number | undefined;
+  id: string;
+  /** bk-ci's executeCount: above 1 after a retry. */
+  run: number | undefined;
+  /** What a re-run did with an earlier attempt's build, in words (the summary says it). */
+  rerun?: string | undefined;
 }
 
 /** The step's conclusion as a check's; `running` (wait: false) leaves the check in progress. */
@@ -33,22 +45,31 @@ export const CHECK_CONCLUSION: Record<Conclusion, CheckConclusion | undefined> =
 
 const QUEUED = new Set(['QUEUE', 'QUEUE_CACHE']);
 
-/** The stage running now: the one bk-ci marks RUNNING. */
-const runningStage = (s: BuildStatus): string | undefined => s.stageStatus?.find((st) => st.status === 'RUNNING')?.name ?? undefined;
+/** "Build #12 (run 2)": what a title starts with. */
+export const buildTitle = (l: Label): string =>
+  `Build ${l.num ? `#${l.num}` : l.id}${l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : ''}`;
 
-function stagesTable(s: BuildStatus | undefined): string[] {
-  const stages = s?.stageStatus ?? [];
-  if (stages.length === 0) return [];
+/** The summary's first line: the build, its id as code, what it is doing; then a re-run's words. */
+function headLines(l: Label, doing: string): Part[] {
+  const run = l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : '';
   return [
-    `### Stages\n\n${table(
-      ['Stage', 'Status', 'Time'],
-      stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']),
-    )}`,
+    { kind: 'line', spans: [{ strong: l.num ? `Build #${l.num}` : 'Build' }, ' ', { code: l.id }, `${run} ${doing}`] },
+    ...(l.rerun ? [{ kind: 'line' as const, spans: [`Re-run: ${l.rerun}`] }] : []),
   ];
 }
 
+/** The stage running now: the one bk-ci marks RUNNING. */
+const runningStage = (s: BuildStatus): string | undefined => s.stageStatus?.find((st) => st.status === 'RUNNING')?.name ?? undefined;
+
+function stagesTable(s: BuildStatus | undefined): Part[] {
+  const stages = s?.stageStatus ?? [];
+  if (stages.length === 0) return [];
+  const rows = stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']);
+  return [{ kind: 'table', title: 'Stages', headers: ['Stage', 'Status', 'Time'], rows }];
+}
+
 /** While the build runs. */
-export function shownWhileRunning(s: BuildStatus, pending: PendingReview | undefined, build: string): Shown {
+export function shownWhileRunning(s: BuildStatus, pending: PendingReview | undefined, label: Label): Shown {
   const queued = QUEUED.has(s.status);
   const stage = runningStage(s);
   let title: string;
@@ -58,23 +79,24 @@ export function shownWhileRunning(s: BuildStatus, pending: PendingReview | undef
   } else if (stagePaused(s)) title = 'Waiting for a stage review';
   else if (queued) title = `Queued in bk-ci${s.currentQueuePosition ? ` (position ${s.currentQueuePosition})` : ''}`;
   else title = stage === undefined ? `Running in bk-ci (${s.status})` : `Running: stage '${stage}'`;
-  const summary = fitParts([`**${inert(build)}** ${inert(`is ${title.charAt(0).toLowerCase()}${title.slice(1)}`)}`, ...stagesTable(s)]);
   return {
     status: queued ? 'queued' : 'in_progress',
-    title: titleText(title),
-    summary,
+    title,
+    summary: [...headLines(label, `is ${title.charAt(0).toLowerCase()}${title.slice(1)}`), ...stagesTable(s)],
+    text: [],
     key: JSON.stringify([queued, stage, pending?.key, stagePaused(s), s.status]),
   };
 }
 
-const ENDING: Record<Conclusion, string> = {
-  success: 'succeeded',
-  failure: 'failed',
-  rejected: 'ended: a review was rejected',
-  cancelled: 'was cancelled',
-  'waiting-review': 'waits for a review (on-review: fail ended the step)',
-  'timed-out': 'goes on in bk-ci: the step stopped waiting (timeout)',
-  running: 'goes on in bk-ci (not waited for: wait: false)',
+/** How the end reads: short in the title, whole in the summary. */
+const ENDING: Record<Conclusion, [title: string, summary: string]> = {
+  success: ['succeeded', 'succeeded'],
+  failure: ['failed', 'failed'],
+  rejected: ['failed: review rejected', 'ended: a review was rejected'],
+  cancelled: ['was cancelled', 'was cancelled'],
+  'waiting-review': ['waits for a review', 'waits for a review (on-review: fail ended the step)'],
+  'timed-out': ['goes on in bk-ci', 'goes on in bk-ci: the step stopped waiting (timeout)'],
+  running: ['goes on in bk-ci', 'goes on in bk-ci (not waited for: wait: false)'],
 };
 
 /** Whether the step's `conclusion` output is one of the conclusions (ENDING has a line for each). */
@@ -86,37 +108,58 @@ const tableRows = (blocks: readonly Block[], title: string): string[][] =>
     b.kind === 'table' && b.title === title ? b.rows.map((r) => r.map((c) => (typeof c === 'string' ? c : c.url))) : [],
   );
 
+/** The failed steps as the model names them (their error as bk-ci wrote it), else bk-ci's errorInfoList with each code as code. */
+function failedTable(blocks: readonly Block[]): Part[] {
+  const steps: Cell[][] = tableRows(blocks, 'Failed steps');
+  const rows =
+    steps.length > 0
+      ? steps
+      : tableRows(blocks, 'Errors').map(([task = '', code = '', msg = '']): Cell[] => [task, code ? [{ code }, `: ${msg}`] : msg]);
+  return rows.length === 0 ? [] : [{ kind: 'table', title: 'Failed steps', headers: ['Step', 'Error'], rows }];
+}
+
+/**
+ * The check's conclusion for the step's: as the table says; when the step failed while the build
+ * goes on (a read that failed, a cancel that did not stop it), the check still ends: cancelled or
+ * failed, never left in progress for good.
+ */
+export function checkConclusion(said: string, failed: boolean, cancelled: boolean): CheckConclusion | undefined {
+  const c = isConclusion(said) ? CHECK_CONCLUSION[said] : undefined;
+  if (c !== undefined || !failed) return c;
+  return cancelled ? 'cancelled' : 'failure';
+}
+
+/** How the end reads, title and summary: the conclusion's words, or the words of a step that stopped following the build. */
+function endingOf(said: string, check: CheckConclusion | undefined): [string, string] {
+  if (!isConclusion(said)) return [said, said];
+  if (said === 'running' && check !== undefined) return ['not followed to its end', 'goes on in bk-ci; this step stopped following it'];
+  return ENDING[said];
+}
+
 /**
  * At the end: the conclusion, what the step said, the stages with status and time, and the failed
  * steps with their last lines. `message` is the step's failure, when it failed.
  */
-export function shownAtEnd(o: Outcome, build: string, message: string | undefined, last: BuildStatus | undefined): Shown {
+export function shownAtEnd(o: Outcome, label: Label, message: string | undefined, last: BuildStatus | undefined, cancelled = false): Shown {
   const said = o.outputs.conclusion ?? 'failure';
-  const conclusion = isConclusion(said) ? said : undefined;
-  const check = conclusion === undefined ? undefined : CHECK_CONCLUSION[conclusion];
-  const ending = conclusion === undefined ? said : ENDING[conclusion];
-  const title = titleText(`${build} ${ending}`);
+  const check = checkConclusion(said, message !== undefined, cancelled);
+  const [ending, whole] = endingOf(said, check);
   const reviews = tableRows(o.blocks, 'Reviews');
-  const summary = fitParts([
-    `**${inert(build)}** ${inert(ending)}`,
-    ...(message === undefined ? [] : [inert(message, 4000)]),
+  const summary: Part[] = [
+    ...headLines(label, whole),
+    ...(message === undefined ? [] : [{ kind: 'line' as const, spans: [message] }]),
     ...stagesTable(last),
-    ...(reviews.length === 0 ? [] : [`### Reviews\n\n${table(['Review', 'Who may decide', 'Decision'], reviews)}`]),
-  ]);
-  // The failed steps as the model names them (with their log's last lines), else bk-ci's errorInfoList.
-  const steps = tableRows(o.blocks, 'Failed steps');
-  const errors =
-    steps.length > 0
-      ? steps
-      : tableRows(o.blocks, 'Errors').map(([task = '', code = '', msg = '']) => [task, code ? `${code}: ${msg}` : msg]);
-  const tails = o.blocks.flatMap((b) => (b.kind === 'lines' ? [`### ${inert(b.title, 300)}\n\n${codeBlock(b.lines)}`] : []));
-  const text = fitParts([...(errors.length === 0 ? [] : [`### Failed steps\n\n${table(['Step', 'Error'], errors)}`]), ...tails]);
+    ...(reviews.length === 0
+      ? []
+      : [{ kind: 'table' as const, title: 'Reviews', headers: ['Review', 'Who may decide', 'Decision'], rows: reviews }]),
+  ];
+  const tails = o.blocks.flatMap((b): Part[] => (b.kind === 'lines' ? [{ kind: 'lines', title: b.title, lines: b.lines }] : []));
   return {
     status: check === undefined ? 'in_progress' : 'completed',
     ...(check === undefined ? {} : { conclusion: check }),
-    title,
+    title: `${buildTitle(label)} ${ending}`,
     summary,
-    ...(text === '' ? {} : { text }),
+    text: [...failedTable(o.blocks), ...tails],
     key: `end:${said}`,
   };
 }

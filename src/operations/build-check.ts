@@ -1,7 +1,7 @@
 // The GitHub check run of a build operation, when `check` is on: the one place the build path
 // loads GitHub's side (src/github/, with @actions/github), so a step without `check` loads and
 // calls nothing of GitHub's.
-import { OperationError } from '../base/errors.ts';
+import { errorMessage, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildCheck } from '../github/check.ts';
 import type { CHECK_OUTPUTS } from '../pipeline/build-declarations.ts';
@@ -15,24 +15,39 @@ interface CheckTask {
   'github-token': string;
 }
 
-/** The check run, loaded only when asked for; `takeOver` for a build this step did not start. */
-export async function openCheck(t: CheckTask, ctx: Context, takeOver: boolean): Promise<BuildCheck | undefined> {
+/** The check run, loaded only when asked for. */
+export async function openCheck(t: CheckTask, ctx: Context): Promise<BuildCheck | undefined> {
   if (!t.check) return undefined;
   const { BuildCheck } = await import('../github/check.ts');
   return BuildCheck.open({
     token: t['github-token'],
     name: t['check-name'],
-    takeOver,
     env: ctx.env ?? {},
     clock: ctx.clock,
     log: ctx.log,
     signal: ctx.signal,
+    deadline: ctx.start + ctx.settings.timeoutMs,
+    scrub: (text) => ctx.secrets.redact(text),
   });
 }
 
-/** Follows the build and completes its check with the step's outcome, success or not; the check's outputs join the step's. */
+/**
+ * What the step ends with when following the build threw something that is not an operation's
+ * failure (a bug, an error nobody wrapped): the check still ends, as a failure or a cancel.
+ */
+const thrownEnd = (e: unknown, cancelled: boolean): Outcome => ({
+  headline: errorMessage(e),
+  outputs: { conclusion: cancelled ? 'cancelled' : 'failure' },
+  blocks: [],
+});
+
+/**
+ * Follows the build and completes its check with the step's outcome, on every way out: success,
+ * an operation's failure, or anything else thrown. The check's outputs join the step's.
+ */
 export async function withCheck<O extends string>(
   check: BuildCheck | undefined,
+  ctx: Pick<Context, 'signal'>,
   follow: () => Promise<Outcome<O>>,
 ): Promise<Outcome<O | CheckOutput>> {
   // Without check the outputs are set empty, as action.yml says.
@@ -44,10 +59,9 @@ export async function withCheck<O extends string>(
   try {
     o = await follow();
   } catch (e) {
-    if (e instanceof OperationError) {
-      await check.finish(e.outcome, e.message);
-      Object.assign(e.outcome.outputs, check.outputs);
-    }
+    const failed = e instanceof OperationError ? e.outcome : thrownEnd(e, ctx.signal.aborted);
+    await check.finish(failed, errorMessage(e));
+    if (e instanceof OperationError) Object.assign(e.outcome.outputs, check.outputs);
     throw e;
   }
   await check.finish(o, undefined);

@@ -33,15 +33,16 @@ interface NewRun {
 
 /**
  * Follows the build (once, or until it ends with wait) and mirrors it on its check run when check
- * is on. It never stops the build. A check run an earlier step left in progress (wait: false) is
- * taken over, not doubled.
+ * is on. It never stops the build. A check run of this build an earlier step left in progress
+ * (wait: false) is taken over, not doubled; one of another build never is.
  */
 export async function followGivenBuild(t: Given, ctx: Context, run?: NewRun): Promise<Outcome<BuildOutput | CheckOutput>> {
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
   const url = buildUrl(consoleUrl, t['project-id'], t['pipeline-id'], t['build-id']);
-  const check = await openCheck(t, ctx, true);
-  check?.follow({ id: t['build-id'], url, pipelineId: t['pipeline-id'] });
-  return withCheck(check, () =>
+  const check = await openCheck(t, ctx);
+  // A build this step did not start: a check run of it may be on the commit (wait: false earlier).
+  check?.follow({ id: t['build-id'], url, pipelineId: t['pipeline-id'], lookFirst: true });
+  return withCheck(check, ctx, () =>
     watchBuild(
       {
         projectId: t['project-id'],

@@ -64,7 +64,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
   const step = { pipelineId, params, key: t['rerun-key'] };
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
   // Loaded before anything is sent, so that the check appears as soon as bk-ci has the build.
-  const check = await openCheck(t, ctx, false);
+  const check = await openCheck(t, ctx);
   const watched = (b: Taken): Watched => ({
     projectId,
     pipelineId,
@@ -80,8 +80,9 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
   /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */
   const follow = (b: Taken, rerun?: string): Promise<Outcome<BuildOutputs | CheckOutput>> => {
     const w = watched(b);
-    check?.follow({ id: b.id, url: w.url, pipelineId, rerun });
-    return withCheck(check, () => watchBuild(w, ctx));
+    // An earlier attempt's build may have its check run on the commit already (left in progress).
+    check?.follow({ id: b.id, url: w.url, pipelineId, rerun, lookFirst: rerun !== undefined });
+    return withCheck(check, ctx, () => watchBuild(w, ctx));
   };
   const rerun = {
     projectId,

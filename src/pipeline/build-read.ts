@@ -7,6 +7,7 @@ import { BUILD_DETAIL, BUILD_STATUS, type BuildDetail, type BuildRef, type Build
 import type { Progress } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
 import { modelRead, reviewNow, who } from './build-decide.ts';
+import { buildUrl } from './build-declarations.ts';
 import type { BuildReport } from './build-report.ts';
 import type { NewRunGate } from './rerun-gate.ts';
 import { describePending, type PendingReview } from './review-state.ts';
@@ -212,7 +213,7 @@ export function notify(r: Reading, conclusion?: Conclusion, s: BuildStatus | und
       status: s?.status,
       stage: s === undefined ? undefined : stageOf(s),
       pending: state.pending,
-      url: b.url,
+      url: urlOf(r),
       last: s,
       detail: state.detail,
       ...(conclusion === undefined ? {} : { conclusion }),
@@ -221,6 +222,10 @@ export function notify(r: Reading, conclusion?: Conclusion, s: BuildStatus | und
     r.ctx.log.debug(`an observer of the wait failed: ${errorMessage(e)}`);
   }
 }
+
+/** The build's page: as given, or once its model names the pipeline (build-status without pipeline-id). */
+export const urlOf = (r: Pick<Reading, 'b' | 'state'>): string =>
+  r.b.url || buildUrl(r.b.consoleUrl, r.b.projectId, r.state.detail?.pipelineId ?? undefined, r.b.id);
 
 /** The stage under way, or paused for its review, as bk-ci's status names it. */
 function stageOf(s: BuildStatus): string | undefined {

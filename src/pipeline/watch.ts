@@ -13,8 +13,7 @@ import type { Secrets } from '../runner/secrets.ts';
 import { type PollEnd, type PollOptions, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts';
 import type { BuildOutput } from './build-declarations.ts';
-import { buildUrl } from './build-declarations.ts';
-import { buildName, newState, notify, ofPipeline, type Reading, readPoll, UnknownBuildError } from './build-read.ts';
+import { buildName, newState, notify, ofPipeline, type Reading, readPoll, UnknownBuildError, urlOf } from './build-read.ts';
 import { BuildReport, failedSteps, NO_REPORT, type ReportOptions, type Seen } from './build-report.ts';
 import { stopAndSee } from './build-stop.ts';
 import { describeBuild } from './outcome.ts';
@@ -212,7 +211,7 @@ function outcomeOf(
     num: state.num,
     executeCount: state.executeCount,
     // build-status without pipeline-id learns the pipeline from the model.
-    url: b.url || buildUrl(b.consoleUrl, b.projectId, state.detail?.pipelineId ?? undefined, b.id),
+    url: urlOf(r),
     progress: r.progress,
     detail: state.detail,
     pending: state.pending,

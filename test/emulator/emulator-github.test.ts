@@ -111,6 +111,38 @@ describe("the emulator's GitHub side", () => {
     await fetch(`${gh.url}/__emulator/github/rate-limit`, { method: 'POST', body: JSON.stringify({ limit: 1000 }) });
   });
 
+  it('fails as GitHub does: its HTML page for a 5xx, 422 for a body with a given field, a lost answer, a held request', async () => {
+    gh.fault({ kind: 'error', status: 503, method: 'GET' });
+    const page = await call('GET', `/repos/o/r/commits/${SHA}/check-runs`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([503, 'text/html']);
+    expect(page.body).toMatch(/<title>Unicorn! &middot; GitHub<\/title>/);
+    gh.fault({ kind: 'invalid', method: 'POST', bodyHas: 'output.annotations' });
+    const plain = await call('POST', '/repos/o/r/check-runs', { name: 'p', head_sha: SHA });
+    expect(plain.status).toBe(201);
+    const annotated = { name: 'a', head_sha: SHA, output: { title: 't', summary: 's', annotations: [] } };
+    expect(await call('POST', '/repos/o/r/check-runs', annotated)).toMatchObject({ status: 422, body: { message: 'Validation Failed' } });
+    const before = gh.runs.length;
+    gh.fault({ kind: 'drop', method: 'POST' });
+    await expect(call('POST', '/repos/o/r/check-runs', { name: 'dropped', head_sha: SHA })).rejects.toThrow();
+    expect(gh.runs.length).toBe(before + 1);
+    expect(gh.runs.at(-1)?.name).toBe('dropped');
+  });
+
+  it('a held request is told to onHold and never answered', async () => {
+    const held: string[] = [];
+    const g = await startGitHub({ onHold: (r) => held.push(`${r.method} ${r.path}`) });
+    try {
+      g.addToken('t');
+      g.fault({ kind: 'hang', method: 'PATCH' });
+      const answer = fetch(`${g.url}/repos/o/r/check-runs/1`, { method: 'PATCH', headers: { authorization: 'token t' }, body: '{}' });
+      await expect.poll(() => held).toEqual(['PATCH /repos/o/r/check-runs/1']);
+      await g.close();
+      await expect(answer).rejects.toThrow();
+    } finally {
+      await g.close();
+    }
+  });
+
   it('takes tokens and faults through its control API, and shows what it received', async () => {
     const bad = await fetch(`${gh.url}/__emulator/github/faults`, { method: 'POST', body: JSON.stringify({ kind: 'nope' }) });
     expect(bad.status).toBe(400);

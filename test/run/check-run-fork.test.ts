@@ -36,4 +36,14 @@ describe('check: true with a read-only token', () => {
     expect(r.stdout.match(/^::warning::.*checks: write.*$/gm)).toHaveLength(1);
     expect(gh.runs).toHaveLength(0);
   });
+
+  it('build-status of a build that has ended (the last update is the first write): still one warning', async () => {
+    gh.addToken(TOKEN, 'read');
+    const b = w.emu.seedBuild({ pipelineId: 'p-app', status: 'SUCCEED' });
+    const { inputs, env } = await pullRequestStep(w, gh, TOKEN, work);
+    const r = await runInProcess({ inputs: { ...inputs, operation: 'build-status', 'build-id': b.id }, env, clock: w.clock });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.match(/^::warning::.*$/gm)).toEqual([expect.stringMatching(/Resource not accessible by integration.*checks: write/)]);
+    expect(gh.runs).toHaveLength(0);
+  });
 });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { layout } from '../../emulator/build-model.ts';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
 import type { StepResult } from '../support/dist-runner.ts';
+import { elements, outsideCode, seen } from '../support/github-markdown.ts';
 import { cleanupRuns, stepIn } from '../support/in-process.ts';
 import { type PipelineSeed as Seed, useWorld } from '../support/world.ts';
 
@@ -125,9 +126,11 @@ describe('the check run', () => {
     expect(gh.runs).toHaveLength(1);
     const run = gh.runs[0];
     expect(run).toMatchObject({ name: 'bk-ci p-app', status: 'completed', conclusion: 'failure' });
-    expect(run?.output.summary).toMatch(/pipeline is locked/);
-    // Nothing of bk-ci's text can mention anybody or make a link.
-    expect(run?.output.summary).not.toMatch(/@admin|https:\/\/evil/);
+    const summary = run?.output.summary ?? '';
+    expect(seen(summary)).toMatch(/pipeline is locked @admin see https:\/\/evil\.example\)/);
+    // Nothing of bk-ci's text can mention anybody or make a link: what GitHub would link is code.
+    expect(elements(summary)).toEqual(['p', 'code', 'code']);
+    expect(outsideCode(summary)).not.toMatch(/@admin|https:\/\/evil/);
   });
 
   it('a long build with a stage change makes a handful of requests, not one per poll', async () => {
@@ -169,12 +172,17 @@ describe('GitHub never decides the step', () => {
     expect(gh.received).toHaveLength(1);
   });
 
-  it('an outage: one warning, the step as without check', async () => {
+  it('an outage: one warning for it, one line saying the check may exist, the step as without check', async () => {
     pipeline({});
     gh.fault({ kind: 'error', status: 502, times: 1000 });
     const r = await step({});
     expectSameStep(r);
-    expect((r.stdout.match(/^::warning::.*$/gm) ?? []).filter((w) => /GitHub/.test(w))).toHaveLength(1);
+    expect(r.stdout.match(/^::warning::.*$/gm)).toEqual([
+      '::warning::check: GitHub failed or could not be reached (502: Unicorn! · GitHub); the check run may lag behind the build (its next update in 10s at the earliest)',
+      expect.stringMatching(
+        /^::warning::check: a check run "bk-ci App" for build b-\w+ may exist on GitHub .*: GitHub failed or could not be reached \(502: Unicorn! · GitHub\)$/,
+      ),
+    ]);
   });
 
   it('a lost answer to the create: looked up by the build id before creating again, so one check', async () => {
@@ -186,10 +194,10 @@ describe('GitHub never decides the step', () => {
     expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'success' });
   });
 
-  it("secondary and primary rate limits: waited out as GitHub says, the step's result unchanged", async () => {
+  it("secondary and primary rate limits: waited out as GitHub says (the last update's within its bound), the step's result unchanged", async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 200_000, stage: 'Build' }] });
     gh.fault({ kind: 'secondary', method: 'POST', retryAfter: 30 });
-    gh.fault({ kind: 'primary', method: 'PATCH', retryAfter: 20 });
+    gh.fault({ kind: 'primary', method: 'PATCH', retryAfter: 10 });
     const r = await step({ 'poll-interval': '5s' });
     expectSameStep(r);
     expect(gh.runs).toHaveLength(1);
@@ -223,12 +231,16 @@ describe('GitHub never decides the step', () => {
     expect(second.outputs).toMatchObject({ rerun: 'retried', conclusion: 'success', 'execute-count': '2' });
     const retried = gh.runs.find((r) => String(r.id) === second.outputs['check-run-id']);
     expect(retried).toMatchObject({ status: 'completed', conclusion: 'success' });
-    expect(retried?.output.title).toMatch(/\(the failed jobs of stage-\d+ retried \(run 2\)\)/);
+    // A short title; what the re-run did in the summary.
+    expect(retried?.output.title).toBe('Build #1 (run 2) succeeded');
+    expect(seen(retried?.output.summary ?? '')).toMatch(
+      /^Build #1 b-\w+ \(run 2\) succeeded\nRe-run: the failed jobs of stage-\d+ retried \(run 2\)\n/,
+    );
     const third = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '3' });
     expect(third.outputs).toMatchObject({ rerun: 'adopted', conclusion: 'success' });
     const taken = gh.runs.find((r) => String(r.id) === third.outputs['check-run-id']);
     // The build attempt 1 started (and attempt 2 retried) is the one taken.
-    expect(taken?.output.title).toMatch(/\(taken from attempt 1\)/);
+    expect(seen(taken?.output.summary ?? '')).toMatch(/Re-run: taken from attempt 1/);
     noRefusals();
   });
 });

@@ -6,14 +6,16 @@ import type { Clock } from '../../src/base/clock.ts';
  * holds a request it was told to hang): then the newest timeout, the held request's, since the
  * step sends one request at a time, fires at once and the clock moves on to when it was due. A
  * request that hangs then costs the test no real time, and the step sees its request-timeout pass.
+ * Requests to GitHub (the check run) go beside bk-ci's: their timeouts are told apart by `of`.
  */
 class Timeouts {
-  readonly #pending: { due: number; fire: () => void }[] = [];
+  readonly #pending: { due: number; of: string | undefined; fire: () => void }[] = [];
 
-  create(ms: number, now: number): AbortSignal {
+  create(ms: number, now: number, of: string | undefined): AbortSignal {
     const controller = new AbortController();
     const entry = {
       due: now + ms,
+      of,
       fire: (): void => {
         clearTimeout(timer);
         const at = this.#pending.indexOf(entry);
@@ -27,21 +29,25 @@ class Timeouts {
     return controller.signal;
   }
 
-  /** When the newest pending timeout was due, or undefined when none is pending. */
-  newestDue(): number | undefined {
-    return this.#pending.at(-1)?.due;
+  /** When the newest pending timeout of `of`'s requests was due, or undefined when none is pending. */
+  newestDue(of: string | undefined): number | undefined {
+    return this.#newest(of)?.due;
   }
 
-  /** Fires the newest pending timeout. */
-  fireNewest(): void {
-    this.#pending.at(-1)?.fire();
+  /** Fires the newest pending timeout of `of`'s requests (bk-ci's when undefined). */
+  fireNewest(of: string | undefined): void {
+    this.#newest(of)?.fire();
+  }
+
+  #newest(of: string | undefined) {
+    return this.#pending.findLast((e) => e.of === of);
   }
 }
 
 /** A clock whose pending request timeout can be made to pass at once (see Timeouts). */
 export interface LapsingClock extends Clock {
-  /** No answer is coming to the request in flight: its timeout passes now, and the clock moves to it. */
-  lapse(): void;
+  /** No answer is coming to the request in flight (bk-ci's, or `of`'s): its timeout passes now, and the clock moves to it. */
+  lapse(of?: string): void;
 }
 
 /** Time that moves only when the code under test sleeps, or a request's timeout lapses. */
@@ -56,10 +62,10 @@ export class FakeClock implements LapsingClock {
     this.t += ms;
     return Promise.resolve();
   };
-  timeout = (ms: number): AbortSignal => this.#timeouts.create(ms, this.now());
-  lapse = (): void => {
-    this.t = Math.max(this.t, this.#timeouts.newestDue() ?? this.t);
-    this.#timeouts.fireNewest();
+  timeout = (ms: number, of?: string): AbortSignal => this.#timeouts.create(ms, this.now(), of);
+  lapse = (of?: string): void => {
+    this.t = Math.max(this.t, this.#timeouts.newestDue(of) ?? this.t);
+    this.#timeouts.fireNewest(of);
   };
 }
 
@@ -73,9 +79,9 @@ export class SkippingClock implements LapsingClock {
     this.skipped += Math.max(0, ms);
     return Promise.resolve();
   };
-  timeout = (ms: number): AbortSignal => this.#timeouts.create(ms, this.now());
-  lapse = (): void => {
-    this.skipped += Math.max(0, (this.#timeouts.newestDue() ?? 0) - this.now());
-    this.#timeouts.fireNewest();
+  timeout = (ms: number, of?: string): AbortSignal => this.#timeouts.create(ms, this.now(), of);
+  lapse = (of?: string): void => {
+    this.skipped += Math.max(0, (this.#timeouts.newestDue(of) ?? 0) - this.now());
+    this.#timeouts.fireNewest(of);
   };
 }

@@ -1,13 +1,11 @@
-// The check run's pure pieces: compiler messages read from a log, bk-ci text made inert for
-// GitHub's Markdown, GitHub's rate-limit answers, the commit a workflow is about.
-import fc from 'fast-check';
-import { marked } from 'marked';
+// The check run's pure pieces: compiler messages read from a log, GitHub's rate-limit answers,
+// the commit a workflow is about, what the check shows at the end (the text sent to GitHub is
+// github-text.test.ts, the check's state github-check-state.test.ts).
 import { describe, expect, it } from 'vitest';
 import { annotationsOf, parseDiagnostics, repositoryPath } from '../../src/github/annotations.ts';
 import { rateLimitWait } from '../../src/github/client.ts';
 import { checkTarget } from '../../src/github/commit.ts';
-import { codeBlock, fitParts, inert } from '../../src/github/text.ts';
-import { CHECK_CONCLUSION, shownAtEnd } from '../../src/github/view.ts';
+import { CHECK_CONCLUSION, checkConclusion, shownAtEnd } from '../../src/github/view.ts';
 
 describe('compiler messages', () => {
   const cases: [string, string[], object[]][] = [
@@ -74,45 +72,6 @@ describe('compiler messages', () => {
   });
 });
 
-describe('bk-ci text on GitHub', () => {
-  it('makes no link, image, HTML, mention or reference', () => {
-    const t = inert(
-      '<img src=x> ![i](http://e/x.png) [a](https://evil.example) @admin #12 www.evil.example https://x.y 0123456789abcdef01 <b>',
-    );
-    // Rendered as GitHub-flavoured Markdown: no element but the paragraph, no autolink.
-    const html = marked.parse(t, { gfm: true, async: false });
-    expect(html.match(/<[a-z]+/g)).toEqual(['<p']);
-    // What GitHub links besides Markdown: mentions, references, commit hashes.
-    expect(html).not.toMatch(/@admin|#12|0123456789abcdef01/);
-    expect(t).not.toMatch(/\n/);
-  });
-
-  it('property: no Markdown-active character is left unescaped, whatever the text', () => {
-    fc.assert(
-      fc.property(fc.string(), (s) => {
-        const t = inert(s);
-        // Every active character is preceded by a backslash.
-        expect(t.replace(/\\[\\`*_{}[\]()<>#+\-.!|~&"'=:]/g, '')).not.toMatch(/[`*_{}[\]()<>#!|~&\\]/);
-        expect(t).not.toMatch(/@(?!\u200b)/);
-      }),
-    );
-  });
-
-  it('log lines stay in a code block that no line can close', () => {
-    const block = codeBlock(['```', 'a ```` b', '@x']);
-    const fence = block.split('\n')[0]?.replace('text', '') ?? '';
-    expect(fence).toBe('`````');
-    expect(block.endsWith(`\n${fence}`)).toBe(true);
-  });
-
-  it('parts fit under the limit whole, the rest counted', () => {
-    const out = fitParts(['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)], 160);
-    expect(out.length).toBeLessThanOrEqual(160);
-    expect(out).toMatch(/^a+\n\nb*/);
-    expect(out).toMatch(/more part/);
-  });
-});
-
 describe("GitHub's rate limits", () => {
   const now = 1_700_000_000_000;
   it.each([
@@ -162,22 +121,54 @@ describe('conclusions', () => {
   });
 
   it.each([
-    ['success', 'completed', 'success', 'b#1 succeeded'],
-    ['timed-out', 'completed', 'timed_out', 'b#1 goes on in bk-ci: the step stopped waiting (timeout)'],
-    ['running', 'in_progress', undefined, 'b#1 goes on in bk-ci (not waited for: wait: false)'],
-    [undefined, 'completed', 'failure', 'b#1 failed'],
+    ['success', 'completed', 'success', 'Build #1 succeeded'],
+    ['rejected', 'completed', 'failure', 'Build #1 failed: review rejected'],
+    ['timed-out', 'completed', 'timed_out', 'Build #1 goes on in bk-ci'],
+    ['running', 'in_progress', undefined, 'Build #1 goes on in bk-ci'],
+    [undefined, 'completed', 'failure', 'Build #1 failed'],
     // Any other text is no conclusion, names of Object's prototype included: the check stays open.
-    ['constructor', 'in_progress', undefined, 'b#1 constructor'],
-    ['toString', 'in_progress', undefined, 'b#1 toString'],
-    ['something else', 'in_progress', undefined, 'b#1 something else'],
+    ['constructor', 'in_progress', undefined, 'Build #1 constructor'],
+    ['toString', 'in_progress', undefined, 'Build #1 toString'],
+    ['something else', 'in_progress', undefined, 'Build #1 something else'],
   ])('the end shown for the conclusion output %s', (said, status, conclusion, title) => {
     const shown = shownAtEnd(
       { headline: '', outputs: said === undefined ? {} : { conclusion: said }, blocks: [] },
-      'b#1',
+      { num: 1, id: 'b-1', run: 1 },
       undefined,
       undefined,
     );
     expect([shown.status, shown.conclusion, shown.title, shown.key]).toEqual([status, conclusion, title, `end:${said ?? 'failure'}`]);
+  });
+});
+
+describe('a step that failed while its build goes on', () => {
+  it.each([
+    ['running', false, false, undefined],
+    ['running', true, false, 'failure'],
+    ['running', true, true, 'cancelled'],
+    ['success', true, true, 'success'],
+    ['timed-out', true, false, 'timed_out'],
+    ['something else', false, false, undefined],
+    ['something else', true, false, 'failure'],
+  ] as const)('conclusion output %s, failed %s, cancelled %s: the check %s', (said, failed, cancelled, check) => {
+    expect(checkConclusion(said, failed, cancelled)).toBe(check);
+  });
+
+  it('ends the check, saying it was not followed to its end', () => {
+    const o = { headline: '', outputs: { conclusion: 'running' }, blocks: [] };
+    const shown = shownAtEnd(
+      o,
+      { num: 3, id: 'b-3', run: 2, rerun: 'followed from attempt 1' },
+      'reading build #3 failed',
+      undefined,
+      true,
+    );
+    expect([shown.status, shown.conclusion, shown.title]).toEqual(['completed', 'cancelled', 'Build #3 (run 2) not followed to its end']);
+    expect(shown.summary).toEqual([
+      { kind: 'line', spans: [{ strong: 'Build #3' }, ' ', { code: 'b-3' }, ' (run 2) goes on in bk-ci; this step stopped following it'] },
+      { kind: 'line', spans: ['Re-run: followed from attempt 1'] },
+      { kind: 'line', spans: ['reading build #3 failed'] },
+    ]);
   });
 });
 

@@ -1,0 +1,64 @@
+// The body of every write to the check run: what it shows (view.ts) rendered for GitHub, each text
+// scrubbed of the step's secrets before it is escaped or cut (text.ts). Built in one of three
+// sizes: whole; without the annotations (what GitHub refused is left out, so the conclusion still
+// lands); and the conclusion with its title and first line only.
+import { cut } from '../base/text.ts';
+import { MESSAGE_LIMIT, markdown, type Part, plainLine, type Scrub } from './text.ts';
+import type { Shown } from './view.ts';
+
+/** Compiler messages as annotations, and how many more were found than fit. */
+export interface Notes {
+  annotations: readonly object[];
+  more: number;
+}
+
+/** How much of the check a body carries: 0 all of it, 1 without annotations, 2 the conclusion, title and first line. */
+export type Size = 0 | 1 | 2;
+export const SMALLEST: Size = 2;
+
+/** What a write sends besides what the check shows. */
+export interface BodyOf {
+  shown: Shown;
+  notes?: Notes | undefined;
+  size: Size;
+  /** The build's page, when known. */
+  details?: string | undefined;
+}
+
+/** An annotation with every text in it scrubbed; undefined when its path held a secret (it would name no file). */
+function scrubbed(a: object, scrub: Scrub): object | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(a)) out[k] = typeof v === 'string' ? (k === 'message' ? cut(scrub(v), MESSAGE_LIMIT) : scrub(v)) : v;
+  return 'path' in a && out.path !== a.path ? undefined : out;
+}
+
+/** The text: the failed steps and their lines, and what of the annotations is not on the diff. */
+function textParts(b: BodyOf): Part[] {
+  const { shown, notes, size } = b;
+  if (size === 2) return [];
+  const more = notes === undefined ? 0 : notes.more + (size === 1 ? notes.annotations.length : 0);
+  const why = size === 1 && notes !== undefined && notes.annotations.length > 0 ? ' (GitHub refused them as annotations)' : '';
+  return [...shown.text, ...(more > 0 ? [{ kind: 'note' as const, text: `${more} more compiler messages are in the log${why}.` }] : [])];
+}
+
+/** A URL for details_url: http(s) only, and only as it is (a link with a secret taken out would lead nowhere). */
+const detailsOf = (url = '', scrub: Scrub): string | undefined => (/^https?:\/\/\S+$/.test(url) && scrub(url) === url ? url : undefined);
+
+/** What an update sends (a create adds the name, commit and build id). */
+export function updateBody(b: BodyOf, scrub: Scrub): Record<string, unknown> {
+  const { shown, notes, size } = b;
+  const text = markdown(textParts(b), scrub);
+  const annotations = size === 0 ? (notes?.annotations ?? []).flatMap((a) => scrubbed(a, scrub) ?? []) : [];
+  const details = detailsOf(b.details, scrub);
+  return {
+    status: shown.status,
+    ...(shown.conclusion === undefined ? {} : { conclusion: shown.conclusion }),
+    ...(details === undefined ? {} : { details_url: details }),
+    output: {
+      title: plainLine(shown.title, scrub),
+      summary: markdown(size === 2 ? shown.summary.slice(0, 1) : shown.summary, scrub),
+      ...(text === '' ? {} : { text }),
+      ...(annotations.length === 0 ? {} : { annotations }),
+    },
+  };
+}
