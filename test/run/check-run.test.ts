@@ -223,7 +223,7 @@ describe('GitHub never decides the step', () => {
     expect(second.outputs).toMatchObject({ rerun: 'retried', conclusion: 'success', 'execute-count': '2' });
     const retried = gh.runs.find((r) => String(r.id) === second.outputs['check-run-id']);
     expect(retried).toMatchObject({ status: 'completed', conclusion: 'success' });
-    expect(retried?.output.title).toMatch(/\(the failed jobs of stage-\d+ retried \(run 2\)\)/);
+    expect(retried?.output.title).toMatch(/\(retried the failed jobs of stage-\d+, run 2\)/);
     const third = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '3' });
     expect(third.outputs).toMatchObject({ rerun: 'adopted', conclusion: 'success' });
     const taken = gh.runs.find((r) => String(r.id) === third.outputs['check-run-id']);
