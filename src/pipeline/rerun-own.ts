@@ -18,8 +18,7 @@ export interface StepOwner {
 const KEPT = new Set(['BK_CI_MATERIAL_ID', 'BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL']);
 
 /** A parameter's value as text: bk-ci takes every start value as text, and may give one back typed. */
-const asText = (v: unknown): string =>
-  typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+const asText = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 /** A value bk-ci hides (a password), or a default it does not show, proves nothing either way. */
 const unreadable = (p: BuildParameter): boolean => p.sensitive === true;

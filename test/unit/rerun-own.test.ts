@@ -107,6 +107,33 @@ describe('whose an earlier build is: its starter and its start parameters', () =
     expect(notOwn(r, step)).toBe(why);
   });
 
+  it.each<[string, unknown, string]>([
+    ['null is empty', null, ''],
+    ['none is empty', undefined, ''],
+    ['a boolean', true, 'true'],
+    ['a list, as JSON', ['a', 'b'], '["a","b"]'],
+    ['an object, as JSON', { a: 1 }, '{"a":1}'],
+  ])('a value bk-ci gives back typed is compared as text: %s', (_, value, text) => {
+    const typed = row({ buildParameters: swap('TARGET', declared('TARGET', value)) });
+    expect(notOwn(typed, { ...own, values: { ...own.values, TARGET: text } })).toBeUndefined();
+    expect(notOwn(typed, { ...own, values: { ...own.values, TARGET: `${text}x` } })).toBe(
+      'it was started with another TARGET than this step sends',
+    );
+  });
+
+  it('what a row without the message or the material is checked against', () => {
+    const bare: StepOwner = { user: 'alice', values: { TARGET: 'linux', EMPTY: '' } };
+    expect(notOwn(row({ buildParameters: undefined }), own)).toBe('bk-ci does not show the parameters it was started with');
+    // bk-ci's own message and read-only parameters are not start values the step chose.
+    expect(notOwn(row({ buildParameters: [...params, declared('BK_CI_BUILD_MSG', 'x', '')] }), bare)).toBeUndefined();
+    expect(
+      notOwn(row({ buildParameters: [...params, { key: 'BK_CI_X', value: '2', readOnly: true, defaultValue: '1' }] }), bare),
+    ).toBeUndefined();
+    expect(notOwn(row({ buildParameters: [...params, declared('NO_DEFAULT', 'x', null)] }), bare)).toBeUndefined();
+    for (const key of ['BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL'])
+      expect(notOwn(row(), { ...own, values: { ...own.values, [key]: 'x' } })).toBe(`it was started without ${key}, which this step sends`);
+  });
+
   it('names no value: a value may be a secret', () => {
     const why = notOwn(row({ buildParameters: swap('TARGET', declared('TARGET', 's3cr3t-value')) }), own) ?? '';
     expect(why).not.toMatch(/s3cr3t|linux/);
@@ -119,7 +146,19 @@ const model: BuildDetail = buildDetail.parse({
     stages: [
       { id: 'stage-1', name: 'stage-1', containers: [{ id: '0', elements: [{ id: 'T-1-1-1' }] }] },
       { id: 'stage-2', name: 'Build', containers: [{ id: '1', elements: [{ id: 'e-1', stepId: 'compile' }] }] },
-      { id: 'stage-3', name: 'Release', containers: [{ id: '2', elements: [{ id: 'e-2', stepId: 'upload' }, { id: 'e-3' }] }] },
+      {
+        id: 'stage-3',
+        name: 'Release',
+        containers: [
+          {
+            id: '2',
+            elements: [
+              { id: 'e-2', stepId: 'upload' },
+              { id: 'e-3', stepId: '' },
+            ],
+          },
+        ],
+      },
     ],
   },
 });
@@ -141,12 +180,18 @@ describe('a retry task id, checked against the build model before anything is se
     ['Stage-3', 'stage-3'],
     ['e-9', 'e-1'],
     ['zzzzzzzzzz', undefined],
+    ['al', 'all'],
   ])('%s is refused, naming %s and the stages', (id, near) => {
     const said = unknownTask(id, 'b-1', model) ?? '';
     expect(said).toMatch(new RegExp(`^retry: ${id} is no task of build b-1`));
     expect(said).toContain(near === undefined ? 'build b-1, and bk-ci would retry the whole build' : `(did you mean ${near}?)`);
     expect(said).toContain('nothing was sent');
     expect(said).toMatch(/its stages: stage-1, stage-2 \(Build\), stage-3 \(Release\)$/);
+  });
+
+  it('a value of no letters or digits names nothing', () => {
+    const one = buildDetail.parse({ id: 'b-1', model: { stages: [{ id: 'stage-1', name: 'Trigger' }] } });
+    expect(unknownTask('--', 'b-1', one)).toMatch(/^retry: -- is no task of build b-1, and bk-ci/);
   });
 
   it('a model without stages', () => {

@@ -1,5 +1,6 @@
 // The re-run's pure pieces: the step's identity in the build message (and its length as bk-ci
 // counts it), the sorting of the history's rows, and the decision table.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headUnits } from '../../src/base/text.ts';
@@ -40,13 +41,39 @@ describe("the step's identity", () => {
     expect(stepIdentity({ ...w, runId: '' }, step)).toBeUndefined();
   });
 
+  it('digests the parameters sorted by name, as every earlier version did (a change would lose every earlier build)', () => {
+    const sorted = JSON.stringify([
+      ['ARCH', 'x64'],
+      ['TARGET', 'linux'],
+    ]);
+    expect(paramsDigest(step.params)).toBe(createHash('sha256').update(sorted).digest('hex').slice(0, 8));
+    expect(paramsDigest({ b: '1', a: '2', c: '3' })).toBe(paramsDigest({ c: '3', a: '2', b: '1' }));
+  });
+
+  it('names the job only when there is one; an empty key is none; white space in a key is one space', () => {
+    expect(runPrefix({ ...w, job: '' }, 'p-app')).toBe('GitHub octo/app run 42 (p-app, params ');
+    expect(stepIdentity(w, { ...step, key: '' })).toBe(stepIdentity(w, step));
+    expect(stepIdentity(w, { ...step, key: 'leg  1\n\tx' })).toMatch(/, key leg 1 x\)$/);
+  });
+
+  it('cuts only an identity longer than its room (221 units), ending it with a digest of the whole', () => {
+    const bare = stepIdentity(w, { ...step, key: 'k' }) ?? '';
+    const exactly = 'k'.repeat(221 - bare.length + 1);
+    expect(stepIdentity(w, { ...step, key: exactly })).toHaveLength(221);
+    expect(stepIdentity(w, { ...step, key: exactly })).toMatch(/k\)$/);
+    const over = stepIdentity(w, { ...step, key: `${exactly}k` }) ?? '';
+    expect(over).toMatch(/… #[0-9a-f]{12}$/);
+    expect(over.length).toBeLessThanOrEqual(221);
+  });
+
   it("reads back the attempt of this step's messages only", () => {
     const id = stepIdentity(w, step) ?? '';
     expect(attemptOf(stepMessage(id, '1', 'a1b2c3d4-e5f6'), id)).toBe(1);
     expect(attemptOf(stepMessage(id, '12'), id)).toBe(12);
     expect(attemptOf(stepMessage(id, ''), id)).toBe(0);
     expect(attemptOf(stepMessage(`${id.slice(0, -1)}, key 1)`, '1'), id)).toBeUndefined();
-    expect(attemptOf(`${id} attempt 1 [m] and more`, id)).toBeUndefined();
+    expect(attemptOf(`${id} attempt 1 [a1b2] and more`, id)).toBeUndefined();
+    expect(attemptOf(`${id} and more attempt 1 [a1b2]`, id)).toBeUndefined();
     expect(attemptOf('OpenAPI 触发', id)).toBeUndefined();
   });
 
@@ -61,6 +88,9 @@ describe("the step's identity", () => {
     expect(nearMiss(msg(step), prefix, id)).toBeUndefined();
     expect(nearMiss(msg({ ...step, pipelineId: 'p-other' }), prefix, id)).toBeUndefined();
     expect(nearMiss(`${prefix}12345678) by hand`, prefix, id)).toBeUndefined();
+    expect(nearMiss(`${prefix}12345678) attempt 2 [a1b2] by hand`, prefix, id)).toBeUndefined();
+    expect(nearMiss(`${prefix}12345678) [a1b2]`, prefix, id)).toEqual({ differs: 'build-params', attempt: 0 });
+    expect(nearMiss(`${prefix}12345678) attempt 12 [a1b2]`, prefix, id)).toEqual({ differs: 'build-params', attempt: 12 });
     expect(nearMiss(msg({ ...step, key: 'x' }), prefix, `cut… #${'0'.repeat(12)}`)).toBeUndefined();
   });
 
@@ -161,7 +191,12 @@ describe("the history's rows, sorted", () => {
       () => [row(stepMessage(identity, '1'), { buildParameters: [{ ...params[0], value: 'mac' } as never, params[1] as never] })],
       'none',
     ],
-    ['two of the latest attempt: ambiguous', () => [row(stepMessage(identity, '2')), row(stepMessage(identity, '2'))], 'ambiguous'],
+    [
+      'two of the latest attempt: ambiguous',
+      () => [row(stepMessage(identity, '2'), { id: 'b-x' }), row(stepMessage(identity, '2'), { id: 'b-y' })],
+      'ambiguous',
+      { ids: ['b-x', 'b-y'] },
+    ],
     ['this attempt and later ones are not earlier', () => [row(stepMessage(identity, '3')), row(stepMessage(identity, '4'))], 'none'],
     ['no attempt named', () => [row(stepMessage(identity, ''))], 'none'],
   ])('%s → %s', (_, rows, kind, more = {}) => {
@@ -172,15 +207,20 @@ describe("the history's rows, sorted", () => {
     const other = stepMessage(stepIdentity(w, { ...step, params: { TARGET: 'mac' } }) ?? '', '1');
     const e = sorted([
       row(stepMessage(identity, '1'), { userId: 'mallory' }),
-      row(other),
       row(other, { userId: 'mallory' }),
+      row(other),
       row(stepMessage(stepIdentity(w, { ...step, key: 'k' }) ?? '', '4')),
+      row('OpenAPI 触发', { buildMsg: null }),
     ]);
     expect(e.kind).toBe('none');
     if (e.kind !== 'none') return;
-    expect(e.searched).toBe(4);
+    expect(e.searched).toBe(5);
     expect(e.foreign.map((f) => f.why)).toEqual(['mallory started it, not alice']);
-    expect(e.others.map((o) => o.differs)).toEqual(['build-params']);
+    expect(e.others.map((o) => [o.differs, o.row.userId])).toEqual([['build-params', USER]]);
+    // A step that does not know its user names no build of the job as its own, even one bk-ci shows no starter of.
+    const unknown = classify([row(other, { userId: '' })], { identity, prefix, attempt: 3, values: VALUES, user: '' });
+    expect(unknown).toMatchObject({ kind: 'none', others: [] });
+    expect(classify([row(other)], { identity, prefix: undefined, attempt: 3, values: VALUES, user: USER })).toMatchObject({ others: [] });
   });
 });
 
@@ -238,6 +278,23 @@ describe('the re-run decision', () => {
     if (d.act === 'new') expect(d.why).toMatch(earlier.kind === 'none' ? /no build of an earlier attempt/ : /rerun-key/);
   });
 
+  it('says how the build stands, in words', () => {
+    expect(decideRerun(found('running', 'RUNNING'), 'resume')).toMatchObject({ how: 'is still RUNNING' });
+    expect(decideRerun(found('failure', 'FAILED'), 'resume')).toMatchObject({ how: 'ended FAILED' });
+    expect(decideRerun({ ...found('failure'), row: { id: 'b-1' } }, 'resume')).toMatchObject({ how: 'ended an unknown status' });
+    expect(decideRerun(found('rejected', 'STAGE_SUCCESS'), 'resume')).toMatchObject({
+      what: { kind: 'failed-jobs' },
+      how: 'was rejected (bk-ci shows it STAGE_SUCCESS)',
+    });
+    expect(decideRerun({ kind: 'ambiguous', attempt: 2, ids: ['b-1', 'b-2'] }, 'resume')).toMatchObject({
+      why: expect.stringMatching(/^2 builds of attempt 2 fit this step \(b-1, b-2\): matrix legs/),
+    });
+    expect(decideRerun(none(), 'resume')).toEqual({
+      act: 'new',
+      why: "no build of an earlier attempt of this step was found (3 builds of this run's job looked at)",
+    });
+  });
+
   it('a rejected build is never adopted: its words say it was rejected, and why', () => {
     const d = decideRerun(
       found('rejected', 'STAGE_SUCCESS', { words: "stage 'Release' was rejected by bob: no", stageId: 'stage-3' }),
@@ -257,7 +314,9 @@ describe('the re-run decision', () => {
     });
     const two = [...foreign, { ...foreign[0], row: { id: 'b-8' }, why: 'it was started with another TARGET than this step sends' }];
     expect(decideRerun(none({ foreign: two as never }), 'resume')).toMatchObject({
-      why: expect.stringContaining('2 builds carry this step'),
+      why: expect.stringContaining(
+        "2 builds carry this step's message but are not its own: build #7 (b-7) of attempt 1 (mallory started it, not alice); build #? (b-8) of attempt 1 (it was started with another TARGET than this step sends), so none is taken",
+      ),
     });
     const params = decideRerun(none({ others: [{ row: r, attempt: 1, differs: 'build-params' }] }), 'resume');
     expect(params).toMatchObject({
