@@ -3,12 +3,14 @@
 // started is then stopped (stop-on-cancel), or the step says the retry may have been applied, or
 // (cancelled before it was sent) that nothing was retried. retryOnce() and the one way out of a
 // cancelled write (src/pipeline/cancelled-write.ts) against the emulator, on the shared clock; the
-// job is cancelled the moment the emulator holds the request. Through dist/ with the runner's
-// signal: test/dist/rerun-dist.test.ts.
+// job is cancelled the moment the emulator holds the request (and a re-run's search, likewise).
+// Through dist/ with the runner's signal: test/dist/rerun-dist.test.ts.
 import { describe, expect, it } from 'vitest';
-import { type ActionError, OperationError } from '../../src/base/errors.ts';
+import { ActionError, OperationError } from '../../src/base/errors.ts';
 import { stopCancelled } from '../../src/pipeline/cancelled-write.ts';
+import { continueEarlier } from '../../src/pipeline/rerun-continue.ts';
 import { RETRY_CANCEL_BUDGET_MS, RetryMayHaveBeenAppliedError, RetryNotSentError, retryOnce } from '../../src/pipeline/rerun-retry.ts';
+import { Secrets } from '../../src/runner/secrets.ts';
 import { makeClient, stepContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
 
@@ -89,5 +91,43 @@ describe('a cancel while build_retry is in flight', () => {
     expect((r.outcome.error as ActionError).message).toBe('cancelled before the retry was sent: nothing was retried');
     expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(0);
     expect(r.holds).toEqual([]);
+  });
+});
+
+describe("a cancel while a re-run looks for the earlier attempt's build", () => {
+  it('says nothing was started or retried, and sends nothing', async () => {
+    w.pipeline({ result: 'FAILED' });
+    const job = new AbortController();
+    onHold = () => job.abort();
+    w.emu.faults.add({ pattern: /build_histories$/, fault: { kind: 'hang' } });
+    const c = makeClient({ baseUrl: w.emu.url, bkToken: w.bkToken, clock: w.clock, signal: job.signal, retries: 0 });
+    const ctx = {
+      ...stepContext(c, w.clock, job.signal),
+      settings: { timeoutMs: 60_000, pollIntervalMs: 1000 },
+      secrets: new Secrets(() => undefined),
+      holdExit: () => () => undefined,
+    };
+    const step = {
+      projectId: 'demo',
+      pipelineId: 'p-app',
+      identity: 'GitHub octo/app run 1 job x (p-app, params 00000000)',
+      prefix: 'GitHub octo/app run 1 job x (p-app, params ',
+      attempt: 2,
+      onRerun: 'resume' as const,
+      values: {},
+      stopOnCancel: true,
+      url: () => '',
+    };
+    try {
+      const e = await continueEarlier(step, ctx, () => Promise.reject(new Error('followed'))).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(e).toBeInstanceOf(ActionError);
+      expect((e as Error).message).toBe("cancelled while looking for an earlier attempt's build: nothing was started or retried");
+      expect(w.emu.requests({ method: 'POST' })).toEqual([]);
+    } finally {
+      await c.close();
+    }
   });
 });
