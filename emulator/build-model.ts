@@ -111,24 +111,67 @@ export function layout(pipelineId: string, stages: string[], jobs: Record<string
 
 export const allSteps = (stages: StageLayout[]): StepLayout[] => stages.flatMap((s) => s.jobs.flatMap((j) => j.steps));
 
-/** The trigger stage bk-ci puts first in every model: stage-1, container 0, the manual trigger. */
+/** The start values bk-ci keeps whether the pipeline declares them or not, read-only: the custom trigger material. */
+const MATERIAL_KEYS = new Set(['BK_CI_MATERIAL_ID', 'BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL']);
+
+/** What of a pipeline's seed says which start parameters it declares. */
+export interface Declares {
+  /** Declared start parameters and their defaults; absent: every value a start gives is declared (default ""). */
+  params?: Record<string, string> | undefined;
+  required: string[];
+  passwords: string[];
+}
+
+/** The start parameters the pipeline declares (the trigger container's params), each with its default. */
+function declared(p: Declares | undefined, given: Record<string, string>): [string, string][] {
+  const named = p?.params ?? Object.fromEntries(Object.keys(given).map((k) => [k, '']));
+  const ids = new Set([...Object.keys(named), ...(p?.required ?? []), ...(p?.passwords ?? [])]);
+  return [...ids].filter((id) => !MATERIAL_KEYS.has(id) && id !== 'BK_CI_BUILD_MSG').map((id) => [id, named[id] ?? '']);
+}
+
 /**
  * The trigger container's params (bk-ci's BuildFormProperty): the start parameters the pipeline
- * declares, each with its type; those seeded as passwords are PASSWORD, the others STRING.
+ * declares, each with its type and default; those seeded as passwords are PASSWORD, the others STRING.
  */
 export function declaredParams(
-  p: { required: string[]; passwords: string[] } | undefined,
+  p: Declares | undefined,
   given: Record<string, string>,
 ): { id: string; type: string; required: boolean; defaultValue: string }[] {
-  const ids = new Set([...(p?.required ?? []), ...(p?.passwords ?? []), ...Object.keys(given)]);
-  return [...ids].map((id) => ({
+  return declared(p, given).map(([id, defaultValue]) => ({
     id,
     type: p?.passwords.includes(id) ? 'PASSWORD' : 'STRING',
     required: p?.required.includes(id) ?? false,
-    defaultValue: '',
+    defaultValue,
   }));
 }
 
+/**
+ * The start parameters a build shows (BuildParameters in build_histories and build_status rows):
+ * each declared one with the value the start gave, else its default (parseTriggerParam reads only
+ * the trigger container's params: a value the pipeline does not declare is dropped), then the
+ * custom trigger material the start gave, read-only (initMaterialParams). Facts from
+ * docs/bkci/builds.md.
+ */
+export function startParameters(p: Declares | undefined, given: Record<string, string>): Record<string, unknown>[] {
+  return [
+    ...declared(p, given).map(([key, defaultValue]) => ({
+      key,
+      value: given[key] ?? defaultValue,
+      valueType: p?.passwords.includes(key) ? 'PASSWORD' : 'STRING',
+      readOnly: false,
+      defaultValue,
+    })),
+    ...Object.entries(given)
+      .filter(([key]) => MATERIAL_KEYS.has(key))
+      .map(([key, value]) => ({ key, value, valueType: 'STRING', readOnly: true })),
+  ];
+}
+
+/** The start parameters as build variables: name → value. */
+export const startVariables = (p: Declares | undefined, given: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(startParameters(p, given).map((x) => [String(x.key), String(x.value)]));
+
+/** The trigger stage bk-ci puts first in every model: stage-1, container 0, the manual trigger. */
 export function triggerStage(status: string | undefined, params: Record<string, unknown>[] = []): Record<string, unknown> {
   return {
     id: 'stage-1',

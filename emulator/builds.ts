@@ -4,7 +4,16 @@
 // docs/bkci/builds.md.
 import { z } from 'zod';
 import { artifactSeedSchema } from './artifacts.ts';
-import { allSteps, jobSeedSchema, layout, reviewParamSchema, type StageLayout, type StepLayout } from './build-model.ts';
+import {
+  allSteps,
+  jobSeedSchema,
+  layout,
+  reviewParamSchema,
+  type StageLayout,
+  type StepLayout,
+  startParameters,
+  startVariables,
+} from './build-model.ts';
 import { logScriptSchema } from './logs.ts';
 import type { Retry } from './retries.ts';
 import { type Decision, stageReview, stepReview } from './reviews.ts';
@@ -79,6 +88,12 @@ export const pipelineSchema = z
       .default([]),
     /** Start parameters that must be given (bk-ci's valueNotEmpty): 2101254 when missing. */
     required: z.array(z.string()).default([]),
+    /**
+     * The start parameters the pipeline declares, with their defaults: a start value it does not
+     * declare is dropped, one it declares and a start does not give takes its default. Absent:
+     * every value a start gives is declared (default "").
+     */
+    params: z.record(z.string(), z.string()).optional(),
     /** Start parameters declared as passwords (BuildFormProperty type PASSWORD): build_detail's trigger container says so. */
     passwords: z.array(z.string()).default([]),
     /** Locked (disabled): build_start and build_retry are refused with 2101047 (ERROR_PIPELINE_LOCK). */
@@ -156,7 +171,6 @@ export const OPENAPI_BUILD_MSG = 'OpenAPI 触发';
 const BUILD_MSG_MAX = 255;
 /** ERROR_PIPELINE_LOCK's message (support-files/i18n/process/message_zh_CN.properties). */
 export const PIPELINE_LOCKED = '流水线: 流水线锁定';
-const MATERIAL_KEYS = new Set(['BK_CI_MATERIAL_ID', 'BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL']);
 
 /** Where a build is in its life at one moment. */
 export interface Life {
@@ -414,12 +428,7 @@ export class BuildWorld {
       ...(life.endTime !== null && life.startTime !== 0
         ? { totalTime: life.endTime - b.startedAt, executeTime: life.endTime - life.startTime }
         : {}),
-      buildParameters: Object.entries(b.params).map(([key, value]) => ({
-        key,
-        value,
-        valueType: 'STRING',
-        readOnly: MATERIAL_KEYS.has(key),
-      })),
+      buildParameters: startParameters(p, b.params),
       startType: 'SERVICE',
       retry: false,
       errorInfoList: this.errorInfoList(b, life),
@@ -456,7 +465,12 @@ export class BuildWorld {
       // BuildHistoryWithVars: computed only while the build waits in the queue.
       currentQueuePosition: queued ? (this.pipelineOf(shown)?.queuePosition ?? 1) : 0,
       ...(asked !== undefined && other === undefined ? { id: asked } : {}),
-      variables: { ...shown.params, BK_CI_BUILD_MSG: shown.buildMsg, BK_CI_BUILD_ID: shown.id, BK_CI_BUILD_NUM: String(shown.num) },
+      variables: {
+        ...startVariables(this.pipelineOf(shown), shown.params),
+        BK_CI_BUILD_MSG: shown.buildMsg,
+        BK_CI_BUILD_ID: shown.id,
+        BK_CI_BUILD_NUM: String(shown.num),
+      },
     });
   }
 

@@ -2,6 +2,7 @@
 // bk-ci ServiceBuildResourceImpl.getBuildVariableValue, PipelineBuildFacadeService.getBuildVarsByNames):
 // start parameters, the BK_CI_* built-ins and what the pipeline's steps set, raw (secrets too).
 import { z } from 'zod';
+import { startVariables } from './build-model.ts';
 import { buildOf } from './build-ref.ts';
 import type { Build, BuildWorld } from './builds.ts';
 import type { Reply, Wire } from './wire.ts';
@@ -74,7 +75,7 @@ export class VariableWorld {
       BK_CI_START_USER_ID: b.userId,
       BK_CI_START_USER_NAME: b.userId,
       BK_CI_START_SERVICE_USER_ID: b.userId,
-      ...b.params,
+      ...startVariables(p, b.params),
       ...set,
     };
   }

@@ -18,13 +18,15 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 // The rest loads once --help is ruled out (most of this script's start is Node stripping the types
 // of what it loads): the demo world, the runner's harness, and what a re-run's seeding reads; the
 // emulator's server only when no base-url is given.
-const [{ DEMO, seedDemoWorld }, { formatElapsed }, { stepIdentity, stepMessage }, { workflowContext }, runner] = await Promise.all([
-  import('../emulator/demo-world.ts'),
-  import('../src/base/duration.ts'),
-  import('../src/pipeline/rerun-message.ts'),
-  import('../src/runner/context.ts'),
-  import('../test/support/dist-runner.ts'),
-]);
+const [{ DEMO, seedDemoWorld }, { formatElapsed }, { stepIdentity, stepMessage }, { startValues }, { workflowContext }, runner] =
+  await Promise.all([
+    import('../emulator/demo-world.ts'),
+    import('../src/base/duration.ts'),
+    import('../src/pipeline/rerun-message.ts'),
+    import('../src/pipeline/start.ts'),
+    import('../src/runner/context.ts'),
+    import('../test/support/dist-runner.ts'),
+  ]);
 const { cleanupSteps, installAction, ROOT, runStep } = runner;
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run bundle` first.');
@@ -85,8 +87,12 @@ const inputs: Record<string, string> = {
 const seedEarlier = (): string | undefined => {
   if (emulator === undefined || operation !== 'start-build' || Number(runAttempt) <= 1) return undefined;
   if (inputs['build-params'] !== undefined) return "build-params is given: no earlier build is seeded (its digest is the action's to make)";
-  const identity = stepIdentity(workflowContext(github), { pipelineId: inputs['pipeline-id'] ?? '', params: {}, key: inputs['rerun-key'] });
+  const w = workflowContext(github);
+  const step = { pipelineId: inputs['pipeline-id'] ?? '', params: {}, key: inputs['rerun-key'] };
+  const identity = stepIdentity(w, step);
   if (identity === undefined) return undefined;
+  // As attempt 1 of this step started it: as its user, with what it sends (the commit's material).
+  const { BK_CI_BUILD_MSG: _message, ...params } = startValues({}, w, step).body;
   const b = emulator.seedBuild({
     projectId: DEMO.projectId,
     pipelineId: inputs['pipeline-id'] ?? '',
@@ -94,6 +100,8 @@ const seedEarlier = (): string | undefined => {
     status: earlierStatus,
     startTime: Date.now() - 600_000,
     runMs: 3000,
+    userId: 'demo-user',
+    params,
   });
   return `attempt 1's build #${b.num} (${b.id}) seeded: ${earlierStatus}; this step runs as attempt ${runAttempt}`;
 };

@@ -13,6 +13,18 @@ export const neutralise = (text: string): string => defuse(text.replace(/\r\n|\r
 export const cut = (text: string, max: number): string =>
   text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 
+/**
+ * The longest start of `text` that is at most `max` UTF-16 code units long, never ending inside a
+ * surrogate pair. Java and Kotlin count a String in these units, so bk-ci's limits (the build
+ * message's 255, docs/bkci/builds.md) do too: an emoji is two of them.
+ */
+export function headUnits(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+}
+
 /** Neutralised, and cut to `max` characters. */
 export const plain = (text: string, max = 2000): string => neutralise(cut(text, max));
 

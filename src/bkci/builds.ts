@@ -18,9 +18,16 @@ export const atBuild = (b: { projectId: string; pipelineId?: string | undefined;
   query: { buildId: b.id, pipelineId: b.pipelineId },
 });
 
-/** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 characters. */
+/** The start value that becomes the build's message (PIPELINE_BUILD_MSG), cut by bk-ci to 255 UTF-16 code units (a Kotlin String's length). */
 export const BUILD_MSG = 'BK_CI_BUILD_MSG';
 export const BUILD_MSG_MAX = 255;
+
+/**
+ * build_histories' text filters (buildMsg, remark, materialCommitId) are MySQL `LIKE '%value%'`
+ * with the value pasted in as it is (PipelineBuildDao): `%` and `_` are wildcards and a backslash
+ * escapes. This is the value that matches `text` itself.
+ */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, '\\$&');
 
 const count = z.number().int().nullish();
 
@@ -54,7 +61,21 @@ export const buildStatus = z.looseObject({
 });
 export type BuildStatus = z.infer<typeof buildStatus>;
 
-/** A row of build_histories: only what finds a build again is read. */
+/**
+ * A start parameter as a build row shows it (BuildParameters): bk-ci's own (the material, the
+ * message) are read-only; a declared one carries its default. Its value may be a secret: it is
+ * compared, never shown.
+ */
+const buildParameter = z.looseObject({
+  key: z.string(),
+  value: z.unknown().optional(),
+  readOnly: z.boolean().nullish(),
+  defaultValue: z.unknown().optional(),
+  sensitive: z.boolean().nullish(),
+});
+export type BuildParameter = z.infer<typeof buildParameter>;
+
+/** A row of build_histories: what finds a build again, and what proves whose it is (its starter, its start parameters). */
 export const historyPage = z.looseObject({
   count: z.number().nullish(),
   page: z.number().nullish(),
@@ -70,6 +91,9 @@ export const historyPage = z.looseObject({
         executeCount: count,
         startTime: z.number().nullish(),
         endTime: z.number().nullish(),
+        /** The start user (the trigger user for other starts). Unreadable, they prove nothing, and cost no other row. */
+        userId: z.string().nullish().catch(null),
+        buildParameters: z.array(buildParameter).nullish().catch(null),
       }),
     )
     .nullish(),

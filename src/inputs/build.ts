@@ -115,6 +115,7 @@ export const retryBuildInputs = z
     ...givenBuildInputs,
     retry: retryInput.default('failed-jobs'),
     'skip-failed': bool('skip-failed').default(false),
+    'stop-on-cancel': bool('stop-on-cancel').default(true),
     ...followInputs,
     ...checkInputs,
   })

@@ -25,16 +25,19 @@ export const givenBuildRows = (t: Given): [string, string][] => [
   ['pipeline-id', t['pipeline-id'] ?? ''],
 ];
 
-/** The run a retry just asked for: no end counts before it shows. */
+/** The run a retry just asked for (no end counts before it shows), the build's number, and whether to stop it on cancel. */
 interface NewRun {
   executeCount: number;
   newRun: number;
+  num: number | undefined;
+  stopOnCancel: boolean;
 }
 
 /**
  * Follows the build (once, or until it ends with wait) and mirrors it on its check run when check
- * is on. It never stops the build. A check run of this build an earlier step left in progress
- * (wait: false) is taken over, not doubled; one of another build never is.
+ * is on. It stops on cancel only the run a retry of this step started (stop-on-cancel). A check run
+ * of this build an earlier step left in progress (wait: false) is taken over, not doubled; one of
+ * another build never is.
  */
 export async function followGivenBuild(t: Given, ctx: Context, run?: NewRun): Promise<Outcome<BuildOutput | CheckOutput>> {
   const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
@@ -52,7 +55,7 @@ export async function followGivenBuild(t: Given, ctx: Context, run?: NewRun): Pr
         wait: t.wait,
         consoleUrl,
         url,
-        stopOnCancel: false,
+        stopOnCancel: run?.stopOnCancel ?? false,
         onReview: t['on-review'],
         report: reportOptions(t),
         onView: check?.onView,

@@ -114,6 +114,7 @@ export const REGISTRY = {
       'pipeline-id': null,
       retry: 'failed-jobs',
       'skip-failed': 'false',
+      'stop-on-cancel': 'true',
       ...BUILD_SHOWN,
       ...BUILD_CHECKED,
     },

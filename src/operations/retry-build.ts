@@ -1,7 +1,9 @@
 import type { z } from '../base/schema.ts';
-import { BUILD_RETRY } from '../bkci/builds.ts';
+import { BUILD_RETRY, type BuildRef } from '../bkci/builds.ts';
 import { checkProblems, retryBuildInputs } from '../inputs/build.ts';
-import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
+import { buildUrl, consoleRoot } from '../pipeline/build-declarations.ts';
+import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
+import { type Retried, type RetryWhat, retriedWords, retryOnce } from '../pipeline/rerun-retry.ts';
 import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
@@ -11,7 +13,7 @@ export type RetryBuildTask = z.output<typeof retryBuildInputs>;
 const whatOf = (t: RetryBuildTask): RetryWhat =>
   t.retry === 'failed-jobs' || t.retry === 'all' ? { kind: t.retry } : { kind: 'task', taskId: t.retry, skip: t['skip-failed'] };
 
-/** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run. */
+/** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run; stops it if the job is cancelled. */
 export default defineOperation({
   inputs: retryBuildInputs,
   endpoints: [BUILD_RETRY, ...GIVEN_BUILD_ENDPOINTS],
@@ -29,11 +31,27 @@ export default defineOperation({
 
 /** What the step does once its inputs are read. */
 async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
-  const projectId = t['project-id'];
-  const id = t['build-id'];
-  const retried = await retryOnce({ projectId, pipelineId: t['pipeline-id'], id, what: whatOf(t) }, ctx);
-  ctx.log.info(
-    `bk-ci retried ${retried.what} of build ${id}${retried.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}: its run ${retried.executeCount}`,
-  );
-  return followGivenBuild(t, ctx, { executeCount: retried.executeCount, newRun: retried.executeCount });
+  const b: BuildRef = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+  let retried: Retried;
+  try {
+    retried = await retryOnce({ ...b, what: whatOf(t) }, ctx);
+  } catch (e) {
+    throw notApplied(e, `build (${b.id}): not retried`, b, ctx);
+  }
+  const done = retriedWords(retried, `build ${b.id}`);
+  const run = { num: retried.num, executeCount: retried.executeCount };
+  if (retried.cancelled) {
+    const url = buildUrl(
+      consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log),
+      b.projectId,
+      b.pipelineId,
+      b.id,
+    );
+    throw await stopCancelled(
+      { ...b, ...run, url, write: 'the retry', done: `${done}, run ${run.executeCount}`, stopOnCancel: t['stop-on-cancel'] },
+      ctx,
+    );
+  }
+  ctx.log.info(`${done}: its run ${retried.executeCount}`);
+  return followGivenBuild(t, ctx, { ...run, newRun: retried.executeCount, stopOnCancel: t['stop-on-cancel'] });
 }

@@ -6,12 +6,12 @@ import type { BuildCheck } from '../github/check.ts';
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
-import { stopAndSee } from '../pipeline/build-stop.ts';
+import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
-import { stepIdentity } from '../pipeline/rerun-message.ts';
+import { runPrefix, stepIdentity } from '../pipeline/rerun-message.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
 import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
@@ -84,31 +84,24 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     check?.follow({ id: b.id, url: w.url, pipelineId, rerun, lookFirst: rerun !== undefined });
     return withCheck(check, ctx, () => watchBuild(w, ctx));
   };
+  const { [BUILD_MSG]: _message, ...values } = startValues(params, ctx.workflow, step).body;
   const rerun = {
     projectId,
     pipelineId,
     identity: stepIdentity(ctx.workflow, step),
+    prefix: ctx.workflow === undefined ? undefined : runPrefix(ctx.workflow, pipelineId),
     attempt: Number(ctx.workflow?.runAttempt || 0),
     onRerun: t['on-rerun'],
+    values,
+    stopOnCancel: t['stop-on-cancel'],
+    url: (id: string) => buildUrl(consoleUrl, projectId, pipelineId, id),
   };
   let earlier: Outcome<Output> | undefined;
   try {
     earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(follow(b, said), out, said));
   } catch (e) {
-    if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) throw e;
-    const o = describeUnread('re-run: nothing continued', {
-      projectId,
-      pipelineId,
-      start: ctx.start,
-      id: '',
-      num: undefined,
-      executeCount: undefined,
-      url: '',
-      conclusion: 'failure',
-      stopped: undefined,
-      elapsedMs: ctx.clock.now() - ctx.start,
-    });
-    throw new OperationError(e.message, { ...o, outputs: { ...o.outputs, rerun: 'none' }, status: statusOf(e) }, { cause: e });
+    // Nothing continued; a retry cancelled in flight carries its own outcome.
+    throw notApplied(e, 're-run: nothing continued', { projectId, pipelineId }, ctx, { rerun: 'none' });
   }
   return earlier ?? withRerun(startNew(t, ctx, { params, step, consoleUrl, check, follow }), 'none');
 }
@@ -167,24 +160,7 @@ async function startNew(
   ctx.log.info(
     `${started.how === 'answer' ? 'started' : 'found'} build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}${url ? `: ${url}` : ''}`,
   );
-  if (started.cancelled) {
-    const stop = t['stop-on-cancel']
-      ? await stopAndSee(ctx.api, { projectId, pipelineId, id: started.id }, ctx.clock, ctx.log.info)
-      : { ended: false, said: `the build ${started.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
-    throw new OperationError(
-      `cancelled while the start was in flight; ${stop.said}`,
-      describeUnread(`build (${started.id}): cancelled`, {
-        ...known,
-        id: started.id,
-        num: started.num,
-        executeCount: started.executeCount,
-        url,
-        conclusion: stop.ended ? 'cancelled' : 'running',
-        stopped: stop.shown ?? stop.said,
-        last: stop.status,
-        elapsedMs: ctx.clock.now() - ctx.start,
-      }),
-    );
-  }
+  if (started.cancelled)
+    throw await stopCancelled({ ...known, ...started, url, write: 'the start', stopOnCancel: t['stop-on-cancel'] }, ctx);
   return s.follow({ id: started.id, num: started.num, executeCount: started.executeCount });
 }

@@ -115,32 +115,50 @@ export interface EndDecision {
   done?: string;
 }
 
+/** How a build stands as the step states it: bk-ci's end (src/pipeline/status.ts), a refused review told apart by the model. */
+export type BuildEnd = Extract<Conclusion, 'success' | 'failure' | 'cancelled' | 'rejected' | 'running'>;
+
+/**
+ * The conclusion bk-ci's status and the build's model (when read) make: `running` while it has
+ * not ended; `rejected` when it ended (as a success or a failure) after a review was refused,
+ * which its status alone cannot tell (STAGE_SUCCESS). The wait's end and a re-run both decide by it.
+ */
+export function endConclusion(
+  s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
+  detail: BuildDetail | undefined,
+): BuildEnd {
+  const e = endOf(s);
+  if (e === 'waiting') return 'running';
+  if ((e === 'success' || e === 'failure') && detail !== undefined && rejection(detail) !== undefined) return 'rejected';
+  return e;
+}
+
 /** The end of the wait: timed out, waiting for a review, succeeded, not waited for, rejected, or ended badly. */
 export function decideEnd(f: EndFacts): EndDecision {
   const { last, name } = f;
   if (f.end === 'timeout' || last === undefined) return timedOut(f);
-  const e = f.gateOpen ? endOf(last) : 'waiting';
-  if (e === 'waiting' && f.end === 'failed') {
+  const c = f.gateOpen ? endConclusion(last, f.detail) : 'running';
+  if (c === 'running' && f.end === 'failed') {
     const what =
       f.pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(f.pending)}: ${who(f.pending)}`;
     const error = `${name} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`;
     return { conclusion: 'waiting-review', headline: `${name}: waiting for review`, error };
   }
-  const refused = e === 'waiting' || f.detail === undefined ? undefined : rejection(f.detail);
-  if (e === 'success' && refused === undefined) {
+  if (c === 'success') {
     const headline = `${name}: ${waitingOn(last)} after ${f.elapsed}, ${countOf(f.polls, 'poll')}`;
     if (f.problem === undefined) return { conclusion: 'success', headline };
     return { conclusion: 'success', headline, error: f.problem, done: `${name} ended ${last.status}` };
   }
-  if (e === 'waiting') return { conclusion: 'running', headline: `${name}: ${waitingOn(last)} (not waited for)` };
-  if (refused !== undefined && (e === 'success' || e === 'failure')) {
+  if (c === 'running') return { conclusion: 'running', headline: `${name}: ${waitingOn(last)} (not waited for)` };
+  const refused = f.detail === undefined ? undefined : rejection(f.detail);
+  if (c === 'rejected' && refused !== undefined) {
     const why = describeRejection(refused, f.detail && reviewTimeoutHours(f.detail));
     const error = `${name}${f.ofPipeline} was stopped by a rejected review: ${why} (bk-ci shows such a build as ${last.status})`;
     return { conclusion: 'rejected', headline: `${name}: rejected`, error };
   }
-  const why = whyEnded(e === 'cancelled', last, f.detail, f.failed);
+  const why = whyEnded(c === 'cancelled', last, f.detail, f.failed);
   const error = `${name}${f.ofPipeline} ended ${last.status}${why === undefined ? '' : `: ${why}`}`;
-  return { conclusion: e === 'cancelled' ? 'cancelled' : 'failure', headline: `${name}: ${last.status}`, error };
+  return { conclusion: c === 'cancelled' ? 'cancelled' : 'failure', headline: `${name}: ${last.status}`, error };
 }
 
 function timedOut(f: EndFacts): EndDecision {

@@ -1,22 +1,32 @@
 // What a re-run does before starting anything: looks for the build an earlier attempt of this step
-// started and takes it (it succeeded), follows it (under way) or retries it (it failed); or says why
-// a new build is started (docs: the contract's "Re-runs continue the build").
-
-import { ActionError, CancelledError, statusOf } from '../base/errors.ts';
+// started, proven its own, and takes it (it succeeded), follows it (under way) or retries it (it
+// failed, or a review refused it), deciding by its conclusion as the step would state it; or says
+// why a new build is started (docs: the contract's "Re-runs continue the build").
+import { ActionError, CancelledError, factsOf, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildRef } from '../bkci/builds.ts';
+import { endConclusion } from './build-decide.ts';
 import type { BuildOutput } from './build-declarations.ts';
-import { decideRerun, findEarlier, type OnRerun, type RerunOutput, searchFailed } from './rerun.ts';
-import { RetryRefusedError, retryOnce } from './rerun-retry.ts';
+import { stopCancelled } from './cancelled-write.ts';
+import { decideRerun, describeForeign, findEarlier, type Judged, nameOf, type OnRerun, type RerunOutput, searchFailed } from './rerun.ts';
+import { type RetryContext, RetryRefusedError, readModel, retriedWords, retryOnce } from './rerun-retry.ts';
+import { describeRejection, rejection } from './review-state.ts';
 import type { BuildContext } from './watch.ts';
 
 export interface RerunStep extends Pick<BuildRef, 'projectId'> {
   pipelineId: string;
   /** The step's identity in its build messages; undefined outside a GitHub run. */
   identity: string | undefined;
+  /** What the job's steps on this pipeline begin their identity with (runPrefix). */
+  prefix: string | undefined;
   /** GITHUB_RUN_ATTEMPT (0 when unknown). */
   attempt: number;
   onRerun: OnRerun;
+  /** The start values this step sends (its message aside): an earlier build is its own only when started with them. */
+  values: Readonly<Record<string, string>>;
+  stopOnCancel: boolean;
+  /** The build's page, by its id. */
+  url(id: string): string;
 }
 
 /** The build taken over: followed as `watchBuild` follows one, `newRun` the run a retry asked for. */
@@ -29,51 +39,70 @@ export interface Taken {
 
 export type Follow = (b: Taken, rerun: RerunOutput, said: string) => Promise<Outcome<BuildOutput>>;
 
+type Context = BuildContext & Pick<RetryContext, 'holdExit'>;
+
 /** The outcome of following an earlier attempt's build, or undefined: start a new build. */
-export async function continueEarlier(r: RerunStep, ctx: BuildContext, follow: Follow): Promise<Outcome<BuildOutput> | undefined> {
+export async function continueEarlier(r: RerunStep, ctx: Context, follow: Follow): Promise<Outcome<BuildOutput> | undefined> {
   if (r.onRerun === 'start' || r.attempt <= 1 || r.identity === undefined) return undefined;
   const here = `re-run (attempt ${r.attempt})`;
-  let earlier: Awaited<ReturnType<typeof findEarlier>>;
-  try {
-    earlier = await findEarlier({ ...r, identity: r.identity }, ctx);
-  } catch (e) {
-    if (e instanceof CancelledError) throw e;
-    throw new ActionError(searchFailed(e), { status: statusOf(e), cause: e });
-  }
-  const d = decideRerun(earlier, r.onRerun);
+  const d = decideRerun(await judge({ ...r, identity: r.identity }, ctx), r.onRerun);
   if (d.act === 'new') {
     ctx.log.info(`${here}: ${d.why}; starting a new build`);
     return undefined;
   }
   const { row, attempt } = d;
   const taken = { id: row.id, num: row.buildNum ?? undefined, executeCount: row.executeCount ?? undefined };
-  const name = `build #${taken.num ?? '?'} (${row.id}), started by attempt ${attempt}`;
+  const which = `${nameOf(row)} of attempt ${attempt} ${d.how}`;
   if (d.act === 'adopt') {
-    ctx.log.info(`${here}: ${name} ended ${row.status}: taken as it is; nothing is started or retried`);
+    ctx.log.info(`${here}: ${which}: taken as it is; nothing is started or retried`);
     return follow(taken, 'adopted', `taken from attempt ${attempt}`);
   }
   if (d.act === 'follow') {
-    ctx.log.info(`${here}: ${name} is still ${row.status}: following it`);
+    ctx.log.info(`${here}: ${which}: following it`);
     return follow(taken, 'followed', `followed from attempt ${attempt}`);
   }
-  const whole = d.act === 'retry' && d.whole;
-  ctx.log.info(`${here}: ${name} ended ${row.status}: retrying ${whole ? 'the whole build' : 'its failed jobs'} in bk-ci`);
+  ctx.log.info(`${here}: ${which}: retrying it in bk-ci`);
   let retried: Awaited<ReturnType<typeof retryOnce>>;
   try {
-    retried = await retryOnce(
-      { projectId: r.projectId, pipelineId: r.pipelineId, id: row.id, what: whole ? { kind: 'all' } : { kind: 'failed-jobs' } },
-      ctx,
-    );
+    retried = await retryOnce({ projectId: r.projectId, pipelineId: r.pipelineId, id: row.id, what: d.what }, ctx);
   } catch (e) {
     if (!(e instanceof RetryRefusedError)) throw e;
     throw new RetryRefusedError(`${e.message}. on-rerun: start starts a new build instead`, { status: e.status, cause: e });
   }
-  ctx.log.info(
-    `bk-ci retried ${retried.what} of ${name}${retried.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}: following its run ${retried.executeCount}`,
-  );
-  return follow(
-    { ...taken, executeCount: retried.executeCount, newRun: retried.executeCount },
-    'retried',
-    `${retried.what} retried (run ${retried.executeCount})`,
-  );
+  const done = retriedWords(retried, nameOf(row));
+  const run = { ...taken, num: taken.num ?? retried.num, executeCount: retried.executeCount };
+  if (retried.cancelled) {
+    const b = { ...run, pipelineId: r.pipelineId, projectId: r.projectId, url: r.url(row.id) };
+    const write = {
+      write: 'the retry',
+      done: `${done}, run ${run.executeCount}`,
+      stopOnCancel: r.stopOnCancel,
+      outputs: { rerun: 'retried' },
+    };
+    throw await stopCancelled({ ...b, ...write }, ctx);
+  }
+  ctx.log.info(`${done}: following its run ${retried.executeCount}`);
+  return follow({ ...run, newRun: retried.executeCount }, 'retried', `retried ${retried.what}, run ${retried.executeCount}`);
+}
+
+/**
+ * The earlier attempt's build and how it stands: the history searched, builds that carry the
+ * step's message but are not its own said and left alone, the one found read whole (its model
+ * tells a refused review from a success). A failure of either read starts nothing.
+ */
+async function judge(r: RerunStep & { identity: string }, ctx: Context): Promise<Parameters<typeof decideRerun>[0]> {
+  try {
+    const earlier = await findEarlier(r, ctx);
+    if (earlier.kind !== 'found') return earlier;
+    if (earlier.foreign.length > 0) ctx.log.warning(`${describeForeign(earlier.foreign)}: it is left alone`);
+    const detail = await readModel({ projectId: r.projectId, pipelineId: r.pipelineId, id: earlier.row.id }, ctx);
+    const end = endConclusion({ status: earlier.row.status ?? '', endTime: earlier.row.endTime, startTime: earlier.row.startTime }, detail);
+    const refused = end === 'rejected' ? rejection(detail) : undefined;
+    const judged: Judged = { kind: 'found', attempt: earlier.attempt, row: earlier.row, end };
+    return refused === undefined ? judged : { ...judged, rejected: { words: describeRejection(refused), stageId: refused.stageId } };
+  } catch (e) {
+    if (e instanceof CancelledError || factsOf(e).cancelled)
+      throw new ActionError("cancelled while looking for an earlier attempt's build: nothing was started or retried", { cause: e });
+    throw new ActionError(searchFailed(e), { status: statusOf(e), cause: e });
+  }
 }

@@ -1,10 +1,12 @@
 // The build message names the step that started the build, so that a later attempt of the same
 // workflow run finds it in the pipeline's history (build_histories' buildMsg filter): the GitHub run
 // and job, then what tells this step's build apart inside the run (the pipeline, a digest of the
-// start parameters, rerun-key), then the attempt and a random mark. bk-ci keeps 255 characters
-// (docs/bkci/builds.md); an identity too long for them is cut and ends with a digest
-// of the whole, so that every attempt cuts it the same way.
+// start parameters, rerun-key), then the attempt and a random mark. bk-ci keeps 255 UTF-16 code
+// units of it (docs/bkci/builds.md), so the whole message is fitted to them and bk-ci never cuts
+// it; an identity too long for its room is cut and ends with a digest of the whole, so that every
+// attempt cuts it the same way.
 import { createHash, randomUUID } from 'node:crypto';
+import { headUnits } from '../base/text.ts';
 import { BUILD_MSG_MAX } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 
@@ -17,8 +19,8 @@ export interface StepMark {
   key?: string | undefined;
 }
 
-/** Room the attempt and the mark take: ` attempt 99999 [` + 13 + `]`. */
-const TAIL_ROOM = 32;
+/** Room the attempt and the mark take, in UTF-16 units: ` attempt ` + 9 digits + ` [` + 13 + `]`. */
+const TAIL_ROOM = 34;
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A short digest of the start parameters, the same whatever order they were written in. */
@@ -27,6 +29,10 @@ export function paramsDigest(params: Readonly<Record<string, string>>): string {
   return sha(JSON.stringify(sorted)).slice(0, 8);
 }
 
+/** How every step of this run's job that starts this pipeline begins its identity: "GitHub octo/app run 555 job release (p-app, params ". */
+export const runPrefix = (w: WorkflowContext, pipelineId: string): string =>
+  `GitHub ${w.repository} run ${w.runId}${w.job ? ` job ${w.job}` : ''} (${pipelineId}, params `;
+
 /**
  * "GitHub octo/app run 555 job release (p-app, params 1a2b3c4d, key linux)": the same for every
  * attempt of this step of the run; undefined outside a GitHub run (no repository or run id).
@@ -34,10 +40,11 @@ export function paramsDigest(params: Readonly<Record<string, string>>): string {
 export function stepIdentity(w: WorkflowContext | undefined, step: StepMark): string | undefined {
   if (w === undefined || w.runId === '') return undefined;
   const key = step.key === undefined || step.key === '' ? '' : `, key ${step.key.replace(/\s+/g, ' ')}`;
-  const whole = `GitHub ${w.repository} run ${w.runId}${w.job ? ` job ${w.job}` : ''} (${step.pipelineId}, params ${paramsDigest(step.params)}${key})`;
+  const whole = `${runPrefix(w, step.pipelineId)}${paramsDigest(step.params)}${key})`;
   const room = BUILD_MSG_MAX - TAIL_ROOM;
-  if ([...whole].length <= room) return whole;
-  return `${[...whole].slice(0, room - 14).join('')}… #${sha(whole).slice(0, 12)}`;
+  if (whole.length <= room) return whole;
+  const tail = `… #${sha(whole).slice(0, 12)}`;
+  return `${headUnits(whole, room - tail.length)}${tail}`;
 }
 
 /** The whole message: the identity, the attempt, a random mark that makes it this attempt's own. */
@@ -45,9 +52,26 @@ export function stepMessage(identity: string, attempt: string, mark = randomUUID
   return `${identity}${attempt ? ` attempt ${attempt}` : ''} [${mark}]`;
 }
 
+const TAIL = /^(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/;
+
 /** The attempt a message of this identity names (0 when it names none); undefined for another step's message. */
 export function attemptOf(message: string, identity: string): number | undefined {
   if (!message.startsWith(identity)) return undefined;
-  const m = /^(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/.exec(message.slice(identity.length));
+  const m = TAIL.exec(message.slice(identity.length));
   return m === null ? undefined : Number(m[1] ?? '0');
+}
+
+/** Why another step's message of the same run, job and pipeline is not this step's: other build-params, or another rerun-key. */
+export type NearMiss = 'build-params' | 'rerun-key';
+
+/**
+ * Whether `message` was started by a step of this run's job on this pipeline (`prefix`,
+ * runPrefix) that is not this one (`identity`), and what differs; undefined for any other message.
+ */
+export function nearMiss(message: string, prefix: string, identity: string): { differs: NearMiss; attempt: number } | undefined {
+  if (!identity.startsWith(prefix) || !message.startsWith(prefix) || attemptOf(message, identity) !== undefined) return undefined;
+  const m = /(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/.exec(message);
+  if (m === null) return undefined;
+  const digest = (s: string): string => s.slice(prefix.length, prefix.length + 8);
+  return { differs: digest(message) === digest(identity) ? 'rerun-key' : 'build-params', attempt: Number(m[1] ?? '0') };
 }

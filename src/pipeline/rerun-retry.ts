@@ -1,13 +1,18 @@
 // build_retry, sent once: a write whose outcome can be unknown. When its answer is lost, the build's
 // model (build_detail's executeCount) says whether bk-ci took it; otherwise the step says the retry
-// may have been applied and never sends it again. "Failed jobs" is bk-ci's stage retry: taskId =
-// the failed stage, failedContainer=true (PipelineBuildRetryService.fillRetryStageParams); without
-// taskId bk-ci ignores failedContainer and retries the whole build (docs/bkci/builds.md#retry).
-import { formatElapsed } from '../base/duration.ts';
-import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
+// may have been applied and never sends it again. A cancel while it is in flight is met as a
+// start's is (src/pipeline/start.ts): the request is let finish, its answer waited for a moment,
+// else the model read once, and the run it started is handed back `cancelled` to be stopped.
+// "Failed jobs" is bk-ci's stage retry: taskId = the failed stage, failedContainer=true
+// (PipelineBuildRetryService.fillRetryStageParams); without taskId bk-ci ignores failedContainer and
+// retries the whole build (docs/bkci/builds.md#retry).
+import { formatDuration, formatElapsed } from '../base/duration.ts';
+import { ActionError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
 import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, type BuildRef, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
+import { AFTER_STOP_READ_MS, STOP_TIMEOUT_MS } from './build-stop.ts';
+import { unknownTask } from './rerun-task.ts';
+import { ANSWER_GRACE_MS, answerOrGrace, CANCELLED_LOOK_MS, type StartContext } from './start.ts';
 import { FAILURE } from './status.ts';
-import type { BuildContext } from './watch.ts';
 
 /** What to run again: the failed jobs (of the failed stage), the whole build, or from a task (stage-N, a step, an element). */
 export type RetryWhat = { kind: 'failed-jobs' } | { kind: 'all' } | { kind: 'task'; taskId: string; skip: boolean };
@@ -16,6 +21,9 @@ export interface RetryRequest extends BuildRef {
   what: RetryWhat;
 }
 
+/** What a retry needs of the step: the calls, the clock, the log, the job's cancel and the hold on the exit after it. */
+export type RetryContext = Pick<StartContext, 'api' | 'clock' | 'log' | 'signal' | 'holdExit'>;
+
 export interface Retried {
   /** The new run: bk-ci's executeCount for it. */
   executeCount: number;
@@ -23,6 +31,16 @@ export interface Retried {
   how: 'answer' | 'model';
   /** What was asked of bk-ci, in words: "the failed jobs of stage-3". */
   what: string;
+  /** The build's number, from its model. */
+  num: number | undefined;
+  /** The job was cancelled while the retry was in flight: the new run is to be stopped, if asked (the exit is held for it). */
+  cancelled: boolean;
+}
+
+/** "bk-ci retried the failed jobs of stage-3 of build #1 (b-…)", "bk-ci retried build b-… from stage-3", and whether the answer was lost. */
+export function retriedWords(r: Pick<Retried, 'what' | 'how'>, build: string): string {
+  const what = r.what.startsWith('from ') ? `${build} ${r.what}` : `${r.what} of ${build}`;
+  return `bk-ci retried ${what}${r.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
 }
 
 /** bk-ci refused the retry: nothing was retried. */
@@ -30,23 +48,35 @@ export class RetryRefusedError extends ActionError {
   override name = 'RetryRefusedError';
 }
 
+/** The retry was not sent (a task the model does not have, the job cancelled before it): nothing was retried. */
+export class RetryNotSentError extends ActionError {
+  override name = 'RetryNotSentError';
+}
+
 /** The retry's outcome is unknown: it may have been applied. */
 export class RetryMayHaveBeenAppliedError extends ActionError {
   override name = 'RetryMayHaveBeenAppliedError';
 }
 
+const notSent = (cause?: unknown): RetryNotSentError =>
+  new RetryNotSentError('cancelled before the retry was sent: nothing was retried', { cause });
+
 /** After a lost answer, when the model is read (ms after): bk-ci writes the new run before it answers. */
 const LOOKS_MS = [0, 2000, 5000];
+/** After a cancel: the answer's grace, one look at the model, then the new run's stop and the read after it. */
+export const RETRY_CANCEL_BUDGET_MS = ANSWER_GRACE_MS + CANCELLED_LOOK_MS + STOP_TIMEOUT_MS + AFTER_STOP_READ_MS;
 
-/** The model of the build: its run and the stage that failed. */
-async function readModel(r: RetryRequest, ctx: Pick<BuildContext, 'api'>): Promise<BuildDetail> {
+/** The model of the build: its run, its number and the stage that failed; after a cancel, read once, sent all the same. */
+export async function readModel(r: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
   const reply = await ctx.api.call({
     endpoint: BUILD_DETAIL,
     params: { projectId: r.projectId },
     query: { buildId: r.id, pipelineId: r.pipelineId },
     data: buildDetail,
+    ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {}),
   });
   if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
+  if (reply.data.id !== r.id) throw new ActionError(`bk-ci answered build_detail of ${r.id} with build ${reply.data.id}`);
   return reply.data;
 }
 
@@ -56,29 +86,65 @@ export function failedStage(d: BuildDetail): string | undefined {
   return stages.find((s) => (FAILURE.has(s.status ?? '') || s.status === 'CANCELED') && s.id)?.id ?? undefined;
 }
 
-/** The query build_retry takes for `what`, and the same in words. */
+/** The query build_retry takes for `what`, and the same in words; a task the model does not have is refused. */
 function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string, string | undefined>; said: string } {
   const base = { pipelineId: r.pipelineId ?? model.pipelineId ?? undefined, buildId: r.id };
   if (r.what.kind === 'all') return { query: base, said: 'the whole build' };
-  if (r.what.kind === 'task')
+  if (r.what.kind === 'task') {
+    const unknown = unknownTask(r.what.taskId, r.id, model);
+    if (unknown !== undefined) throw new RetryNotSentError(unknown);
     return {
       query: { ...base, taskId: r.what.taskId, ...(r.what.skip ? { skip: 'true' } : {}) },
       said: `from ${r.what.taskId}${r.what.skip ? ', skipping its failed steps' : ''}`,
     };
+  }
   const stage = failedStage(model);
   return stage === undefined
-    ? { query: { ...base, failedContainer: 'true' }, said: 'the whole build (its model shows no failed stage)' }
+    ? { query: { ...base, failedContainer: 'true' }, said: 'the whole build, its model showing no failed stage' }
     : { query: { ...base, taskId: stage, failedContainer: 'true' }, said: `the failed jobs of ${stage}` };
 }
 
-/** POSTs build_retry once and learns the new run's executeCount, from the answer or, when it is lost, from the model. */
-export async function retryOnce(r: RetryRequest, ctx: Pick<BuildContext, 'api' | 'clock' | 'log'>): Promise<Retried> {
-  const model = await readModel(r, ctx);
+/**
+ * POSTs build_retry once and learns the new run's executeCount, from the answer or, when it is
+ * lost, from the model. A cancel before it is sent retries nothing; one while it is in flight lets
+ * it finish and hands the new run back `cancelled`, the exit held for its stop.
+ */
+export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Retried> {
+  let model: BuildDetail;
+  try {
+    model = await readModel(r, ctx);
+  } catch (e) {
+    throw factsOf(e).cancelled ? notSent(e) : e;
+  }
   const before = model.executeCount ?? 1;
   const { query, said } = retryQuery(r, model);
+  if (ctx.signal.aborted) throw notSent();
+  const known = { what: said, num: model.buildNum ?? undefined };
+  const release = ctx.holdExit(RETRY_CANCEL_BUDGET_MS);
+  let owed = false;
   try {
-    const reply = await ctx.api.call({ endpoint: BUILD_RETRY, params: { projectId: r.projectId }, query, data: buildId });
-    return { executeCount: reply.data?.executeCount ?? before + 1, how: 'answer', what: said };
+    const retried = await sendOnce(r, ctx, query, before);
+    owed = ctx.signal.aborted;
+    return { ...retried, ...known, cancelled: owed };
+  } finally {
+    // A cancel with the new run known still owes its stop: the hold stays.
+    if (!owed) release();
+  }
+}
+
+/** The one POST, its answer waited for a moment after a cancel; a lost answer asks the model. */
+async function sendOnce(
+  r: RetryRequest,
+  ctx: RetryContext,
+  query: Record<string, string | undefined>,
+  before: number,
+): Promise<Pick<Retried, 'executeCount' | 'how'>> {
+  let lost: unknown;
+  try {
+    const call = ctx.api.call({ endpoint: BUILD_RETRY, params: { projectId: r.projectId }, query, data: buildId, survivesCancel: true });
+    const reply = await answerOrGrace(call, ctx);
+    if (reply !== undefined) return { executeCount: reply.data?.executeCount ?? before + 1, how: 'answer' };
+    lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
   } catch (e) {
     if (e instanceof ServerSaidError && e.status < 500) {
       const words = retryProblem(e.serverStatus, e.serverMessage);
@@ -87,40 +153,40 @@ export async function retryOnce(r: RetryRequest, ctx: Pick<BuildContext, 'api' |
         { status: e.status, cause: e },
       );
     }
-    // Refused, never sent, or the job cancelled (said as such by run()): nothing to learn from the model.
-    if (e instanceof CancelledError || !factsOf(e).mayHaveApplied) throw e;
-    ctx.log.info(`the answer to the retry was lost (${errorMessage(e)}); reading the build to learn whether bk-ci took it`);
-    return { executeCount: await afterLostAnswer(r, ctx, before, e), how: 'model', what: said };
+    if (!factsOf(e).mayHaveApplied) throw factsOf(e).cancelled ? notSent(e) : e;
+    lost = e;
   }
+  ctx.log.info(`the answer to the retry was lost (${errorMessage(lost)}); reading the build to learn whether bk-ci took it`);
+  return { executeCount: await afterLostAnswer(r, ctx, before, lost), how: 'model' };
 }
 
-/** The new run's executeCount when the model shows it advanced; else the retry may have been applied. */
-async function afterLostAnswer(
-  r: RetryRequest,
-  ctx: Pick<BuildContext, 'api' | 'clock' | 'log'>,
-  before: number,
-  lost: unknown,
-): Promise<number> {
+/**
+ * The new run's executeCount when the model shows it advanced; else the retry may have been
+ * applied. Three looks over 5 s; after a cancel, one more (sent all the same), then no other.
+ */
+async function afterLostAnswer(r: RetryRequest, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
   const began = ctx.clock.now();
   let last: unknown;
-  for (const at of LOOKS_MS) {
-    const wait = began + at - ctx.clock.now();
-    if (wait > 0) await ctx.clock.sleep(wait);
+  let lookedAfterCancel = false;
+  for (let i = 0; !lookedAfterCancel && (i < LOOKS_MS.length || ctx.signal.aborted); i++) {
+    const wait = began + (LOOKS_MS[i] ?? 0) - ctx.clock.now();
+    if (wait > 0 && !ctx.signal.aborted) await ctx.clock.sleep(wait, ctx.signal).catch(() => undefined);
+    lookedAfterCancel = ctx.signal.aborted;
     try {
       const now = (await readModel(r, ctx)).executeCount ?? before;
       if (now > before) return now;
       last = undefined;
     } catch (e) {
-      if (e instanceof CancelledError) throw e;
       last = e;
     }
   }
+  const cancelled = ctx.signal.aborted ? 'the job was cancelled while it was in flight, ' : '';
   throw new RetryMayHaveBeenAppliedError(
-    `the retry may have been applied: the answer to build_retry of ${r.id} was lost (${errorMessage(lost)}) and ${
+    `the retry may have been applied: ${cancelled}the answer to build_retry of ${r.id} was lost (${errorMessage(lost)}) and ${
       last === undefined
         ? `the build still showed run ${before} ${formatElapsed(ctx.clock.now() - began)} later`
         : `reading the build failed (${errorMessage(last)})`
-    }. It is not sent again: look at the build in bk-ci before retrying it once more`,
+    }. It is not sent again${cancelled ? ', and nothing was stopped' : ''}: look at the build in bk-ci before retrying it once more`,
     { status: lost instanceof ActionError ? lost.status : undefined, cause: lost },
   );
 }

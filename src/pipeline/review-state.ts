@@ -23,6 +23,8 @@ export type PendingReview =
 export interface Rejection {
   /** "stage 'Release'", "step 'Approve release'". */
   what: string;
+  /** The stage whose entry review was refused (a manual-review step's: undefined): a retry from it asks again. */
+  stageId: string | undefined;
   by: string | undefined;
   why: string | undefined;
   /** bk-ci rejected it itself when the review's timeout passed (suggest "TIMEOUT"). */
@@ -89,10 +91,12 @@ export function rejection(d: BuildDetail): Rejection | undefined {
       const group = (s.checkIn.reviewGroups ?? []).find((g) => ABORTED.has(g.status ?? ''));
       const why = group?.suggest || undefined;
       const timedOut = why === 'TIMEOUT';
-      return { what: `stage '${nameOf(s, i)}'`, by: timedOut ? undefined : (group?.operator ?? undefined), why, timedOut };
+      const by = timedOut ? undefined : (group?.operator ?? undefined);
+      return { what: `stage '${nameOf(s, i)}'`, stageId: s.id ?? undefined, by, why, timedOut };
     }
     const step = elementsOf(s).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEW_ABORT');
-    if (step !== undefined) return { what: `step '${step.name || step.id || '?'}'`, by: undefined, why: undefined, timedOut: false };
+    if (step !== undefined)
+      return { what: `step '${step.name || step.id || '?'}'`, stageId: undefined, by: undefined, why: undefined, timedOut: false };
   }
   return undefined;
 }

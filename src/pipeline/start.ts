@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
+import { headUnits } from '../base/text.ts';
 import {
   BUILD_HISTORIES,
   BUILD_MSG,
@@ -13,6 +14,7 @@ import {
   buildId,
   type HistoryPage,
   historyPage,
+  likeLiteral,
   startProblem,
 } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
@@ -49,9 +51,9 @@ export interface StartContext extends BuildContext {
 }
 
 /** After a cancel, how long the start's answer is still waited for before the history is searched. */
-const ANSWER_GRACE_MS = 2000;
+export const ANSWER_GRACE_MS = 2000;
 /** After a cancel, each look into the history (they are sent although the job is cancelled), and when. */
-const CANCELLED_LOOK_MS = 1200;
+export const CANCELLED_LOOK_MS = 1200;
 const CANCELLED_LOOKS_MS = [0, 300];
 /** Each look when the job goes on: one attempt, no retry. */
 const LOOK_MS = 5000;
@@ -72,7 +74,7 @@ export function buildMessage(w: WorkflowContext | undefined, step?: StepMark, ma
     w === undefined
       ? 'started by the bk-ci GitHub action'
       : `GitHub ${w.repository}${w.runId ? ` run ${w.runId}` : ''}${w.runAttempt ? ` attempt ${w.runAttempt}` : ''}${w.job ? ` job ${w.job}` : ''}`;
-  return `${[...head].slice(0, BUILD_MSG_MAX - tail.length).join('')}${tail}`;
+  return `${headUnits(head, BUILD_MSG_MAX - tail.length)}${tail}`;
 }
 
 /** The commit this workflow runs for, as bk-ci's custom trigger material, unless build-params sets it. */
@@ -204,8 +206,8 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started>
   };
 }
 
-/** The answer; after a cancel, waited for a little longer, then undefined. */
-async function answerOrGrace<T>(p: Promise<T>, ctx: StartContext): Promise<T | undefined> {
+/** The answer; after a cancel, waited for a little longer, then undefined. (A retry's answer too: src/pipeline/rerun-retry.ts.) */
+export async function answerOrGrace<T>(p: Promise<T>, ctx: Pick<StartContext, 'signal' | 'clock'>): Promise<T | undefined> {
   if (!ctx.signal.aborted) {
     let onAbort = (): void => undefined;
     const aborted = new Promise<'aborted'>((resolve) => {
@@ -266,7 +268,7 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
         params: { projectId: r.projectId },
         // Newest first; ours was started moments ago. An old bk-ci that ignores buildMsg still
         // lists it near the top, and the message is compared here, exactly.
-        query: { pipelineId: r.pipelineId, buildMsg: message, page: '1', pageSize: '50' },
+        query: { pipelineId: r.pipelineId, buildMsg: likeLiteral(message), page: '1', pageSize: '50' },
         data: historyPage,
         ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
       });

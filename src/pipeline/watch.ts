@@ -94,13 +94,20 @@ export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome
     gate: newRunGate(b.newRun, b.id, ctx.clock),
   };
   const { settings } = ctx;
-  if (b.wait)
+  let toSay = b.wait;
+  const sayWaiting = (): void => {
+    if (!toSay) return;
+    toSay = false;
     ctx.log.info(
       `waiting for ${buildName(r)}: timeout ${formatDuration(settings.timeoutMs)}, a poll every ${formatDuration(settings.pollIntervalMs)}${b.url ? `; ${b.url}` : ''}`,
     );
+  };
+  // The line names the build's number: said now when it is known, else once the first poll read it.
+  if (state.num !== undefined) sayWaiting();
+  const watch = pollWatch(r);
   let end: PollEnd;
   try {
-    end = await poll<BuildStatus>(pollWatch(r), pollOptions(b, ctx), r.progress);
+    end = await poll<BuildStatus>({ ...watch, read: () => watch.read().finally(sayWaiting) }, pollOptions(b, ctx), r.progress);
   } catch (e) {
     throw await brokenOffError(r, e);
   }

@@ -6,7 +6,7 @@
 // The cases are independent steps against worlds of their own: they run at the same time.
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import type { FaultRule } from '../../emulator/faults.ts';
-import { runStep, useInstalledAction } from '../support/dist-runner.ts';
+import { runCancelledWhen, runStep, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import type { World } from '../support/world.ts';
 import { worldForTest } from '../support/world.ts';
@@ -21,25 +21,16 @@ async function longWorld(test: TestContext): Promise<World> {
 }
 
 /** Starts the step, sends SIGINT once bk-ci holds the start, and measures the exit from the signal. */
-async function cancelDuringStart(w: World, fault: FaultRule['fault'], after: boolean, inputs: Record<string, string> = {}) {
+function cancelDuringStart(w: World, fault: FaultRule['fault'], after: boolean, inputs: Record<string, string> = {}) {
   w.emu.faults.add({ pattern: /build_start$/, after, fault });
-  let signalledAt = 0;
-  const r = await runStep(action(), {
-    inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long', ...inputs },
-    env: { GITHUB_SHA: 'abcdef1234567', GITHUB_REPOSITORY: 'octo/app', GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'ship' },
-    onSpawn: (kill) => {
-      const timer = setInterval(() => {
-        if (w.emu.requests({ path: '/build_start' }).length > 0) {
-          clearInterval(timer);
-          setTimeout(() => {
-            signalledAt = Date.now();
-            kill('SIGINT');
-          }, 150);
-        }
-      }, 10);
+  return runCancelledWhen(
+    action(),
+    {
+      inputs: { operation: 'start-build', ...w.connection(), 'pipeline-id': 'p-long', ...inputs },
+      env: { GITHUB_SHA: 'abcdef1234567', GITHUB_REPOSITORY: 'octo/app', GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'ship' },
     },
-  });
-  return { r, exitMs: Date.now() - signalledAt };
+    () => w.emu.requests({ path: '/build_start' }).length > 0,
+  );
 }
 
 describe.concurrent('a cancel while the start is in flight', () => {

@@ -63,10 +63,25 @@ describe('the build message', () => {
     pipeline();
     const id = await startBuild({ APP_VERSION: '1.10', BK_CI_MATERIAL_ID: '0123abc' });
     expect((await status(id)).buildParameters).toEqual([
-      { key: 'APP_VERSION', value: '1.10', valueType: 'STRING', readOnly: false },
+      { key: 'APP_VERSION', value: '1.10', valueType: 'STRING', readOnly: false, defaultValue: '' },
       { key: 'BK_CI_MATERIAL_ID', value: '0123abc', valueType: 'STRING', readOnly: true },
     ]);
     expect(w.emu.builds.builds.get(id)?.params).toEqual({ APP_VERSION: '1.10', BK_CI_MATERIAL_ID: '0123abc' });
+  });
+
+  it('a pipeline that declares its parameters: an undeclared value is dropped, one not given takes its default, the material stays', async () => {
+    pipeline({ params: { APP_VERSION: '', CHANNEL: 'beta' } });
+    const id = await startBuild({ APP_VERSION: '1.10', EXTRA: 'x', BK_CI_MATERIAL_ID: '0123abc' });
+    const s = await status(id);
+    expect(s.buildParameters).toEqual([
+      { key: 'APP_VERSION', value: '1.10', valueType: 'STRING', readOnly: false, defaultValue: '' },
+      { key: 'CHANNEL', value: 'beta', valueType: 'STRING', readOnly: false, defaultValue: 'beta' },
+      { key: 'BK_CI_MATERIAL_ID', value: '0123abc', valueType: 'STRING', readOnly: true },
+    ]);
+    expect(s.variables).toMatchObject({ APP_VERSION: '1.10', CHANNEL: 'beta', BK_CI_MATERIAL_ID: '0123abc' });
+    expect(s.variables).not.toHaveProperty('EXTRA');
+    const [row] = (await histories('')).json.data?.records ?? [];
+    expect(row).toMatchObject({ userId: 'alice', buildParameters: s.buildParameters });
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/base/errors.ts';
 import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
-import { makeClient } from '../support/client.ts';
+import { makeClient, stepContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
 
 const w = useWorld();
@@ -23,15 +23,7 @@ async function cancelMidWait(onCancel: () => void = () => {}) {
   };
   const c = makeClient({ baseUrl: w.emu.url, bkToken: w.bkToken, clock: w.clock, signal: job.signal, retries: 0 });
   const settings = { timeoutMs: 3_600_000, pollIntervalMs: 1000 };
-  const ctx = {
-    api: c.api,
-    clock: w.clock,
-    log: c.log,
-    signal: job.signal,
-    start: w.clock.now(),
-    settings,
-    secrets: new Secrets(() => undefined),
-  };
+  const ctx = { ...stepContext(c, w.clock, job.signal), settings, secrets: new Secrets(() => undefined) };
   const build = { projectId: 'demo', pipelineId: 'p-app', id, consoleUrl: undefined, url: '' };
   try {
     const watching = watchBuild({ ...build, wait: true, stopOnCancel: true, onReview: 'wait', onView: cancelOnRunning }, ctx);

@@ -234,7 +234,7 @@ describe('GitHub never decides the step', () => {
     // A short title; what the re-run did in the summary.
     expect(retried?.output.title).toBe('Build #1 (run 2) succeeded');
     expect(seen(retried?.output.summary ?? '')).toMatch(
-      /^Build #1 b-\w+ \(run 2\) succeeded\nRe-run: the failed jobs of stage-\d+ retried \(run 2\)\n/,
+      /^Build #1 b-\w+ \(run 2\) succeeded\nRe-run: retried the failed jobs of stage-\d+, run 2\n/,
     );
     const third = await step({}, { ...run, GITHUB_RUN_ATTEMPT: '3' });
     expect(third.outputs).toMatchObject({ rerun: 'adopted', conclusion: 'success' });

@@ -5,18 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StepResult } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { cleanupRuns, P_APP, stepIn } from '../support/in-process.ts';
+import { releaseRun } from '../support/rerun-step.ts';
 import { type PipelineSeed, T0, useWorld } from '../support/world.ts';
 
 const DAY = 86_400_000;
-const github = (attempt: number) => ({
-  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-  GITHUB_REPOSITORY: 'octo/app',
-  GITHUB_REF: 'refs/heads/main',
-  GITHUB_SERVER_URL: 'https://github.example.com',
-  GITHUB_RUN_ID: '555',
-  GITHUB_RUN_ATTEMPT: String(attempt),
-  GITHUB_JOB: 'release',
-});
 /** A build that fails in its second stage; retried, it passes. */
 const FLAKY: PipelineSeed = {
   phases: [
@@ -35,7 +27,7 @@ const w = useWorld();
 
 const pipeline = (seed: PipelineSeed = {}) => w.pipeline(seed);
 const start = (attempt: number, inputs: Record<string, string> = {}): Promise<StepResult> =>
-  stepIn(w, { operation: 'start-build', ...P_APP, retries: '0' })(inputs, { env: github(attempt) });
+  stepIn(w, { operation: 'start-build', ...P_APP, retries: '0' })(inputs, { env: releaseRun(attempt) });
 const calls = (path: string) => w.emu.requests({ path }).map((r) => new URLSearchParams(r.query));
 const builds = () => [...w.emu.builds.builds.values()];
 
@@ -61,9 +53,9 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
     const [retry, ...more] = calls('build_retry');
     expect(more).toHaveLength(0);
     expect(Object.fromEntries(retry ?? [])).toMatchObject({ buildId: id, pipelineId: 'p-app', taskId: 'stage-3', failedContainer: 'true' });
-    expect(second.stdout).toMatch(/re-run \(attempt 2\): build #1 \(b-\w+\), started by attempt 1 ended FAILED: retrying its failed jobs/);
+    expect(second.stdout).toMatch(/re-run \(attempt 2\): build #1 \(b-\w+\) of attempt 1 ended FAILED: retrying it in bk-ci/);
     expect(second.stdout).toMatch(/bk-ci retried the failed jobs of stage-3 of build #1 .*: following its run 2/);
-    expect(second.summary).toMatch(/Re-run.*the failed jobs of stage-3 retried \(run 2\)/);
+    expect(second.summary).toMatch(/Re-run.*retried the failed jobs of stage-3, run 2/);
   });
 
   it('retry-all retries the whole build (no taskId); a third attempt retries the same build again, run 3', async () => {
@@ -97,7 +89,7 @@ describe('a re-run of the workflow (on-rerun: resume)', () => {
     });
     expect(w.emu.requests({ path: 'build_start' })).toHaveLength(1);
     expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(0);
-    expect(second.stdout).toMatch(/started by attempt 1 ended SUCCEED: taken as it is; nothing is started or retried/);
+    expect(second.stdout).toMatch(/build #1 \(b-\w+\) of attempt 1 ended SUCCEED: taken as it is; nothing is started or retried/);
     expect(second.summary).toMatch(/taken from attempt 1/);
   });
 
@@ -219,8 +211,15 @@ describe('matrix legs', () => {
   it("a build seeded into the history with an earlier attempt's message is found by it", async () => {
     pipeline(FLAKY);
     const first = await leg(1, 'linux', { wait: 'false' });
-    const msg = w.emu.builds.builds.get(first.outputs['build-id'] ?? '')?.buildMsg ?? '';
-    const seeded = w.emu.seedBuild({ pipelineId: 'p-app', buildMsg: msg.replace('attempt 1', 'attempt 2'), status: 'SUCCEED' });
+    const { BK_CI_BUILD_MSG: msg = '', ...params } = w.emu.builds.builds.get(first.outputs['build-id'] ?? '')?.params ?? {};
+    // Started as attempt 2 would have: the same user, the same start values.
+    const seeded = w.emu.seedBuild({
+      pipelineId: 'p-app',
+      buildMsg: msg.replace('attempt 1', 'attempt 2'),
+      status: 'SUCCEED',
+      userId: 'alice',
+      params,
+    });
     const third = await leg(3, 'linux');
     expect(third.outputs).toMatchObject({ rerun: 'adopted', 'build-id': seeded.id });
   });

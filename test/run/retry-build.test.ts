@@ -99,6 +99,24 @@ describe('retry-build: what is retried', () => {
     expect(e.builds.builds.get(id)?.executeCount).toBe(1);
   });
 
+  it("a task id the build's model does not have (failed for failed-jobs) is refused naming the nearest and the stages: nothing is sent", async () => {
+    const { e, step, failedBuild } = await world('bkci');
+    const id = await failedBuild();
+    const r = await step({ operation: 'retry-build', 'build-id': id, retry: 'failed' });
+    failedWith(
+      r,
+      new RegExp(
+        `^bk-ci retry-build failed: retry: failed is no task of build ${id} \\(did you mean failed-jobs\\?\\), and bk-ci would retry the whole build for an id it does not find, so nothing was sent\\. .*its stages: stage-1, stage-2 \\(Build\\), stage-3 \\(Release\\)$`,
+      ),
+    );
+    expect(r.outputs).toMatchObject({ 'build-id': id, conclusion: 'failure' });
+    expect(e.requests({ path: 'build_retry' })).toHaveLength(0);
+    expect(e.builds.builds.get(id)?.executeCount).toBe(1);
+    // A job's container id and a step's element id are tasks of the model.
+    const job = await step({ operation: 'retry-build', 'build-id': id, retry: 'upload', wait: 'false' });
+    expect(job.outputs).toMatchObject({ 'execute-count': '2' });
+  });
+
   it('skip-failed without a task, and a retry that is no id, are input errors; nothing is sent', async () => {
     const { e, step } = await world('bkci');
     failedWith(
@@ -120,8 +138,10 @@ describe.each(DOORS)("start-build's re-run (%s)", (door) => {
   });
   it('attempt 2 retries the failed build of attempt 1', async () => {
     const { e, step } = await world(door);
-    const first = await step({ operation: 'start-build', 'pipeline-id': 'p-app' }, github(1));
-    const second = await step({ operation: 'start-build', 'pipeline-id': 'p-app' }, github(2));
+    // Behind the gateway the step knows its user only from user-id: the build's starter is checked against it.
+    const start = { operation: 'start-build', 'pipeline-id': 'p-app', ...(door === 'apigw' ? { 'user-id': 'alice' } : {}) };
+    const first = await step(start, github(1));
+    const second = await step(start, github(2));
     expect(second.errors).toEqual([]);
     expect(second.outputs).toMatchObject({
       'build-id': first.outputs['build-id'],

@@ -66,3 +66,12 @@ export function makeClient(s: ClientSetup) {
   });
   return { api, tokens, log, masked, delays, close: async () => wire.close() };
 }
+
+/** What a build's wait, start or retry takes of the step, from a client made here: the calls, the clock, the log, the job's cancel, the start. */
+export const stepContext = (c: Pick<ReturnType<typeof makeClient>, 'api' | 'log'>, clock: Clock, signal: AbortSignal) => ({
+  api: c.api,
+  clock,
+  log: c.log,
+  signal,
+  start: clock.now(),
+});

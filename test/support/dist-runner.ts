@@ -163,3 +163,30 @@ export function useInstalledAction(hooks: {
   });
   return () => dir;
 }
+
+/**
+ * Runs the step and sends it SIGINT, as a cancelled job's runner does, `delayMs` after `seen()`
+ * first holds (bk-ci got the request a cancel should meet in flight); the exit measured from the signal.
+ */
+export async function runCancelledWhen(
+  actionDir: string,
+  options: RunStepOptions,
+  seen: () => boolean,
+  delayMs = 150,
+): Promise<{ r: StepResult; exitMs: number }> {
+  let signalledAt = 0;
+  const r = await runStep(actionDir, {
+    ...options,
+    onSpawn: (kill) => {
+      const timer = setInterval(() => {
+        if (!seen()) return;
+        clearInterval(timer);
+        setTimeout(() => {
+          signalledAt = Date.now();
+          kill('SIGINT');
+        }, delayMs);
+      }, 10);
+    },
+  });
+  return { r, exitMs: Date.now() - signalledAt };
+}

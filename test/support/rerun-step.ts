@@ -24,3 +24,14 @@ export const rerunStep = (w: World, attempt: number): { inputs: Record<string, s
     GITHUB_JOB: 'ship',
   },
 });
+
+/** The runner's environment for attempt n of job `release` of run 555 of octo/app on main. */
+export const releaseRun = (attempt: number): Record<string, string> => ({
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_REF: 'refs/heads/main',
+  GITHUB_SERVER_URL: 'https://github.example.com',
+  GITHUB_RUN_ID: '555',
+  GITHUB_RUN_ATTEMPT: String(attempt),
+  GITHUB_JOB: 'release',
+});

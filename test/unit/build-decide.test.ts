@@ -8,6 +8,7 @@ import {
   DETAIL_EVERY_MS,
   decideEnd,
   type EndFacts,
+  endConclusion,
   modelRead,
   pollVerdict,
   reportEnd,
@@ -259,5 +260,30 @@ describe('decideEnd: the conclusion, the headline and the words', () => {
     expect(d).toMatchObject({ conclusion, headline });
     expect(d.error).toBe(error);
     expect(d.done).toBe(facts.problem === undefined ? undefined : 'build #7 (b-1) ended SUCCEED');
+  });
+});
+
+describe('endConclusion: how a build stands as the step states it (the wait and a re-run decide by it)', () => {
+  const stepRejected = model([
+    {
+      id: 'stage-2',
+      name: 'Deploy',
+      status: 'FAILED',
+      containers: [{ elements: [{ '@type': 'manualReviewUserTask', id: 'e-9', status: 'REVIEW_ABORT' }] }],
+    },
+  ]);
+  it.each<[string, BuildStatus, BuildDetail | undefined, string]>([
+    ['succeeded', ended('SUCCEED'), undefined, 'success'],
+    ['ended at a stage, no model read', ended('STAGE_SUCCESS'), undefined, 'success'],
+    ['ended at a stage whose review was rejected', ended('STAGE_SUCCESS'), rejectedModel, 'rejected'],
+    ['succeeded, a review rejected in its model', ended('SUCCEED'), rejectedModel, 'rejected'],
+    ['failed at a rejected review step', ended('FAILED'), stepRejected, 'rejected'],
+    ['failed', ended('FAILED'), pausedModel, 'failure'],
+    ['cancelled, a review rejected before', ended('CANCELED'), rejectedModel, 'cancelled'],
+    ['paused at a stage review', status('STAGE_SUCCESS', { startTime: END - 5000 }), rejectedModel, 'running'],
+    ['running', status('RUNNING'), undefined, 'running'],
+    ['never ran', ended('UNEXEC'), undefined, 'failure'],
+  ])('%s → %s', (_, s, detail, expected) => {
+    expect(endConclusion(s, detail)).toBe(expected);
   });
 });

@@ -90,7 +90,7 @@ describe('rejection', () => {
 
   it('by a reviewer: who and why', () => {
     const r = rejection(rejected({ status: 'ABORT', operator: 'qa1', suggest: 'not today' }));
-    expect(r).toEqual({ what: "stage 'Release'", by: 'qa1', why: 'not today', timedOut: false });
+    expect(r).toEqual({ what: "stage 'Release'", stageId: 'stage-2', by: 'qa1', why: 'not today', timedOut: false });
     expect(r && describeRejection(r)).toBe("stage 'Release' was rejected by qa1: not today");
   });
 

@@ -1,0 +1,74 @@
+// How a write that starts or retries a build ends when it does not lead to a wait. The job was
+// cancelled while it was in flight (the start, src/pipeline/start.ts; a retry,
+// src/pipeline/rerun-retry.ts) and the run it started is known: that run is stopped when
+// stop-on-cancel says so (src/pipeline/build-stop.ts), and the step fails saying what had been
+// started and what came of the stop. Or it failed before any run was known: the step fails with
+// the build as far as it is known. One way out for every such write.
+import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
+import { stopAndSee } from './build-stop.ts';
+import type { BuildView } from './outcome.ts';
+import { describeUnread } from './outcome.ts';
+import type { BuildContext } from './watch.ts';
+
+export interface CancelledWrite extends Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url'> {
+  /** The write, in words: "the start", "the retry". */
+  write: string;
+  /** What bk-ci had done, when the write was not the start itself: "bk-ci retried the failed jobs of stage-3 (run 2)". */
+  done?: string | undefined;
+  stopOnCancel: boolean;
+  /** Outputs of the operation's own beside the build's (a re-run's `rerun`). */
+  outputs?: Record<string, string>;
+}
+
+/** Stops the run the cancelled write started (with stop-on-cancel) and returns the failure that says so. */
+export async function stopCancelled(
+  w: CancelledWrite,
+  ctx: Pick<BuildContext, 'api' | 'clock' | 'log' | 'start'>,
+): Promise<OperationError> {
+  const b = { projectId: w.projectId, pipelineId: w.pipelineId, id: w.id };
+  const stop = w.stopOnCancel
+    ? await stopAndSee(ctx.api, b, ctx.clock, ctx.log.info)
+    : { ended: false, said: `the build ${w.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
+  const o = describeUnread(`build (${w.id}): cancelled`, {
+    ...b,
+    start: ctx.start,
+    num: w.num,
+    executeCount: w.executeCount,
+    url: w.url,
+    conclusion: stop.ended ? 'cancelled' : 'running',
+    stopped: stop.shown ?? stop.said,
+    last: stop.status,
+    elapsedMs: ctx.clock.now() - ctx.start,
+  });
+  return new OperationError(`cancelled while ${w.write} was in flight${w.done ? `; ${w.done}` : ''}; ${stop.said}`, {
+    ...o,
+    outputs: { ...o.outputs, ...w.outputs },
+  });
+}
+
+/**
+ * A write that failed before any run of the build was known (refused, never sent, or its outcome
+ * unknown): the failure, with the build as far as it is known and a conclusion (cancelled when the
+ * job was); a failure with an outcome of its own, or one of the inputs, passes as it is.
+ */
+export function notApplied(
+  e: unknown,
+  headline: string,
+  b: Pick<BuildView, 'projectId' | 'pipelineId'> & { id?: string },
+  ctx: Pick<BuildContext, 'clock' | 'start' | 'signal'>,
+  outputs: Record<string, string> = {},
+): unknown {
+  if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) return e;
+  const o = describeUnread(headline, {
+    ...b,
+    id: b.id ?? '',
+    start: ctx.start,
+    num: undefined,
+    executeCount: undefined,
+    url: '',
+    conclusion: ctx.signal.aborted ? 'cancelled' : 'failure',
+    stopped: undefined,
+    elapsedMs: ctx.clock.now() - ctx.start,
+  });
+  return new OperationError(e.message, { ...o, outputs: { ...o.outputs, ...outputs }, status: statusOf(e) }, { cause: e });
+}
