@@ -145,7 +145,8 @@ export class BuildReport {
       try {
         const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.artifacts);
         const files = await listArtifacts(calls, this.#ctx.log, this.#b, this.#ctx);
-        this.#outputs.artifacts = boundedList(files, this.#ctx.log);
+        // Bounded entry by entry where every output is (src/runner/outputs.ts).
+        this.#outputs.artifacts = JSON.stringify(files);
         blocks.push(...artifactBlocks(files));
       } catch (e) {
         this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
@@ -221,27 +222,6 @@ export class BuildReport {
     for (const line of tail.lines) log.info(log.group === undefined ? `${title} | ${line}` : line);
     log.endGroup?.();
   }
-}
-
-/** Bytes of the artifacts output at most: a JSON array of whole entries, never one cut in the middle. */
-export const ARTIFACTS_OUTPUT_BYTES = 60 * 1024;
-
-/** The list as JSON within the bound: the first entries that fit, with a warning saying how many there were. */
-function boundedList(files: readonly Artifact[], log: Log): string {
-  const parts: string[] = [];
-  let bytes = 2;
-  for (const f of files) {
-    const one = JSON.stringify(f);
-    bytes += Buffer.byteLength(one) + 1;
-    if (bytes > ARTIFACTS_OUTPUT_BYTES) {
-      log.warning(
-        `the artifacts output lists the first ${parts.length} of ${files.length} files (${ARTIFACTS_OUTPUT_BYTES / 1024} KiB); the summary shows more`,
-      );
-      break;
-    }
-    parts.push(one);
-  }
-  return `[${parts.join(',')}]`;
 }
 
 function artifactBlocks(files: readonly Artifact[]): Block[] {

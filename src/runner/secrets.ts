@@ -133,8 +133,64 @@ function stringOf(literal: string): string | undefined {
   }
 }
 
+/**
+ * A terminal's control sequences, which a build log carries and the runner's log page renders: CSI
+ * (ESC [ … final byte: colours, cursor moves; or its one-byte form U+009B), OSC (ESC ] … BEL or
+ * ESC \\: titles, links) and the other ESC sequences (ESC, intermediates, a final byte).
+ */
+const CONTROLS = new RegExp(
+  [
+    String.raw`\u001b\[[0-?]*[ -/]*[@-~]`,
+    String.raw`\u009b[0-?]*[ -/]*[@-~]`,
+    String.raw`\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?`,
+    String.raw`\u001b[ -/]*[0-~]`,
+  ].join('|'),
+  'g',
+);
+
+/**
+ * Every occurrence of every value replaced by `***`: first as the text holds it, then as it reads
+ * once the terminal's control sequences are taken out (`to\x1b[0mken` renders as `token`). In a
+ * match across control sequences the sequences it spanned stay, after the `***`, so that the
+ * colours around it render as they would have.
+ */
 function replaceAll(text: string, values: readonly string[]): string {
   let t = text;
   for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
+  if (!t.includes('\u001b') && !t.includes('\u009b')) return t;
+  for (const v of values) t = replaceAcross(t, v);
   return t;
+}
+
+/** The text as a terminal shows it: without its control sequences. */
+export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
+
+/** The value replaced where it reads whole only once the control sequences are out. */
+function replaceAcross(text: string, value: string): string {
+  const visible: string[] = [];
+  /** Where each visible character is in the text. */
+  const at: number[] = [];
+  let from = 0;
+  for (const m of text.matchAll(CONTROLS)) {
+    for (let i = from; i < m.index; i++) {
+      visible.push(text[i] ?? '');
+      at.push(i);
+    }
+    from = m.index + m[0].length;
+  }
+  for (let i = from; i < text.length; i++) {
+    visible.push(text[i] ?? '');
+    at.push(i);
+  }
+  const shown = visible.join('');
+  let out = '';
+  let kept = 0;
+  for (let i = shown.indexOf(value); i !== -1; i = shown.indexOf(value, i + value.length)) {
+    const start = at[i] ?? 0;
+    const end = (at[i + value.length - 1] ?? 0) + 1;
+    const inside = text.slice(start, end).match(CONTROLS) ?? [];
+    out += `${text.slice(kept, start)}***${inside.join('')}`;
+    kept = end;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
 }
