@@ -16,6 +16,7 @@ import {
   startProblem,
 } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
+import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
 import type { BuildContext } from './watch.ts';
 
@@ -240,7 +241,7 @@ type Found = { builds: Row[]; searchedMs: number } | { answer: BuildIdAnswer } |
  * ends the search.
  */
 async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAnswer | undefined): Promise<Found> {
-  const { api, clock } = ctx;
+  const { clock } = ctx;
   const message = r.body[BUILD_MSG] ?? '';
   const began = clock.now();
   const cancelled = ctx.signal.aborted;
@@ -261,17 +262,8 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
     if (known !== undefined) return { answer: known };
     if (!cancelled && clock.now() > ctx.start + ctx.settings.timeoutMs) break;
     try {
-      const reply = await api.call({
-        endpoint: BUILD_HISTORIES,
-        params: { projectId: r.projectId },
-        // Newest first; ours was started moments ago. An old bk-ci that ignores buildMsg still
-        // lists it near the top, and the message is compared here, exactly.
-        query: { pipelineId: r.pipelineId, buildMsg: message, page: '1', pageSize: '50' },
-        data: historyPage,
-        ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
-      });
+      const builds = (await look(r, ctx, message)).filter((b) => b.buildMsg === message);
       answered = true;
-      const builds = (reply.data?.records ?? []).filter((b) => b.buildMsg === message);
       if (builds.length > 0 || i === looks.length - 1) return { builds, searchedMs: clock.now() - began };
     } catch (e) {
       if (e instanceof CancelledError && !cancelled) return lookFor(r, ctx, late);
@@ -281,4 +273,36 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
   const known = late();
   if (known !== undefined) return { answer: known };
   return answered || lastError === undefined ? { builds: [], searchedMs: clock.now() - began } : { error: lastError };
+}
+
+/** The history's newest builds looked at for this step's: one page. */
+const LOOK_PAGE = 50;
+
+/**
+ * One look into the pipeline's history: its first page, newest first (ours was started moments
+ * ago; an old bk-ci that ignores buildMsg still lists it near the top, and the caller compares the
+ * message exactly), through the one paging loop, so that a build the page lists twice is one build.
+ */
+async function look(r: StartRequest, ctx: StartContext, message: string): Promise<Row[]> {
+  const listed = await readPages<Row>({
+    read: async (page) => {
+      const reply = await ctx.api.call({
+        endpoint: BUILD_HISTORIES,
+        params: { projectId: r.projectId },
+        query: { pipelineId: r.pipelineId, buildMsg: message, page: String(page), pageSize: String(LOOK_PAGE) },
+        data: historyPage,
+        ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
+      });
+      return { items: reply.data?.records ?? [] };
+    },
+    key: (b) => b.id,
+    pageSize: LOOK_PAGE,
+    maxItems: LOOK_PAGE,
+    maxPages: 1,
+    paceMs: PAGE_PACE_MS,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    what: `the history of pipeline ${r.pipelineId}`,
+  });
+  return listed.items;
 }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/base/clock.ts';
+import { nodeTransport, type Transport } from '../../src/http/transport.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { SkippingClock } from '../support/fake-clock.ts';
@@ -40,8 +41,25 @@ const QUICK: Seed = {
   },
 };
 const pipeline = (seed: Seed) => w.pipeline(seed);
-const start = (inputs: Record<string, string> = {}, c: Clock = w.clock, processEnv?: Record<string, string>): Promise<StepResult> =>
-  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, { clock: c, ...(processEnv === undefined ? {} : { processEnv }) });
+const start = (
+  inputs: Record<string, string> = {},
+  c: Clock = w.clock,
+  processEnv?: Record<string, string>,
+  transport?: Transport,
+): Promise<StepResult> =>
+  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, {
+    clock: c,
+    ...(processEnv === undefined ? {} : { processEnv, env: processEnv }),
+    ...(transport === undefined ? {} : { transport }),
+  });
+/** A workflow's run, so that the start carries this step's own message. */
+const GITHUB = {
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_RUN_ID: '555',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_JOB: 'release',
+};
 const starts = () => w.emu.requests({ path: '/build_start' }).length;
 
 describe('reads beside the wait have their own budget and never decide the verdict', () => {
@@ -124,7 +142,7 @@ describe('every paging loop demands progress', () => {
   const files = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ path: `app/f-${String(i).padStart(3, '0')}.bin`, type: 'PIPELINE' as const, size: 1 }));
 
-  it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102, and a warning', async () => {
+  it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102; the files seen kept, with a warning', async () => {
     pipeline({ ...QUICK, logs: undefined, artifacts: files(100) });
     // Every page answered with the first page's 100 files.
     const first = Array.from({ length: 100 }, (_, i) => ({
@@ -139,8 +157,63 @@ describe('every paging loop demands progress', () => {
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
     expect(w.emu.requests({ path: '/file_info' })).toHaveLength(2);
-    expect(w.emu.requests({ path: '/user_download_url' })).toHaveLength(0);
-    expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*page 2 brought nothing that earlier pages had not/m);
+    expect(JSON.parse(r.outputs.artifacts ?? '[]')).toHaveLength(100);
+    expect(w.emu.requests({ path: '/user_download_url' })).toHaveLength(100);
+    expect(r.stdout).toMatch(
+      /^::warning::the build's artifacts may be incomplete: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page"; stopped after 2 requests; 100 read$/m,
+    );
+    expect(r.summary).toContain('#### Artifacts (100)');
+  });
+
+  it('a file_info page that fails after others: the files of the pages read are kept, with a warning naming the failure', async () => {
+    pipeline({ ...QUICK, logs: undefined, artifacts: files(250) });
+    w.emu.faults.add({ pattern: /file_info$/, skip: 2, fault: { kind: 'status', status: 500, body: 'boom', contentType: 'text' } });
+    const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '[]') as { name: string }[];
+    expect(list).toHaveLength(200);
+    expect(list[199]?.name).toBe('f-199.bin');
+    expect(r.stdout).toMatch(
+      /^::warning::the build's artifacts may be incomplete: page 3 could not be read \(.*HTTP 500: boom\); 200 read$/m,
+    );
+  });
+
+  it('a file_info page that lists a file twice lists it once', async () => {
+    pipeline({ ...QUICK, logs: undefined, artifacts: files(3) });
+    const twice = ['a', 'a', 'b'].map((n) => ({
+      name: `${n}.bin`,
+      fullPath: `/p-app/b/${n}.bin`,
+      size: 1,
+      folder: false,
+      artifactoryType: 'PIPELINE',
+    }));
+    w.emu.faults.add({ pattern: /file_info$/, fault: { kind: 'patch', data: { records: twice } } });
+    const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
+    expect((JSON.parse(r.outputs.artifacts ?? '[]') as { name: string }[]).map((f) => f.name)).toEqual(['a.bin', 'b.bin']);
+  });
+
+  it('a history page that lists the step\'s build twice reads as one build: found, not "may have started"', async () => {
+    pipeline(QUICK);
+    w.emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'reset' } });
+    const { transport: inner, close } = nodeTransport({ keepAliveMs: 1000 });
+    // Every history page with each of its rows twice, as a page that repeats a row would.
+    const doubled: Transport = async (req) => {
+      const res = await inner(req);
+      if (!new URL(req.url).pathname.endsWith('/build_histories')) return res;
+      const body = JSON.parse(res.body) as { data: { records: unknown[] } };
+      body.data.records = body.data.records.flatMap((row) => [row, row]);
+      return { ...res, body: JSON.stringify(body) };
+    };
+    try {
+      const r = await start({ retries: '0', logs: 'none' }, w.clock, GITHUB, doubled);
+      expect(r.errors).toEqual([]);
+      expect(starts()).toBe(1);
+      const [build] = w.emu.builds.builds.values();
+      expect(r.outputs).toMatchObject({ 'build-id': build?.id, conclusion: 'success' });
+      expect(r.stdout).toMatch(/^found the build this step started in the pipeline's history: #1 /m);
+    } finally {
+      close();
+    }
   });
 
   it('a log page that says hasMore but brings nothing new is not read again at once', async () => {
