@@ -12,7 +12,14 @@ import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { stepIdentity } from '../pipeline/rerun-message.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
+import {
+  CancelledBeforeStartError,
+  MayHaveStartedError,
+  NotStartedError,
+  type Started,
+  startOnce,
+  startValues,
+} from '../pipeline/start.ts';
 import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
@@ -146,7 +153,9 @@ async function startNew(
         ? 'the build may have started'
         : cancelled
           ? 'cancelled before the start'
-          : 'the build did not start',
+          : e instanceof NotStartedError && !e.reached
+            ? 'nothing was started'
+            : 'the build did not start',
       {
         ...known,
         id: '',
@@ -159,7 +168,7 @@ async function startNew(
       },
     );
     const where: [string, string][] = history ? [['History', history]] : [];
-    o.blocks.push({ kind: 'facts', rows: [['Build message', body[BUILD_MSG] ?? ''], ...where] });
+    o.blocks.push({ kind: 'facts', rows: [['Started', startedRow(e)], ['Build message', body[BUILD_MSG] ?? ''], ...where] });
     throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
   }
   const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
@@ -186,4 +195,11 @@ async function startNew(
     );
   }
   return s.follow({ id: started.id, num: started.num, executeCount: started.executeCount });
+}
+
+/** The summary's word on whether a start that failed started anything. */
+function startedRow(e: unknown): string {
+  if (e instanceof MayHaveStartedError) return 'maybe: the start was sent and its answer lost';
+  if (e instanceof NotStartedError && e.reached) return 'no: bk-ci refused the start';
+  return 'no: the start was never sent';
 }
