@@ -133,20 +133,29 @@ function stringOf(literal: string): string | undefined {
   }
 }
 
+/** ESC, and how text that quotes it writes it (JSON's `\u001b`, a shell's `\x1b` or `\033`): a person reads through either. */
+const ESC = String.raw`(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)`;
+/** CSI's one-byte form, and JSON's writing of it. */
+const CSI8 = String.raw`(?:\u009b|\\u009[bB])`;
+
 /**
  * A terminal's control sequences, which a build log carries and the runner's log page renders: CSI
  * (ESC [ … final byte: colours, cursor moves; or its one-byte form U+009B), OSC (ESC ] … BEL or
- * ESC \\: titles, links) and the other ESC sequences (ESC, intermediates, a final byte).
+ * ESC \\: titles, links) and the other ESC sequences (ESC, intermediates, a final byte); each also
+ * as text that quotes it writes it (a message that quotes a value as JSON writes ESC as `\u001b`).
  */
 const CONTROLS = new RegExp(
   [
-    String.raw`\u001b\[[0-?]*[ -/]*[@-~]`,
-    String.raw`\u009b[0-?]*[ -/]*[@-~]`,
-    String.raw`\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?`,
-    String.raw`\u001b[ -/]*[0-~]`,
+    String.raw`${ESC}\[[0-?]*[ -/]*[@-~]`,
+    `${CSI8}[0-?]*[ -/]*[@-~]`,
+    String.raw`${ESC}\][^\u0007\u001b]*?(?:\u0007|${ESC}\\|\\u0007)`,
+    `${ESC}[ -/]*[0-~]`,
   ].join('|'),
   'g',
 );
+
+/** Whether a text may hold a control sequence: ESC or CSI, or a backslash that may quote one. */
+const MAY_HOLD_CONTROLS = new RegExp(`[${String.fromCharCode(0x1b, 0x9b)}]|${String.raw`\\(?:u00[19]|x1|033)`}`, 'i');
 
 /**
  * Every occurrence of every value replaced by `***`: first as the text holds it, then as it reads
@@ -157,7 +166,7 @@ const CONTROLS = new RegExp(
 function replaceAll(text: string, values: readonly string[]): string {
   let t = text;
   for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
-  if (!t.includes('\u001b') && !t.includes('\u009b')) return t;
+  if (!MAY_HOLD_CONTROLS.test(t)) return t;
   for (const v of values) t = replaceAcross(t, v);
   return t;
 }

@@ -485,6 +485,11 @@ describe("a secret split by a terminal's control sequences is still a secret", (
     ['codes that split nothing stay', `${E}[32mok${E}[0m token`, `${E}[32mok${E}[0m token`],
     ['an ESC at the end, alone', `token-value${E}`, `***${E}`],
     ['a code right before and after, not inside', `${E}[1mtoken-value${E}[0m`, `${E}[1m***${E}[0m`],
+    ['a code as JSON quotes it (\\u001b)', String.raw`"tok\u001b[0men-value"`, String.raw`"***\u001b[0m"`],
+    ['a code as a shell writes it (\\x1b, \\033), upper case too', String.raw`tok\x1B[31men-val\033[0mue`, String.raw`***\x1B[31m\033[0m`],
+    ['the one-byte CSI as JSON quotes it', String.raw`token-\u009b2Kvalue`, String.raw`***\u009b2K`],
+    ['an OSC as JSON quotes it, ended by BEL as JSON quotes it', String.raw`tok\u001b]0;t\u0007en-value`, String.raw`***\u001b]0;t\u0007`],
+    ['a backslash that escapes nothing of the kind stays', String.raw`tok\nen-value`, String.raw`tok\nen-value`],
   ])('%s', (_, text, expected) => {
     const s = scrubber();
     expect(s.redact(text)).toBe(expected);
