@@ -13,6 +13,7 @@ import type { SideBudget } from '../../src/http/caller.ts';
 import { nodeTransport, type Transport } from '../../src/http/transport.ts';
 import { SIDE_ATTEMPT_MS, SIDE_READ_MS } from '../../src/pipeline/side-reads.ts';
 import { watchBuild } from '../../src/pipeline/watch.ts';
+import { repeatFirstPage } from '../support/artifact-pages.ts';
 import { makeClient, watchContext } from '../support/client.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
@@ -269,14 +270,7 @@ describe('every paging loop demands progress', () => {
   it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102; the files seen kept, with a warning', async () => {
     pipeline({ ...QUICK, logs: undefined, artifacts: files(100) });
     // Every page answered with the first page's 100 files.
-    const first = Array.from({ length: 100 }, (_, i) => ({
-      name: `f-${i}.bin`,
-      fullPath: `/p-app/b/app/f-${i}.bin`,
-      size: 1,
-      folder: false,
-      artifactoryType: 'PIPELINE',
-    }));
-    w.emu.faults.add({ pattern: /file_info$/, times: Infinity, fault: { kind: 'patch', data: { records: first } } });
+    repeatFirstPage(w.emu);
     const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
