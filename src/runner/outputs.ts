@@ -44,31 +44,30 @@ export function bounded(name: string, text: string, limit: number, warn: (m: str
     return out;
   }
   const { open, close, entries } = parsed;
-  const sizes = entries.map((e) => Buffer.byteLength(e.text));
   // The brackets, each entry, and a comma between two.
-  let bytes = sizes.reduce((sum, n) => sum + n + 1, 1);
+  let bytes = entries.reduce((sum, e) => sum + e.size + 1, 1);
   // Largest first; of two the same size, the later goes first.
-  const order = entries.map((_, i) => i).sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0) || b - a);
-  const out = new Set<number>();
-  for (const i of order) {
+  const out = new Set<Entry>();
+  for (const e of [...entries].reverse().sort((a, b) => b.size - a.size)) {
     if (bytes <= limit) break;
-    out.add(i);
-    bytes -= (sizes[i] ?? 0) + 1;
+    out.add(e);
+    bytes -= e.size + 1;
   }
-  const left = [...out].sort((a, b) => a - b);
-  const named = left.slice(0, NAMED).map((i) => `${entries[i]?.label ?? ''} (${bytesOf(sizes[i] ?? 0)})`);
+  const kept = entries.filter((e) => !out.has(e));
+  const value = `${open}${kept.map((e) => e.text).join(',')}${close}`;
+  // Within the bound once written without the white space between entries: nothing is left out.
+  if (out.size === 0) return value;
+  const left = entries.filter((e) => out.has(e));
+  const named = left.slice(0, NAMED).map((e) => `${e.label} (${bytesOf(e.size)})`);
   const more = left.length > NAMED ? `, and ${left.length - NAMED} more` : '';
   warn(
-    `the ${name} output leaves out ${left.length} of its ${entries.length} entries, the largest, to stay within ${limit / 1024} KiB: ${named.join(', ')}${more}; ${kept(entries.length - left.length)}`,
+    `the ${name} output leaves out ${left.length} of its ${entries.length} entries, the largest, to stay within ${limit / 1024} KiB: ${named.join(', ')}${more}; ${keptWords(kept.length)}`,
   );
-  return `${open}${entries
-    .filter((_, i) => !out.has(i))
-    .map((e) => e.text)
-    .join(',')}${close}`;
+  return value;
 }
 
 /** How many entries the output keeps, in words. */
-const kept = (n: number): string => (n === 0 ? 'none is kept' : n === 1 ? 'the other one is kept' : `the other ${n} are kept`);
+const keptWords = (n: number): string => (n === 0 ? 'none is kept' : n === 1 ? 'the other one is kept' : `the other ${n} are kept`);
 
 /** A size in words: bytes under 1 KiB, else KiB with a decimal below 10. */
 function bytesOf(n: number): string {
@@ -80,6 +79,8 @@ function bytesOf(n: number): string {
 interface Entry {
   /** The entry as written: an item, or `"key": value`. */
   text: string;
+  /** Its bytes. */
+  size: number;
   /** What names it in a warning: the key, or the item (a string, or its path or name). */
   label: string;
 }
@@ -94,8 +95,12 @@ function jsonEntries(text: string): { open: string; close: string; entries: Entr
     return undefined;
   }
   const isArray = start[1] === '[';
-  const pieces = topLevel(text, text.indexOf(start[1] ?? '') + 1);
-  const entries = pieces.map((piece, i) => ({ text: piece, label: shortened(isArray ? itemLabel(piece, i) : keyOf(piece)) }));
+  const pieces = topLevel(text, start[0].length);
+  const entries = pieces.map((piece, i) => ({
+    text: piece,
+    size: Buffer.byteLength(piece),
+    label: shortened(isArray ? itemLabel(piece, i) : keyOf(piece)),
+  }));
   return { open: isArray ? '[' : '{', close: isArray ? ']' : '}', entries };
 }
 
@@ -134,7 +139,7 @@ function keyOf(piece: string): string {
 function itemLabel(piece: string, index: number): string {
   const v: unknown = JSON.parse(piece);
   if (typeof v === 'string') return v;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+  if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>;
     for (const key of ['path', 'name', 'id']) if (typeof o[key] === 'string') return o[key];
   }

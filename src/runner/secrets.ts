@@ -176,30 +176,27 @@ export const withoutControls = (text: string): string => text.replace(CONTROLS, 
 
 /** The value replaced where it reads whole only once the control sequences are out. */
 function replaceAcross(text: string, value: string): string {
-  const visible: string[] = [];
-  /** Where each visible character is in the text. */
+  let shown = '';
+  /** Where each character of `shown` is in the text. */
   const at: number[] = [];
   let from = 0;
+  const keep = (to: number): void => {
+    for (let i = from; i < to; i++) at.push(i);
+    shown += text.slice(from, to);
+  };
   for (const m of text.matchAll(CONTROLS)) {
-    for (let i = from; i < m.index; i++) {
-      visible.push(text[i] ?? '');
-      at.push(i);
-    }
+    keep(m.index);
     from = m.index + m[0].length;
   }
-  for (let i = from; i < text.length; i++) {
-    visible.push(text[i] ?? '');
-    at.push(i);
-  }
-  const shown = visible.join('');
+  keep(text.length);
   let out = '';
   let kept = 0;
   for (let i = shown.indexOf(value); i !== -1; i = shown.indexOf(value, i + value.length)) {
     const start = at[i] ?? 0;
     const end = (at[i + value.length - 1] ?? 0) + 1;
-    const inside = text.slice(start, end).match(CONTROLS) ?? [];
+    const inside = [...text.slice(start, end).matchAll(CONTROLS)].map((m) => m[0]);
     out += `${text.slice(kept, start)}***${inside.join('')}`;
     kept = end;
   }
-  return kept === 0 ? text : out + text.slice(kept);
+  return out + text.slice(kept);
 }

@@ -137,6 +137,13 @@ describe('the scrubbing of outputs, where a textual scrub would differ', () => {
     }
   });
 
+  it('an own secret that is all digits, output as a bare number, is scrubbed as text', () => {
+    const s = new Secrets(() => undefined);
+    s.add('98765432');
+    expect(s.redactOwnOutput('98765432')).toBe('***');
+    expect(s.redactOwnOutput('[98765432]')).toBe('[98765432]');
+  });
+
   it('before any secret is known, nothing is replaced', () => {
     const s = new Secrets(() => undefined);
     expect(s.redactOwn('Stryker was here')).toBe('Stryker was here');
@@ -281,6 +288,48 @@ describe('every output is bounded', () => {
     const small: string[] = [];
     bounded('x', JSON.stringify(['y'.repeat(1100), 'z']), 1000, (m) => small.push(m));
     expect(small[0]).toMatch(/: y{40}…y{59} \(1\.1 KiB\); the other one is kept$/);
+  });
+
+  it('ten left out are all named, with no count after them; 1024 bytes are 1 KiB, 12.6 KiB round to 13', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify([...Array.from({ length: 10 }, (_, i) => `${i}`.repeat(200)), 'k']), 50, (m) => warned.push(m));
+    expect(warned[0]).toMatch(/, 9{40}…9{59} \(202 B\); the other one is kept$/);
+    const sizes: string[] = [];
+    bounded('x', JSON.stringify(['a'.repeat(1022), 'b'.repeat(12 * 1024 + 600)]), 10, (m) => sizes.push(m));
+    expect(sizes[0]).toMatch(/: a{40}…a{59} \(1 KiB\), b{40}…b{59} \(13 KiB\); none is kept$/);
+  });
+
+  it('JSON that is no array or object, or text that only starts like one, is cut as text', () => {
+    for (const text of [JSON.stringify(`[${'a'.repeat(2000)}]`), `[not json ${'x'.repeat(2000)}]`, '1'.repeat(2000)]) {
+      const warned: string[] = [];
+      expect(bounded('x', text, 1000, (m) => warned.push(m))).toMatch(/… \(\d+ more characters\)$/);
+      expect(warned).toEqual(['the x output is longer than 0.9765625 KiB, so it is cut']);
+    }
+  });
+
+  it('white space around and between entries is not an entry; a value that fits once written without it is kept whole, without a word', () => {
+    const warned: string[] = [];
+    const pretty = JSON.stringify({ A: 'a'.repeat(30), B: 'b'.repeat(30) }, null, 8);
+    expect(bounded('x', `   ${pretty}`, 80, (m) => warned.push(m))).toBe(`{"A": "${'a'.repeat(30)}","B": "${'b'.repeat(30)}"}`);
+    expect(warned).toEqual([]);
+    expect(bounded('x', `  [ 1 , [2, 3] , {"a": [4]} ,"x${'y'.repeat(50)}" ]`, 40, (m) => warned.push(m))).toBe('[1,[2, 3],{"a": [4]}]');
+    expect(warned[0]).toMatch(/: xy+ \(53 B\); the other 3 are kept$/);
+    expect(bounded('x', `[${' '.repeat(20)}]`, 10, (m) => warned.push(m))).toBe('[]');
+  });
+
+  it('a name of 100 characters is named whole; one longer, by its start and its end', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify({ [`${'k'.repeat(99)}z`]: 'v'.repeat(100), [`${'m'.repeat(100)}z`]: 'v'.repeat(100) }), 10, (m) =>
+      warned.push(m),
+    );
+    expect(warned[0]).toContain(`${'k'.repeat(99)}z (`);
+    expect(warned[0]).toContain(`${'m'.repeat(40)}…${'m'.repeat(58)}z (`);
+  });
+
+  it('an item with no name of its own (null, a number, a list) is named by its place', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify([null, 12345, [{ path: 'p' }], 'a']), 6, (m) => warned.push(m));
+    expect(warned[0]).toMatch(/: item 1 \(4 B\), item 2 \(5 B\), item 3 \(14 B\); the other one is kept$/);
   });
 
   it('a warning names no secret: an entry named by a secret is named with it scrubbed', () => {
