@@ -12,14 +12,8 @@ import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { stepIdentity } from '../pipeline/rerun-message.ts';
-import {
-  CancelledBeforeStartError,
-  MayHaveStartedError,
-  NotStartedError,
-  type Started,
-  startOnce,
-  startValues,
-} from '../pipeline/start.ts';
+import { type Started, startOnce, startValues } from '../pipeline/start.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/start-failures.ts';
 import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';

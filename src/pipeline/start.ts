@@ -3,7 +3,7 @@
 // instead of being started again (docs/bkci/builds.md#finding-a-build-again-build_histories).
 import { randomUUID } from 'node:crypto';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
-import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError, statusOf } from '../base/errors.ts';
+import { ActionError, CancelledError, errorMessage, factsOf } from '../base/errors.ts';
 import {
   BUILD_HISTORIES,
   BUILD_MSG,
@@ -13,11 +13,11 @@ import {
   buildId,
   type HistoryPage,
   historyPage,
-  startProblem,
 } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
+import { MayHaveStartedError, notStarted } from './start-failures.ts';
 import type { BuildContext } from './watch.ts';
 
 /** A start names its pipeline; the build's id comes with bk-ci's answer. */
@@ -95,48 +95,11 @@ export function startValues(
   return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w, step) } : {}) }, own };
 }
 
-/** The start's outcome is unknown and no build could be told for its own: it may exist all the same. */
-export class MayHaveStartedError extends ActionError {
-  override name = 'MayHaveStartedError';
-}
-
-/** The job was cancelled before the start was sent: nothing started. */
-export class CancelledBeforeStartError extends ActionError {
-  override name = 'CancelledBeforeStartError';
-}
-
-/** The build was not started: bk-ci refused the start, or it never reached bk-ci. No build exists. */
-export class NotStartedError extends ActionError {
-  override name = 'NotStartedError';
-  /** bk-ci got the start and refused it (true), or the start never reached it (false). */
-  readonly reached: boolean;
-  constructor(message: string, reached: boolean, cause: unknown) {
-    super(message, { cause, status: statusOf(cause) });
-    this.reached = reached;
-  }
-}
-
 /**
  * The start failed and bk-ci said why, or it was never sent: no build exists. (No attempt is
  * under way when a cancel is heard: the one in flight outlives it.)
  */
 const refused = (e: unknown): boolean => !factsOf(e).mayHaveApplied;
-
-/**
- * What a start that was refused, or never sent, says: "did not start" with bk-ci's reason in words,
- * or, when it never reached bk-ci (its token could not be had, the connection was refused, another
- * front door answered), "nothing was started" with why: never "may have started", never silence.
- */
-function notStarted(e: unknown, r: StartRequest): ActionError {
-  if (factsOf(e).cancelled) return new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
-  if (!(e instanceof ServerSaidError)) return new NotStartedError(`nothing was started: ${errorMessage(e)}`, false, e);
-  const said = startProblem(e.serverStatus, e.status, { ...r, user: r.user() }, e.serverMessage);
-  return new NotStartedError(
-    `the build did not start: ${said === undefined ? errorMessage(e) : `${said} (bk-ci said: ${e.serverMessage})`}`,
-    true,
-    e,
-  );
-}
 
 type BuildIdAnswer = NonNullable<Awaited<ReturnType<typeof startCall>>['data']>;
 
@@ -194,7 +157,7 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started>
     else if (reply.data === undefined) lost = new ActionError('bk-ci answered the start without a build id', { status: reply.status });
     else return fromAnswer(reply.data, ctx.signal.aborted);
   } catch (e) {
-    if (refused(e)) throw notStarted(e, r);
+    if (refused(e)) throw notStarted(e, { ...r, user: r.user() });
     lost = e;
   }
   const reason = errorMessage(lost);
