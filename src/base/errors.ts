@@ -208,6 +208,27 @@ export class ProjectWriteError extends ActionError {
   override name = 'ProjectWriteError';
 }
 
+/**
+ * A write bk-ci never applied because what it needed first failed: its access token could not be
+ * had (it was never sent), or bk-ci refused it for an expired token and a new one could not be had
+ * (it was not sent again). The message says so, naming the request, so that no reader takes it
+ * for a write that may have been applied.
+ */
+export class NotSentError extends ActionError {
+  override name = 'NotSentError';
+  /** The request, as messages show it: "POST https://…/build_start". */
+  readonly request: string;
+  constructor(request: string, how: 'token' | 'renewal', cause: unknown) {
+    super(
+      how === 'token'
+        ? `${request} was never sent: getting an access token for it failed: ${errorMessage(cause)}`
+        : `${request} was not applied: bk-ci refused it for an expired access token, and getting a new one failed, so it was not sent again: ${errorMessage(cause)}`,
+      { cause, status: statusOf(cause) },
+    );
+    this.request = request;
+  }
+}
+
 /** Failures marked as coming before the request they stand for was sent (its token could not be had, say). */
 const unsent = new WeakSet<object>();
 
@@ -258,6 +279,7 @@ export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | un
 
 /** Whether the request behind this one failure may have been applied; undefined when it does not say. */
 function sentFact(x: unknown): boolean | undefined {
+  if (x instanceof NotSentError) return false;
   if (x instanceof CancelledError) return x.inFlight !== undefined;
   if (x instanceof HttpError) return x.status >= 500;
   if (x instanceof NetworkError) return !x.beforeSend;

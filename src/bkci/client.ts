@@ -2,10 +2,11 @@
 // of its result wrappers, its error bodies, and one renewal when it says the token expired.
 
 import type { Clock } from '../base/clock.ts';
-import { notSent } from '../base/errors.ts';
+import { CancelledError, NotSentError, notSent } from '../base/errors.ts';
 import type { JsonItemSink } from '../base/json-stream.ts';
 import type { z } from '../base/schema.ts';
 import type { CallRequest, HttpCaller, SideBudget } from '../http/caller.ts';
+import { kindOf } from '../http/retry.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
 import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
@@ -93,13 +94,15 @@ export class BkciApi {
     if (this.#o.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
     try {
       // A request sent after a cancel takes the token in hand: a renewal now would be cut off.
-      return await this.#once(spec, read, await this.#token({ unexpired: spec.detached !== undefined }));
+      return await this.#once(spec, read, await this.#token(spec, { unexpired: spec.detached !== undefined }));
     } catch (e) {
       const problem = tokenProblem(e);
       if (problem === undefined) throw e;
-      if (problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry())) {
+      const renewed =
+        problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry().catch((r: unknown) => this.#unsent(spec, 'renewal', r)));
+      if (renewed) {
         try {
-          return await this.#once(spec, read, await this.#token());
+          return await this.#once(spec, read, await this.#token(spec));
         } catch (again) {
           const second = tokenProblem(again);
           if (second === undefined) throw again;
@@ -111,10 +114,19 @@ export class BkciApi {
   }
 
   /** The token; a failure to get it comes before the request, which was then never sent. */
-  #token(o?: { unexpired: boolean }): Promise<{ token: string; userId: string }> {
-    return this.#o.tokens.current(o).catch((e: unknown) => {
-      throw notSent(e);
-    });
+  #token(spec: RequestSpec, o?: { unexpired: boolean }): Promise<{ token: string; userId: string }> {
+    return this.#o.tokens.current(o).catch((e: unknown) => this.#unsent(spec, 'token', e));
+  }
+
+  /**
+   * A request its token kept from bk-ci: a write says so in its own words (its outcome is known:
+   * not applied); a read is marked as never sent and keeps the token's words.
+   */
+  #unsent(spec: RequestSpec, how: 'token' | 'renewal', e: unknown): never {
+    const { method } = spec.endpoint;
+    if (kindOf(method, spec.endpoint.kind) === 'read' || e instanceof CancelledError) throw notSent(e);
+    const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params) ?? spec.endpoint.path['bk-ci'];
+    throw new NotSentError(`${method} ${this.#o.baseUrl}${path}`, how, e);
   }
 
   async #once<T>(spec: RequestSpec, read: Reader<T>, creds: { token: string; userId: string } | undefined): Promise<Reply<T>> {

@@ -171,6 +171,8 @@ export class HttpCaller {
         throw error;
       }
       if (deadline !== undefined && clock.now() + delay > deadline) throw error;
+      // A side read's retry that could only start as its budget ends would be no request at all.
+      if (req.budget !== undefined && clock.now() + delay >= req.budget.until) throw error;
       const reason =
         error instanceof HttpError
           ? `HTTP ${error.status}`

@@ -1,12 +1,12 @@
 import type { Clock } from '../base/clock.ts';
-import { ActionError, errorMessage, factsOf, OperationError, PagingError, ServerSaidError } from '../base/errors.ts';
+import { ActionError, errorMessage, factsOf, OperationError, PagingError, ServerSaidError, statusOf } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { CALLBACK_DELETE, CALLBACKS_BATCH, CALLBACKS_LIST, callbackPage, callbackResult } from '../bkci/callbacks.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { callbackInputs } from '../inputs/callbacks.ts';
-import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
+import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import { defineOperation } from './operation.ts';
 
 const OUTPUTS = ['success-events', 'failure-events', 'reenabled-events', 'removed-events'] as const;
@@ -35,9 +35,12 @@ function rightMissing(e: unknown, what: string, right: 'member' | 'manager', pro
 /** More callbacks than any project registers; past it the list is refused, not held. */
 const MAX_CALLBACKS = 20_000;
 
-/** Every callback of the project, each once, all pages, paced. */
-function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<Row[]> {
-  return readAllPages({
+/**
+ * Every callback of the project, each once, all pages, paced. A list that may be incomplete is a
+ * failure: a disabled callback it misses would stay disabled.
+ */
+async function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<Row[]> {
+  const listed = await readPages({
     read: async (page) => {
       const reply = await api
         .call({
@@ -63,6 +66,10 @@ function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSig
     signal,
     what: `the callbacks of project ${projectId}`,
   });
+  const gap = listed.incomplete;
+  if (gap !== undefined)
+    throw new PagingError(`${gap.said}; nothing was deleted or registered`, { cause: gap.cause, status: statusOf(gap.cause) });
+  return listed.items;
 }
 
 /**
@@ -88,9 +95,7 @@ export default defineOperation({
   async run(t, { api, log, clock, signal }) {
     const projectId = t['project-id'];
     const url = t['callback-url'];
-    const all = await listAll(api, projectId, clock, signal).catch((e: unknown) => {
-      throw e instanceof PagingError ? new PagingError(`${e.message}; nothing was deleted or registered`, { cause: e }) : e;
-    });
+    const all = await listAll(api, projectId, clock, signal);
     const rows = all.filter((r) => r.url === url);
     const disabled = rows.filter((r) => !r.enable && t.events.includes(r.event));
     const stale = t['replace-events'] ? rows.filter((r) => !t.events.includes(r.event)) : [];

@@ -12,7 +12,8 @@ import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
 import type { StepMark } from '../pipeline/rerun-message.ts';
 import { runPrefix, stepIdentity } from '../pipeline/rerun-message.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, type Started, startOnce, startValues } from '../pipeline/start.ts';
+import { type Started, startOnce, startValues } from '../pipeline/start.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/start-failures.ts';
 import { type Watched, watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
@@ -140,7 +141,9 @@ async function startNew(
         ? 'the build may have started'
         : cancelled
           ? 'cancelled before the start'
-          : 'the build did not start',
+          : e instanceof NotStartedError && !e.reached
+            ? 'nothing was started'
+            : 'the build did not start',
       {
         ...known,
         id: '',
@@ -153,7 +156,7 @@ async function startNew(
       },
     );
     const where: [string, string][] = history ? [['History', history]] : [];
-    o.blocks.push({ kind: 'facts', rows: [['Build message', body[BUILD_MSG] ?? ''], ...where] });
+    o.blocks.push({ kind: 'facts', rows: [['Started', startedRow(e)], ['Build message', body[BUILD_MSG] ?? ''], ...where] });
     throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
   }
   const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
@@ -163,4 +166,11 @@ async function startNew(
   if (started.cancelled)
     throw await stopCancelled({ ...known, ...started, url, write: 'the start', stopOnCancel: t['stop-on-cancel'] }, ctx);
   return s.follow({ id: started.id, num: started.num, executeCount: started.executeCount });
+}
+
+/** The summary's word on whether a start that failed started anything. */
+function startedRow(e: unknown): string {
+  if (e instanceof MayHaveStartedError) return 'maybe: the start was sent and its answer lost';
+  if (e instanceof NotStartedError && e.reached) return 'no: bk-ci refused the start';
+  return 'no: the start was never sent';
 }

@@ -1,6 +1,7 @@
 // The build's files, each with a link: file_info read page after page through the one paging
 // loop (bk-repo answers totalPages: 1 whatever the count: until a short page, and never on past a
-// page that brought no new file), then user_download_url for each file. The links open
+// page that brought no new file; each file once, by its path; the files seen kept, with a
+// warning, when a later page goes wrong), then user_download_url for each file. The links open
 // in a browser logged in to bk-ci; they are not downloads. Facts: docs/bkci/artifacts-and-variables.md.
 
 import type { Clock } from '../base/clock.ts';
@@ -9,7 +10,7 @@ import type { Log } from '../base/log.ts';
 import { checkedUrl } from '../base/url.ts';
 import { FILE_INFO, fileInfoPage, USER_DOWNLOAD_URL, downloadUrl as urlSchema } from '../bkci/artifacts.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
+import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import type { Calls } from './side-reads.ts';
 
 /** One file of the build, as the `artifacts` output lists it. */
@@ -30,7 +31,7 @@ const PARALLEL = 4;
 
 /** Every file of the build with its link. A link that cannot be had is "", with one warning. */
 export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { clock: Clock; signal: AbortSignal }): Promise<Artifact[]> {
-  const entries = await readAllPages({
+  const listed = await readPages({
     read: async (page) => {
       const reply = await api.call({
         endpoint: FILE_INFO,
@@ -48,7 +49,9 @@ export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { cloc
     signal: o.signal,
     what: "the build's artifacts",
   });
-  const files = entries.filter((f) => f.folder !== true);
+  // What the pages brought is kept when a later one goes wrong: the files seen, and a warning.
+  if (listed.incomplete !== undefined) log.warning(listed.incomplete.said);
+  const files = listed.items.filter((f) => f.folder !== true);
   const out: Artifact[] = files.map((f) => ({
     name: f.name,
     path: f.fullPath,

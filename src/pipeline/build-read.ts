@@ -2,16 +2,17 @@
 // (build_detail) when src/pipeline/build-decide.ts says a poll needs it, and what the reading
 // learnt, kept in one record (WatchState) that the loop in src/pipeline/watch.ts passes along.
 
+import { formatElapsed } from '../base/duration.ts';
 import { ActionError, BudgetSpentError, CancelledError, DeadlineError, errorMessage, HttpError, statusOf } from '../base/errors.ts';
 import { BUILD_DETAIL, BUILD_STATUS, type BuildDetail, type BuildRef, type BuildStatus, buildDetail, buildStatus } from '../bkci/builds.ts';
 import type { Progress } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
-import { modelRead, reviewNow, who } from './build-decide.ts';
+import { DETAIL_EVERY_MS, modelRead, reviewNow, who } from './build-decide.ts';
 import { buildUrl } from './build-declarations.ts';
 import type { BuildReport } from './build-report.ts';
 import type { NewRunGate } from './rerun-gate.ts';
 import { describePending, type PendingReview } from './review-state.ts';
-import { sideCalls } from './side-reads.ts';
+import { DECIDING_MODEL_MS, type SideReads } from './side-reads.ts';
 import type { Conclusion } from './status.ts';
 import { endOf } from './status.ts';
 import type { BuildContext, Watched } from './watch.ts';
@@ -26,6 +27,10 @@ export interface WatchState {
   detailAt: number | undefined;
   /** A side read of the model failed and was warned about (once). */
   detailWarned: boolean;
+  /** When a read of the model beside the wait last failed: it is not tried again while the build runs before DETAIL_EVERY_MS. */
+  detailFailedAt: number | undefined;
+  /** Since when the model has been needed to decide a STAGE_SUCCESS end (DECIDING_MODEL_MS bounds it). */
+  decidingSince: number | undefined;
   /** The review the build waits for now, and every pause seen, once each. */
   pending: PendingReview | undefined;
   pauses: PendingReview[];
@@ -44,6 +49,8 @@ export interface Reading {
   b: Watched;
   ctx: BuildContext;
   state: WatchState;
+  /** How the reads beside the status polls reach bk-ci, each within its own budget. */
+  reads: SideReads;
   progress: Progress<BuildStatus>;
   report: BuildReport;
   gate: NewRunGate;
@@ -55,6 +62,8 @@ export const newState = (b: Watched, start: number): WatchState => ({
   detail: undefined,
   detailAt: undefined,
   detailWarned: false,
+  detailFailedAt: undefined,
+  decidingSince: undefined,
   pending: undefined,
   pauses: [],
   previous: undefined,
@@ -91,7 +100,12 @@ export async function readPoll(r: Reading): Promise<BuildStatus> {
   const s = await readStatus(r);
   const model = modelRead({ status: s, previous: state.previous, detailAt: state.detailAt, now: ctx.clock.now(), pending: state.pending });
   state.previous = s.status;
-  if (model !== 'none') await readDetail(r, model === 'needed', until);
+  if (model !== 'none' && !(model === 'side' && backingOff(r, s)))
+    await readDetail(r, model === 'needed', until).catch((e: unknown) => {
+      // The step ends here: the status it read is the last one it saw (the build's end, say).
+      if (!isTransient(e)) r.progress.last = s;
+      throw e;
+    });
   seeReview(r, reviewNow(s, state.detail));
   const d = state.detail;
   r.gate.see(
@@ -137,13 +151,23 @@ async function readStatus(r: Reading): Promise<BuildStatus> {
 }
 
 /**
- * The model; `needed` when the verdict depends on it (a STAGE_SUCCESS end), else it is a read
- * beside the wait, over by `until` (the next poll), and a failure is one warning.
+ * A model read beside the wait that failed is not tried again while the build runs for a while: a
+ * model that hangs would otherwise take each poll's time from the log. At the end it is read.
+ */
+function backingOff(r: Reading, s: BuildStatus): boolean {
+  const failed = r.state.detailFailedAt;
+  return failed !== undefined && endOf(s) === 'waiting' && r.ctx.clock.now() - failed < DETAIL_EVERY_MS;
+}
+
+/**
+ * The model, within its own budget; `needed` when the verdict depends on it (a STAGE_SUCCESS end),
+ * else it is a read beside the wait, over by `until` (the next poll), and a failure is one warning.
  */
 async function readDetail(r: Reading, needed: boolean, until: number): Promise<void> {
-  const { b, ctx } = r;
+  const { b, ctx, state } = r;
+  if (needed) state.decidingSince ??= ctx.clock.now();
   try {
-    const reply = await (needed ? ctx.api : sideCalls(ctx.api, ctx.clock, until)).call({
+    const reply = await r.reads.read('model', needed ? undefined : until).call({
       endpoint: BUILD_DETAIL,
       ...buildAt(b),
       data: buildDetail,
@@ -151,6 +175,7 @@ async function readDetail(r: Reading, needed: boolean, until: number): Promise<v
     if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
     sameBuild(r, reply.data.id, 'build_detail');
     learnModel(r, reply.data, needed, reply.status);
+    state.detailFailedAt = undefined;
   } catch (e) {
     detailFailed(r, e, needed);
   }
@@ -180,26 +205,35 @@ function learnModel(r: Reading, d: BuildDetail, needed: boolean, status: number)
     ctx.log.info(`${buildName(r)} was retried in bk-ci: following its run ${state.executeCount} now`);
 }
 
-/** A model that could not be read: the verdict's failure when it needed it, else one warning. */
+/**
+ * A model that could not be read: when the verdict needs it, a passing failure costs one poll for
+ * DECIDING_MODEL_MS (and never past the deadline), then the step says it could not be read; else
+ * one warning, and the model rests a while.
+ */
 function detailFailed(r: Reading, e: unknown, needed: boolean): void {
-  const { log } = r.ctx;
+  const { log, clock, start, settings } = r.ctx;
+  const { state } = r;
   if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
+  if (needed) {
+    const now = clock.now();
+    const since = state.decidingSince ?? now;
+    // A passing failure costs one poll: the end is read again at the next, within the model's own time.
+    if (isTransient(e) && now - since < DECIDING_MODEL_MS && now < start + settings.timeoutMs) throw e;
+    const tried = now > since ? ` in ${formatElapsed(now - since)} of trying` : '';
+    throw new ActionError(
+      `${buildName(r)} ended STAGE_SUCCESS, but its model (build_detail) could not be read${tried} to see whether its stage review was rejected, so it is not reported as a success: ${errorMessage(e)}`,
+      { status: statusOf(e) ?? state.http, cause: e },
+    );
+  }
   // No time left beside this poll: read at the next, nothing to warn about.
   if (e instanceof BudgetSpentError) {
     log.debug(`build_detail: ${errorMessage(e)}`);
     return;
   }
-  if (needed) {
-    // A passing failure costs one poll: the end is read again at the next.
-    if (isTransient(e)) throw e;
-    throw new ActionError(
-      `${buildName(r)} ended STAGE_SUCCESS, but its model (build_detail) could not be read to see whether its stage review was rejected, so it is not reported as a success: ${errorMessage(e)}`,
-      { status: statusOf(e) ?? r.state.http, cause: e },
-    );
-  }
-  if (!r.state.detailWarned)
+  state.detailFailedAt = clock.now();
+  if (!state.detailWarned)
     log.warning(`could not read the model of ${buildName(r)} (build_detail): ${errorMessage(e)}; reviews waiting in it are not shown`);
-  r.state.detailWarned = true;
+  state.detailWarned = true;
 }
 
 /** Tells the observer (a check run) what the wait sees; its failures are its own. */

@@ -9,14 +9,13 @@ import type { Log } from '../base/log.ts';
 import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildDetail } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
 import type { ReportInputs } from './build-declarations.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
-import { type Calls, END_READ_MS, sideCalls } from './side-reads.ts';
+import type { Calls, SideReads } from './side-reads.ts';
 import { readVariables } from './variables.ts';
 
 export interface ReportOptions {
@@ -29,7 +28,8 @@ export interface ReportOptions {
 }
 
 export interface ReportContext {
-  api: BkciApi;
+  /** How the report reaches bk-ci: each read beside the wait within its own budget. */
+  reads: SideReads;
   log: Log;
   secrets: Secrets;
   signal: AbortSignal;
@@ -84,7 +84,7 @@ export class BuildReport {
     // A file that could not even be made is no output: nothing would be there.
     if (this.#file.failed === undefined) this.#outputs['log-file'] = this.#file.path;
     this.follow = new LogFollower({
-      api: ctx.api,
+      reads: ctx.reads,
       log: ctx.log,
       projectId: b.projectId,
       pipelineId: b.pipelineId,
@@ -130,11 +130,19 @@ export class BuildReport {
     if (read !== undefined) blocks.push(...this.#logBlocks(read));
     if (ended === 'failed') blocks.push(...this.#explain(failed, read));
     let problem: string | undefined;
+    const { reads } = this.#ctx;
     if (ended !== undefined && this.#o.variables.length > 0) {
       try {
-        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.variables);
-        const ask = { passwords: await this.#passwordNames(calls), listed: this.#o.maskVariables };
-        const values = await readVariables(calls, this.#ctx.secrets, this.#ctx.log, { ...this.#b, num }, this.#o.variables, ask);
+        // The model first, on a budget of its own: a model that hangs costs the masks' knowledge, not the variables.
+        const ask = { passwords: await this.#passwordNames(reads.read('model')), listed: this.#o.maskVariables };
+        const values = await readVariables(
+          reads.read('variables'),
+          this.#ctx.secrets,
+          this.#ctx.log,
+          { ...this.#b, num },
+          this.#o.variables,
+          ask,
+        );
         this.#outputs.variables = JSON.stringify(values);
         blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
       } catch (e) {
@@ -143,9 +151,9 @@ export class BuildReport {
     }
     if (ended !== undefined && this.#o.artifacts) {
       try {
-        const calls = sideCalls(this.#ctx.api, this.#ctx.clock, this.#ctx.clock.now() + END_READ_MS.artifacts);
-        const files = await listArtifacts(calls, this.#ctx.log, this.#b, this.#ctx);
-        this.#outputs.artifacts = boundedList(files, this.#ctx.log);
+        const files = await listArtifacts(reads.read('artifacts'), this.#ctx.log, this.#b, this.#ctx);
+        // Bounded entry by entry where every output is (src/runner/outputs.ts).
+        this.#outputs.artifacts = JSON.stringify(files);
         blocks.push(...artifactBlocks(files));
       } catch (e) {
         this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
@@ -221,27 +229,6 @@ export class BuildReport {
     for (const line of tail.lines) log.info(log.group === undefined ? `${title} | ${line}` : line);
     log.endGroup?.();
   }
-}
-
-/** Bytes of the artifacts output at most: a JSON array of whole entries, never one cut in the middle. */
-export const ARTIFACTS_OUTPUT_BYTES = 60 * 1024;
-
-/** The list as JSON within the bound: the first entries that fit, with a warning saying how many there were. */
-function boundedList(files: readonly Artifact[], log: Log): string {
-  const parts: string[] = [];
-  let bytes = 2;
-  for (const f of files) {
-    const one = JSON.stringify(f);
-    bytes += Buffer.byteLength(one) + 1;
-    if (bytes > ARTIFACTS_OUTPUT_BYTES) {
-      log.warning(
-        `the artifacts output lists the first ${parts.length} of ${files.length} files (${ARTIFACTS_OUTPUT_BYTES / 1024} KiB); the summary shows more`,
-      );
-      break;
-    }
-    parts.push(one);
-  }
-  return `[${parts.join(',')}]`;
 }
 
 function artifactBlocks(files: readonly Artifact[]): Block[] {

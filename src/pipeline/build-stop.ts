@@ -8,7 +8,7 @@ import { z } from '../base/schema.ts';
 import { BUILD_STATUS, BUILD_STOP, type BuildRef, type BuildStatus, buildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { buildAt } from './build-read.ts';
-import { sideCalls } from './side-reads.ts';
+import { SideReads } from './side-reads.ts';
 import { endOf } from './status.ts';
 
 /** How long the runner's grace period leaves for stopping the build after a cancel. */
@@ -84,7 +84,7 @@ async function statusAfterStop(
   const unseen = (why: string) => ({ status: undefined, said: `the stop was sent, but its end was not seen (${why})` });
   if (ms <= 0) return unseen('no time was left to read its status again');
   try {
-    const reply = await sideCalls(api, clock, clock.now() + ms).call({
+    const reply = await new SideReads(api, clock).read('status', clock.now() + ms).call({
       endpoint: BUILD_STATUS,
       ...buildAt(b),
       data: buildStatus,

@@ -13,7 +13,7 @@ import { isTransient } from '../wait/poll.ts';
 import type { LogFile } from './log-print.ts';
 import { LogPrinter, type StepTail } from './log-print.ts';
 import { LogTail, type TailLine, type TailPage } from './log-tail.ts';
-import { type Calls, SETTLE_BUDGET_MS, sideCalls } from './side-reads.ts';
+import { SETTLE_BUDGET_MS, type SideReads } from './side-reads.ts';
 
 export type LogsMode = 'live' | 'on-failure' | 'none';
 
@@ -28,7 +28,8 @@ const HOLD = { holdPolls: 2, holdMs: 6000 };
 
 /** What following a build's log needs: the build (its id as `buildId`) and what reads and writes it. */
 export interface FollowOptions extends Omit<BuildRef, 'id'> {
-  api: Calls;
+  /** How the log reaches bk-ci: each read within its own budget. */
+  reads: SideReads;
   log: Log;
   /** The build's id (BuildRef's `id`). */
   buildId: BuildRef['id'];
@@ -70,6 +71,8 @@ export class LogFollower<T> implements Follower<T> {
   #warned = false;
   #gone = false;
   #settleReads = 0;
+  /** Reading on after the end is over: a read then failed, or found no time left. */
+  #settled = false;
   /** The last read said the build has no log (status 2): once the build ended, there is none to wait for. */
   #none = false;
   #quiet = 0;
@@ -92,13 +95,13 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   pending(end: 'done' | 'failed'): boolean {
-    if (this.#gone || this.#none || (this.#o.mode === 'on-failure' && end === 'done')) return false;
+    if (this.#gone || this.#none || this.#settled || (this.#o.mode === 'on-failure' && end === 'done')) return false;
     return this.#quiet < QUIET_READS && this.#settleReads < SETTLE_READS;
   }
 
   async settle(_end?: 'done' | 'failed', until?: number): Promise<void> {
     this.#settleReads++;
-    const fresh = await this.#read(until);
+    const fresh = await this.#read(until, true);
     this.#quiet = fresh === 0 && !this.#tail.holding ? this.#quiet + 1 : 0;
   }
 
@@ -109,7 +112,7 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   /** One read: a page, and the next at once while bk-ci says hasMore; the lines ready printed. New lines read, or undefined when none could be. */
-  async #read(until: number | undefined): Promise<number | undefined> {
+  async #read(until: number | undefined, afterEnd = false): Promise<number | undefined> {
     if (this.#gone || this.#o.signal.aborted) return undefined;
     const count = this.#o.executeCount();
     if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail(HOLD);
@@ -120,7 +123,7 @@ export class LogFollower<T> implements Follower<T> {
       try {
         got = await this.#page(this.#tail.start(page === 0), count, until);
       } catch (e) {
-        this.#trouble(e);
+        this.#trouble(e, afterEnd);
         break;
       }
       const v = this.#tail.take(got);
@@ -149,7 +152,7 @@ export class LogFollower<T> implements Follower<T> {
 
   async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {
     const { projectId, pipelineId, buildId } = this.#o;
-    const reply = await sideCalls(this.#o.api, this.#o.clock, until).call({
+    const reply = await this.#o.reads.read('log', until).call({
       endpoint: LOG_AFTER,
       params: { projectId },
       query: { buildId, pipelineId, start: String(start), executeCount: String(executeCount) },
@@ -161,9 +164,23 @@ export class LogFollower<T> implements Follower<T> {
     return { status: d.status ?? 0, hasMore: d.hasMore ?? false, lines };
   }
 
-  /** A read that failed: a passing failure is tried again at the next poll; any other ends the reading. */
-  #trouble(e: unknown): void {
+  /**
+   * A read that failed: while the build runs, a passing failure is tried again at the next poll;
+   * after its end, any failure ends the reading (a log that hangs then must not hold the step);
+   * any other ends the reading.
+   */
+  #trouble(e: unknown, afterEnd: boolean): void {
     if (this.#o.signal.aborted) return;
+    if (afterEnd) {
+      this.#settled = true;
+      if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; no more is read`);
+      // Said even after a warning that promised another try: there is none now.
+      this.#say(
+        `reading the build's log after its end failed (${errorMessage(e)}); its last lines may be missing, no more of it is read, and the build's status decides`,
+        true,
+      );
+      return;
+    }
     if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; read at the next poll`);
     if (e instanceof DeadlineError || !isTransient(e)) {
       this.#gone = true;
@@ -173,9 +190,9 @@ export class LogFollower<T> implements Follower<T> {
     this.#say(`reading the build's log failed (${errorMessage(e)}); trying again at the next poll; the build's status decides`);
   }
 
-  /** One warning for all the log's troubles; the rest in the debug log. */
-  #say(problem: string): void {
-    if (this.#warned) this.#o.log.debug(problem);
+  /** One warning for all the log's troubles (and one more for the end's); the rest in the debug log. */
+  #say(problem: string, end = false): void {
+    if (this.#warned && !end) this.#o.log.debug(problem);
     else this.#o.log.warning(problem);
     this.#warned = true;
     this.#problem ??= problem;

@@ -6,7 +6,7 @@
 import { errorMessage } from '../base/errors.ts';
 import { BUILD_HISTORIES, type HistoryPage, historyPage, likeLiteral } from '../bkci/builds.ts';
 import type { ON_RERUN } from '../inputs/build.ts';
-import { PAGE_PACE_MS, readAllPages } from '../wait/pages.ts';
+import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import type { BuildEnd } from './build-decide.ts';
 import { attemptOf, type NearMiss, nearMiss } from './rerun-message.ts';
 import { notOwn } from './rerun-own.ts';
@@ -139,11 +139,11 @@ export interface SearchedStep {
  * start; bk-ci's filter is LIKE '%…%', so every message is compared here, exactly), each once,
  * newest first, at most 300, read with the one paging loop; then sorted (`classify`).
  */
-export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal'>): Promise<Earlier> {
+export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
   const prefix = r.prefix !== undefined && r.identity.startsWith(r.prefix) ? r.prefix : undefined;
   const needle = likeLiteral(prefix ?? `${r.identity} attempt `);
   let user = '';
-  const rows = await readAllPages<Row>({
+  const listed = await readPages<Row>({
     read: async (page) => {
       const reply = await ctx.api.call({
         endpoint: BUILD_HISTORIES,
@@ -162,7 +162,11 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
     signal: ctx.signal,
     what: `the builds of pipeline ${r.pipelineId} that this run's job started`,
   });
-  return classify(rows, { ...r, prefix, user });
+  // A page that failed after others leaves the search unfinished: "none found" on it would start a
+  // second build, so it fails as the first page's failure does. A list cut by its bound is sorted.
+  if (listed.incomplete?.cause !== undefined) throw listed.incomplete.cause;
+  if (listed.incomplete !== undefined) ctx.log.warning(listed.incomplete.said);
+  return classify(listed.items, { ...r, prefix, user });
 }
 
 /**

@@ -1,33 +1,67 @@
-// Reads beside the wait: the build's log, its model while no verdict depends on it, its
-// variables and artifacts. Each has its own short budget, so that none can hold up a status
-// poll, the end or what follows it; none decides the verdict (the build's status does). Every
-// side read takes its budget from here.
+// Reads beside the wait: the build's log, its model, its variables and artifacts, and its status
+// read again after a stop. None decides the verdict (the build's status does; the one model read a
+// STAGE_SUCCESS end needs has its own bound, below). Each read has its own small budget on the
+// step's clock, counted from when it begins, whether the build runs or has ended: while it runs,
+// it is also over by the next poll; after the end, it is its own, never what the wait left of the
+// timeout nor what another read left. The log, the model, the variables and the artifacts get the
+// client only through SideReads: it is the one way they reach bk-ci.
 import type { Clock } from '../base/clock.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import type { SideBudget } from '../http/caller.ts';
 
+/** What a side read is. */
+export type SideRead = 'log' | 'model' | 'variables' | 'artifacts' | 'status';
+
+/**
+ * What one side read may take in all (its attempts and retries), from when it begins. A log read
+ * is a page of lines; listing the artifacts is every page and every link.
+ */
+export const SIDE_READ_MS: Readonly<Record<SideRead, number>> = {
+  log: 5000,
+  model: 10_000,
+  variables: 15_000,
+  artifacts: 30_000,
+  status: 10_000,
+};
 /** Each attempt of a side read, at most. */
 export const SIDE_ATTEMPT_MS = 10_000;
-/** Retries of a side read, at most (and none past its window). */
+/** Retries of a side read, at most (and none past its budget). */
 export const SIDE_RETRIES = 2;
-/**
- * After the end, what reading the variables and listing the artifacts may each take, from when it
- * begins: its own, not what the wait left of the timeout (a log read that was slow at the end
- * cannot leave the variables a later step needs without time).
- */
-export const END_READ_MS = { variables: 15_000, artifacts: 30_000 } as const;
-/** After the end, how long the log is read on for its last lines, at most. */
+/** After the end, how long the log is read on for its last lines, at most (a read that fails ends it sooner). */
 export const SETTLE_BUDGET_MS = 30_000;
-
-/** The budget of a side read that must be over by `until` (the next poll, say); by default one attempt's worth from now. */
-export function sideBudget(clock: Clock, until?: number): SideBudget {
-  return { attemptMs: SIDE_ATTEMPT_MS, retries: SIDE_RETRIES, until: until ?? clock.now() + SIDE_ATTEMPT_MS };
-}
+/**
+ * After a STAGE_SUCCESS end, how long the model that tells a rejected review from a success is
+ * tried, poll after poll, before the step says it could not be read: not until the timeout.
+ */
+export const DECIDING_MODEL_MS = 30_000;
 
 /** What a side read calls: bk-ci's client, or the same within a budget. */
 export type Calls = Pick<BkciApi, 'call'>;
 
-/** The client, each call within the side-read budget that ends at `until` (by default one attempt's worth from each call). */
-export function sideCalls(api: Calls, clock: Clock, until?: number): Calls {
-  return { call: (spec) => api.call({ ...spec, budget: sideBudget(clock, until) }) };
+/** The one way a read beside the wait reaches bk-ci: each read with its own budget. */
+export class SideReads {
+  readonly #api: Calls;
+  readonly #clock: Clock;
+
+  constructor(api: Calls, clock: Clock) {
+    this.#api = api;
+    this.#clock = clock;
+  }
+
+  /** When the reads' budgets are counted. */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  /**
+   * The client for one read of `kind`: every call it makes within the read's budget, counted from
+   * now, and over by `until` too when given (the next poll, or a stop's window).
+   */
+  read(kind: SideRead, until?: number): Calls {
+    const budget = {
+      attemptMs: SIDE_ATTEMPT_MS,
+      retries: SIDE_RETRIES,
+      until: Math.min(this.#clock.now() + SIDE_READ_MS[kind], until ?? Number.POSITIVE_INFINITY),
+    };
+    return { call: (spec) => this.#api.call({ ...spec, budget }) };
+  }
 }

@@ -3,7 +3,7 @@
 // instead of being started again (docs/bkci/builds.md#finding-a-build-again-build_histories).
 import { randomUUID } from 'node:crypto';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
-import { ActionError, CancelledError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
+import { ActionError, CancelledError, errorMessage, factsOf } from '../base/errors.ts';
 import { headUnits } from '../base/text.ts';
 import {
   BUILD_HISTORIES,
@@ -15,10 +15,11 @@ import {
   type HistoryPage,
   historyPage,
   likeLiteral,
-  startProblem,
 } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
+import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
+import { MayHaveStartedError, notStarted } from './start-failures.ts';
 import type { BuildContext } from './watch.ts';
 
 /** A start names its pipeline; the build's id comes with bk-ci's answer. */
@@ -96,16 +97,6 @@ export function startValues(
   return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w, step) } : {}) }, own };
 }
 
-/** The start's outcome is unknown and no build could be told for its own: it may exist all the same. */
-export class MayHaveStartedError extends ActionError {
-  override name = 'MayHaveStartedError';
-}
-
-/** The job was cancelled before the start was sent: nothing started. */
-export class CancelledBeforeStartError extends ActionError {
-  override name = 'CancelledBeforeStartError';
-}
-
 /**
  * The start failed and bk-ci said why, or it was never sent: no build exists. (No attempt is
  * under way when a cancel is heard: the one in flight outlives it.)
@@ -168,14 +159,8 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<Started>
     else if (reply.data === undefined) lost = new ActionError('bk-ci answered the start without a build id', { status: reply.status });
     else return fromAnswer(reply.data, ctx.signal.aborted);
   } catch (e) {
-    if (!refused(e)) lost = e;
-    else if (factsOf(e).cancelled) throw new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
-    else if (e instanceof ServerSaidError) {
-      const said = startProblem(e.serverStatus, e.status, { ...r, user: r.user() }, e.serverMessage);
-      throw said === undefined
-        ? e
-        : new ActionError(`the build did not start: ${said} (bk-ci said: ${e.serverMessage})`, { status: e.status, cause: e });
-    } else throw e;
+    if (refused(e)) throw notStarted(e, { ...r, user: r.user() });
+    lost = e;
   }
   const reason = errorMessage(lost);
   const mayHaveStarted = (found: string): MayHaveStartedError =>
@@ -242,7 +227,7 @@ type Found = { builds: Row[]; searchedMs: number } | { answer: BuildIdAnswer } |
  * ends the search.
  */
 async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAnswer | undefined): Promise<Found> {
-  const { api, clock } = ctx;
+  const { clock } = ctx;
   const message = r.body[BUILD_MSG] ?? '';
   const began = clock.now();
   const cancelled = ctx.signal.aborted;
@@ -263,17 +248,8 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
     if (known !== undefined) return { answer: known };
     if (!cancelled && clock.now() > ctx.start + ctx.settings.timeoutMs) break;
     try {
-      const reply = await api.call({
-        endpoint: BUILD_HISTORIES,
-        params: { projectId: r.projectId },
-        // Newest first; ours was started moments ago. An old bk-ci that ignores buildMsg still
-        // lists it near the top, and the message is compared here, exactly.
-        query: { pipelineId: r.pipelineId, buildMsg: likeLiteral(message), page: '1', pageSize: '50' },
-        data: historyPage,
-        ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
-      });
+      const builds = (await look(r, ctx, message)).filter((b) => b.buildMsg === message);
       answered = true;
-      const builds = (reply.data?.records ?? []).filter((b) => b.buildMsg === message);
       if (builds.length > 0 || i === looks.length - 1) return { builds, searchedMs: clock.now() - began };
     } catch (e) {
       if (e instanceof CancelledError && !cancelled) return lookFor(r, ctx, late);
@@ -283,4 +259,36 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
   const known = late();
   if (known !== undefined) return { answer: known };
   return answered || lastError === undefined ? { builds: [], searchedMs: clock.now() - began } : { error: lastError };
+}
+
+/** The history's newest builds looked at for this step's: one page. */
+const LOOK_PAGE = 50;
+
+/**
+ * One look into the pipeline's history: its first page, newest first (ours was started moments
+ * ago; an old bk-ci that ignores buildMsg still lists it near the top, and the caller compares the
+ * message exactly), through the one paging loop, so that a build the page lists twice is one build.
+ */
+async function look(r: StartRequest, ctx: StartContext, message: string): Promise<Row[]> {
+  const listed = await readPages<Row>({
+    read: async (page) => {
+      const reply = await ctx.api.call({
+        endpoint: BUILD_HISTORIES,
+        params: { projectId: r.projectId },
+        query: { pipelineId: r.pipelineId, buildMsg: likeLiteral(message), page: String(page), pageSize: String(LOOK_PAGE) },
+        data: historyPage,
+        ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } }),
+      });
+      return { items: reply.data?.records ?? [] };
+    },
+    key: (b) => b.id,
+    pageSize: LOOK_PAGE,
+    maxItems: LOOK_PAGE,
+    maxPages: 1,
+    paceMs: PAGE_PACE_MS,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    what: `the history of pipeline ${r.pipelineId}`,
+  });
+  return listed.items;
 }

@@ -19,6 +19,7 @@ import { stopAndSee } from './build-stop.ts';
 import { describeBuild } from './outcome.ts';
 import { newRunGate } from './rerun-gate.ts';
 import { describePending, type PendingReview } from './review-state.ts';
+import { SideReads } from './side-reads.ts';
 import { type Conclusion, endOf, isKnownStatus, waitingOn } from './status.ts';
 
 export interface Watched extends BuildRef {
@@ -85,12 +86,15 @@ export interface BuildContext {
  */
 export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome<BuildOutput>> {
   const state = newState(b, ctx.start);
+  // Every read beside the status polls (the model, the log, the variables, the artifacts) goes through it.
+  const reads = new SideReads(ctx.api, ctx.clock);
   const r: Reading = {
     b,
     ctx,
     state,
+    reads,
     progress: { polls: 0, last: undefined, status: undefined, changes: [] },
-    report: new BuildReport(ctx, b, b.report ?? NO_REPORT, () => state.executeCount ?? 1),
+    report: new BuildReport({ ...ctx, reads }, b, b.report ?? NO_REPORT, () => state.executeCount ?? 1),
     gate: newRunGate(b.newRun, b.id, ctx.clock),
   };
   const { settings } = ctx;

@@ -133,8 +133,70 @@ function stringOf(literal: string): string | undefined {
   }
 }
 
+/** ESC, and how text that quotes it writes it (JSON's `\u001b`, a shell's `\x1b` or `\033`): a person reads through either. */
+const ESC = String.raw`(?:\u001b|\\u001[bB]|\\x1[bB]|\\033)`;
+/** CSI's one-byte form, and JSON's writing of it. */
+const CSI8 = String.raw`(?:\u009b|\\u009[bB])`;
+
+/**
+ * A terminal's control sequences, which a build log carries and the runner's log page renders: CSI
+ * (ESC [ … final byte: colours, cursor moves; or its one-byte form U+009B), OSC (ESC ] … BEL or
+ * ESC \\: titles, links) and the other ESC sequences (ESC, intermediates, a final byte); each also
+ * as text that quotes it writes it (a message that quotes a value as JSON writes ESC as `\u001b`).
+ */
+const CONTROLS = new RegExp(
+  [
+    String.raw`${ESC}\[[0-?]*[ -/]*[@-~]`,
+    `${CSI8}[0-?]*[ -/]*[@-~]`,
+    String.raw`${ESC}\][^\u0007\u001b]*?(?:\u0007|${ESC}\\|\\u0007)`,
+    `${ESC}[ -/]*[0-~]`,
+  ].join('|'),
+  'g',
+);
+
+/** Whether a text may hold a control sequence: ESC or CSI, or a backslash that may quote one. */
+const MAY_HOLD_CONTROLS = new RegExp(`[${String.fromCharCode(0x1b, 0x9b)}]|${String.raw`\\(?:u00[19]|x1|033)`}`, 'i');
+
+/**
+ * Every occurrence of every value replaced by `***`: first as the text holds it, then as it reads
+ * once the terminal's control sequences are taken out (`to\x1b[0mken` renders as `token`). In a
+ * match across control sequences the sequences it spanned stay, after the `***`, so that the
+ * colours around it render as they would have.
+ */
 function replaceAll(text: string, values: readonly string[]): string {
   let t = text;
   for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
+  if (!MAY_HOLD_CONTROLS.test(t)) return t;
+  for (const v of values) t = replaceAcross(t, v);
   return t;
+}
+
+/** The text as a terminal shows it: without its control sequences. */
+export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
+
+/** The value replaced where it reads whole only once the control sequences are out. */
+function replaceAcross(text: string, value: string): string {
+  let shown = '';
+  /** Where each character of `shown` is in the text. */
+  const at: number[] = [];
+  let from = 0;
+  const keep = (to: number): void => {
+    for (let i = from; i < to; i++) at.push(i);
+    shown += text.slice(from, to);
+  };
+  for (const m of text.matchAll(CONTROLS)) {
+    keep(m.index);
+    from = m.index + m[0].length;
+  }
+  keep(text.length);
+  let out = '';
+  let kept = 0;
+  for (let i = shown.indexOf(value); i !== -1; i = shown.indexOf(value, i + value.length)) {
+    const start = at[i] ?? 0;
+    const end = (at[i + value.length - 1] ?? 0) + 1;
+    const inside = [...text.slice(start, end).matchAll(CONTROLS)].map((m) => m[0]);
+    out += `${text.slice(kept, start)}***${inside.join('')}`;
+    kept = end;
+  }
+  return out + text.slice(kept);
 }

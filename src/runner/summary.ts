@@ -1,6 +1,7 @@
 import type { Block, Cell } from '../base/outcome.ts';
 import { cut, escapeMarkdown, isControl, markdownLine } from '../base/text.ts';
 import { urlProblem } from '../base/url.ts';
+import { withoutControls } from './secrets.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Rows shown of one table. */
@@ -17,12 +18,6 @@ export interface SummaryInput {
   /** Applied to every text before it is escaped: takes secrets out. */
   scrub?: (text: string) => string;
 }
-
-/**
- * A terminal's control sequences (ESC [ … final byte: colours, cursor moves), which a build log
- * carries and a runner's log page renders, but a summary would show as `␛[32m`: taken out.
- */
-const TERMINAL_CONTROLS = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-?]*[ -/]*[@-~]`, 'g');
 
 /** What an empty table cell shows: a blank cell reads as a layout slip, a dash as "nothing". */
 const NO_VALUE = '—';
@@ -106,9 +101,8 @@ export function renderSummary(s: SummaryInput): string {
       if (!factsShown && facts.length > 0) parts.push(table(['Result', 'Value'], facts));
       factsShown = true;
     } else if (b.kind === 'table') parts.push(`#### ${text(b.title)}\n\n${table(b.headers, b.rows)}`);
-    // Colours out before secrets: a secret a colour code splits is whole again once the code goes.
-    else if (b.kind === 'lines')
-      parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map((l) => scrub(l.replace(TERMINAL_CONTROLS, ''))))}`);
+    // A terminal's control sequences (colours) would show as `␛[32m`: taken out.
+    else if (b.kind === 'lines') parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map((l) => scrub(withoutControls(l))))}`);
     else parts.push(text(b.text));
   }
   const md = `${parts.join('\n\n')}\n`;

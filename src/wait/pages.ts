@@ -1,9 +1,11 @@
 // The one loop that asks a server for more, page by page. Whatever the server does with `page`
-// (ignores it, repeats a page, never sends a count, sends a wrong one), every request must bring
-// something new or the loop ends; requests are paced, so a long list is not a burst at the user's
-// own server; and what is kept is bounded.
+// (ignores it, repeats a page or an item, never sends a count, sends a wrong one, fails half-way),
+// every request must bring something new or the loop ends; each item is kept once, by its
+// identity; requests are paced, so a long list is not a burst at the user's own server; what is
+// kept is bounded; and when a page goes wrong after others were read, what they brought is kept,
+// with why the list may be incomplete: the caller decides whether a partial list will do.
 import type { Clock } from '../base/clock.ts';
-import { CancelledError, PagingError } from '../base/errors.ts';
+import { CancelledError, errorMessage } from '../base/errors.ts';
 
 export interface Page<T> {
   items: readonly T[];
@@ -14,17 +16,26 @@ export interface Page<T> {
 export interface PagesOptions<T> {
   /** Page `page` (from 1) of the list. */
   read(page: number): Promise<Page<T>>;
-  /** The item's identity: an item seen before is not new, and not kept twice. */
+  /** The item's identity (a build's id, a file's path): an item seen before is not new, and not kept twice. */
   key(item: T): string;
   pageSize: number;
-  /** At most this many items are kept; a longer list is an error, not a step that eats the runner's memory. */
+  /** At most this many items are kept; a longer list is cut there, not a step that eats the runner's memory. */
   maxItems: number;
+  /** At most this many pages are read: a search bounded on purpose, whose end is no gap. Default: no bound. */
+  maxPages?: number;
   /** The pause between two requests. */
   paceMs: number;
   clock: Clock;
   signal: AbortSignal;
   /** What the list is, for messages: "the callbacks of project demo". */
   what: string;
+}
+
+/** What was read: every item, each once, and why the list may be incomplete when it may be. */
+export interface Listed<T> {
+  items: T[];
+  /** "the build's artifacts may be incomplete: …", with the failure behind it when a page failed. */
+  incomplete?: { said: string; cause?: unknown } | undefined;
 }
 
 /** Pause between two page requests by default: at most a few requests a second at the user's server. */
@@ -41,34 +52,46 @@ export function nextPage(p: { more: boolean; fresh: number }): 'next' | 'end' | 
 }
 
 /**
- * Every item of the list, each once. Ends at a short or empty page, or when the server's count is
- * reached; fails, saying why, when a page brings nothing new (the server ignores `page`) or the
- * list outgrows `maxItems`.
+ * Every item of the list, each once (by `key`). Ends at a short or empty page, when the server's
+ * count is reached, or after `maxPages`. A page that brings nothing new (the server ignores
+ * `page`), a list past `maxItems`, or a page that fails after others were read ends it with what
+ * was seen and why it may be incomplete. The first page's failure, and a cancel, are thrown.
  */
-export async function readAllPages<T>(o: PagesOptions<T>): Promise<T[]> {
+export async function readPages<T>(o: PagesOptions<T>): Promise<Listed<T>> {
   const items: T[] = [];
   const seen = new Set<string>();
+  const incomplete = (why: string, cause?: unknown): Listed<T> => ({
+    items,
+    incomplete: { said: `${o.what} may be incomplete: ${why}; ${items.length} read`, ...(cause === undefined ? {} : { cause }) },
+  });
   for (let page = 1; ; page++) {
     if (page > 1)
       await o.clock.sleep(o.paceMs, o.signal).catch(() => {
         throw new CancelledError();
       });
-    const { items: got, total } = await o.read(page);
+    let got: Page<T>;
+    try {
+      got = await o.read(page);
+    } catch (e) {
+      if (page === 1 || e instanceof CancelledError) throw e;
+      return incomplete(`page ${page} could not be read (${errorMessage(e)})`, e);
+    }
     let fresh = 0;
-    for (const item of got) {
+    for (const item of got.items) {
       const key = o.key(item);
       if (seen.has(key)) continue;
       if (items.length >= o.maxItems)
-        throw new PagingError(`${o.what} holds more than ${o.maxItems} items (${page} pages read): more than the action reads`);
+        return incomplete(`it holds more than ${o.maxItems} items (${page} pages read), more than the action reads`);
       seen.add(key);
       items.push(item);
       fresh++;
     }
-    const step = nextPage({ more: got.length >= o.pageSize && !(typeof total === 'number' && items.length >= total), fresh });
-    if (step === 'end') return items;
+    const total = got.total;
+    const step = nextPage({ more: got.items.length >= o.pageSize && !(typeof total === 'number' && items.length >= total), fresh });
+    if (step === 'end' || page === o.maxPages) return { items };
     if (step === 'stalled')
-      throw new PagingError(
-        `${o.what}: page ${page} brought nothing that earlier pages had not (${got.length} items seen before), so the server ignores "page" and the list cannot be read whole; stopped after ${page} requests`,
+      return incomplete(
+        `page ${page} brought nothing that earlier pages had not (${got.items.length} items seen before), so the server ignores "page"; stopped after ${page} requests`,
       );
   }
 }

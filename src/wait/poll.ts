@@ -34,8 +34,9 @@ export interface Watch<T> {
  * What reads along with a wait. `afterRead` is awaited after each poll that got a value, and must
  * be over by `until` (when the next poll is due: it never pushes a poll back); once the wait has
  * ended, `settle` is awaited after a short pause for as long as `pending` says there may be more
- * to read (the follower bounds that), within `settleMs` of the end, never past the deadline, and
- * not after a cancel. A follower's own failures are its own: it never throws.
+ * to read (the follower bounds that), within `settleMs` of the end (its own time: not what the
+ * wait left of the timeout), and not after a cancel. A follower's own failures are its own: it
+ * never throws.
  */
 export interface Follower<T> {
   afterRead(value: T, until: number): Promise<void>;
@@ -127,7 +128,7 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       // What rides on the poll is over when the next poll is due.
       await watch.follow?.afterRead(value, Math.min(pollAt + o.intervalMs, deadline));
       if (verdict !== 'waiting') {
-        if (watch.follow !== undefined) await settle(watch.follow, verdict, o, deadline);
+        if (watch.follow !== undefined) await settle(watch.follow, verdict, o);
         return verdict;
       }
       if (!o.wait) return 'read-once';
@@ -148,10 +149,10 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
   }
 }
 
-/** Reading on after the end, a pause between reads, until the follower has it all, the deadline or a cancel. */
-async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', o: PollOptions, deadline: number): Promise<void> {
+/** Reading on after the end, a pause between reads, until the follower has it all, its time is up or a cancel. */
+async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', o: PollOptions): Promise<void> {
   const pause = Math.min(o.intervalMs, SETTLE_MS);
-  const until = Math.min(deadline, o.clock.now() + follow.settleMs);
+  const until = o.clock.now() + follow.settleMs;
   while (follow.pending(end) && o.clock.now() + pause <= until && !o.signal.aborted) {
     try {
       await o.clock.sleep(pause, o.signal);

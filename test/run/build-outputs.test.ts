@@ -120,6 +120,17 @@ describe('variables', () => {
     expect(warningsOf(r)).toEqual([]);
   });
 
+  it('one large variable is left out by name; the small ones beside it are kept', async () => {
+    const notes = 'n'.repeat(70 * 1024);
+    pipeline({ variables: { VERSION: '2.3.4', RELEASE_NOTES: notes, TAG: 'v2.3.4' } });
+    const r = await start({ variables: 'VERSION, RELEASE_NOTES, TAG' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '')).toEqual({ VERSION: '2.3.4', TAG: 'v2.3.4' });
+    expect(warningsOf(r)).toContain(
+      'the variables output leaves out 1 of its 3 entries, the largest, to stay within 64 KiB: RELEASE_NOTES (70 KiB); the other 2 are kept',
+    );
+  });
+
   it('no variables asked: none read', async () => {
     pipeline(seed);
     await start();
@@ -184,7 +195,28 @@ describe('artifacts', () => {
     const list = JSON.parse(r.outputs.artifacts ?? '') as unknown[];
     expect(list.length).toBeGreaterThan(50);
     expect(list.length).toBeLessThan(400);
-    expect(r.stdout).toMatch(new RegExp(`^::warning::the artifacts output lists the first ${list.length} of 400 files`, 'm'));
+    // Of entries the same size, the first are kept; every one left out is counted, the first named.
+    expect(Buffer.byteLength(r.outputs.artifacts ?? '')).toBeLessThanOrEqual(64 * 1024);
+    expect(warningsOf(r).join('\n')).toMatch(
+      new RegExp(
+        `^the artifacts output leaves out ${400 - list.length} of its 400 entries, the largest, to stay within 64 KiB: /p-app/b-0+…(ep/)?(deep/)+app/file-\\d{3}\\.bin \\(504 B\\), `,
+        'm',
+      ),
+    );
+  });
+
+  it('one file with a path too long for the output is left out by its path; every other file is kept', async () => {
+    const long = `deep/${'d'.repeat(70 * 1024)}.bin`;
+    pipeline({ artifacts: [...files(3), { path: long, size: 1 }] });
+    const r = await start({ artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '') as { name: string }[];
+    expect(list.map((f) => f.name)).toEqual(['file-000.bin', 'file-001.bin', 'file-002.bin']);
+    expect(warningsOf(r).join('\n')).toMatch(
+      /^the artifacts output leaves out 1 of its 4 entries, the largest, to stay within 64 KiB: \/p-app\/b-0+…d+\.bin \(\d+ KiB\); the other 3 are kept$/m,
+    );
+    // The summary still lists it.
+    expect(r.summary).toContain('#### Artifacts (4)');
   });
 
   it('a build with none: an empty list', async () => {

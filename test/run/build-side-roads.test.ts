@@ -7,6 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/base/clock.ts';
+import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
+import type { BkciApi, CallSpec } from '../../src/bkci/client.ts';
+import type { SideBudget } from '../../src/http/caller.ts';
+import { nodeTransport, type Transport } from '../../src/http/transport.ts';
+import { SIDE_ATTEMPT_MS, SIDE_READ_MS } from '../../src/pipeline/side-reads.ts';
+import { watchBuild } from '../../src/pipeline/watch.ts';
+import { repeatFirstPage } from '../support/artifact-pages.ts';
+import { makeClient, watchContext } from '../support/client.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';
 import { SkippingClock } from '../support/fake-clock.ts';
@@ -40,8 +48,25 @@ const QUICK: Seed = {
   },
 };
 const pipeline = (seed: Seed) => w.pipeline(seed);
-const start = (inputs: Record<string, string> = {}, c: Clock = w.clock, processEnv?: Record<string, string>): Promise<StepResult> =>
-  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, { clock: c, ...(processEnv === undefined ? {} : { processEnv }) });
+const start = (
+  inputs: Record<string, string> = {},
+  c: Clock = w.clock,
+  processEnv?: Record<string, string>,
+  transport?: Transport,
+): Promise<StepResult> =>
+  stepIn(w, { operation: 'start-build', ...P_APP })(inputs, {
+    clock: c,
+    ...(processEnv === undefined ? {} : { processEnv, env: processEnv }),
+    ...(transport === undefined ? {} : { transport }),
+  });
+/** A workflow's run, so that the start carries this step's own message. */
+const GITHUB = {
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_REPOSITORY: 'octo/app',
+  GITHUB_RUN_ID: '555',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_JOB: 'release',
+};
 const starts = () => w.emu.requests({ path: '/build_start' }).length;
 
 describe('reads beside the wait have their own budget and never decide the verdict', () => {
@@ -101,6 +126,124 @@ describe('reads beside the wait have their own budget and never decide the verdi
   });
 });
 
+describe('every read beside the status has its own small budget, before and after the end, the model included', () => {
+  /** A 2 s build whose log and variables a later step wants; timeout 30m, so only the reads' own budgets bound the end. */
+  const SLOW: Seed = { ...QUICK, phases: [{ status: 'RUNNING', ms: 1500 }] };
+  const secondsIn = () => (w.clock.t - T0) / 1000;
+
+  it('a log that hangs after the end costs one log read (5 s), not 30 s nor the timeout: the variables are read, the last lines said missing', async () => {
+    pipeline(SLOW);
+    // The reads at the first two polls answer; every one after the end hangs.
+    w.emu.faults.add({ pattern: /after_line_logs$/, skip: 2, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ retries: '3', variables: 'VERSION' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
+    // The end is seen at 2 s; a pause, one read of at most 5 s, nothing more.
+    expect(secondsIn()).toBeLessThanOrEqual(9);
+    expect(r.stdout).toMatch(/^::warning::reading the build's log after its end failed \(.*\); its last lines may be missing/m);
+    expect(w.emu.requests({ path: '/after_line_logs' }).length).toBeLessThanOrEqual(4);
+  });
+
+  it('the model read for the masks at the end hangs: it costs its own budget, and the variables are still read', async () => {
+    pipeline(SLOW);
+    w.emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ retries: '3', logs: 'none', variables: 'VERSION' });
+    expect(r.errors).toEqual([]);
+    expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ VERSION: '2.3.4' });
+    expect(r.stdout).toMatch(
+      /^::warning::could not read the build's model \(build_detail\) to learn which parameters are passwords, so every variable output is masked: .*no complete answer within request-timeout \(10s\)/m,
+    );
+  });
+
+  it("a model that hangs while the build runs does not take each poll's time from the live log", async () => {
+    const lines = Array.from({ length: 9 }, (_, i) => ({ at: 500 + i * 1000, step: 'e-compile', text: `line ${i}` }));
+    pipeline({ phases: [{ status: 'RUNNING', ms: 10_000 }], logs: { steps: STEPS, lines } });
+    w.emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ retries: '0', 'poll-interval': '2s' });
+    expect(r.errors).toEqual([]);
+    const out = r.stdout.split('\n');
+    const end = out.findIndex((l) => / SUCCEED$/.test(l));
+    expect(out.slice(0, end).filter((l) => /^line \d$/.test(l)).length).toBeGreaterThanOrEqual(7);
+    // Tried once while it runs (then it rests: 30 s), once at the end.
+    expect(w.emu.requests({ path: '/build_detail' })).toHaveLength(2);
+    expect(r.stdout.match(/^::warning::could not read the model of build/gm)).toHaveLength(1);
+  });
+
+  it('the model a STAGE_SUCCESS end needs, hanging: the step says it could not be read within its own 30 s, not "still RUNNING" at the 30m timeout', async () => {
+    pipeline({ stages: ['Build', 'Release'], phases: [{ status: 'RUNNING', ms: 1500, stage: 'Build' }], result: 'STAGE_SUCCESS' });
+    w.emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ retries: '3', logs: 'none' });
+    failedWith(
+      r,
+      /^bk-ci start-build failed: build #1 \(b-\w+\) ended STAGE_SUCCESS, but its model \(build_detail\) could not be read in 30s of trying to see whether its stage review was rejected, so it is not reported as a success: .*no complete answer within request-timeout \(10s\)$/,
+    );
+    expect(secondsIn()).toBeLessThanOrEqual(45);
+    expect(r.outputs).toMatchObject({ 'build-status': 'STAGE_SUCCESS', conclusion: 'failure' });
+  });
+
+  it('the variables hanging after the end: their own 15 s, said as a timeout, never "not sent"; the artifacts still listed after them', async () => {
+    pipeline({ ...SLOW, logs: undefined, artifacts: [{ path: 'app/App.ipa', size: 1 }] });
+    w.emu.faults.add({ pattern: /build_variables$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ retries: '3', logs: 'none', variables: 'VERSION', artifacts: 'true' });
+    failedWith(
+      r,
+      /reading the build's variables \(VERSION\) failed: POST .*\/build_variables\?.* got no complete answer within request-timeout \(\d+s\)$/,
+    );
+    expect(JSON.parse(r.outputs.artifacts ?? '[]')).toEqual([expect.objectContaining({ name: 'App.ipa' })]);
+    expect(r.outputs.conclusion).toBe('success');
+    expect(secondsIn()).toBeLessThanOrEqual(2 + 15 + 2);
+  });
+});
+
+describe('the one way a read beside the wait reaches bk-ci', () => {
+  it('every call a wait makes but the status poll carries a budget of its own kind, counted from when it began', async () => {
+    pipeline({ ...QUICK, artifacts: [{ path: 'app/App.ipa', size: 1 }] });
+    const c = makeClient({ baseUrl: w.emu.url, bkToken: w.bkToken, clock: w.clock });
+    const seen: { path: string; at: number; budget: SideBudget | undefined }[] = [];
+    const api = {
+      call: (spec: CallSpec<unknown>) => {
+        seen.push({ path: spec.endpoint.path['bk-ci'] ?? '', at: w.clock.now(), budget: spec.budget });
+        return c.api.call(spec);
+      },
+    } as unknown as BkciApi;
+    try {
+      const id =
+        (await c.api.call({ endpoint: BUILD_START, params: { projectId: 'demo' }, query: { pipelineId: 'p-app' }, data: buildId })).data
+          ?.id ?? '';
+      const done = watchBuild(
+        {
+          ...{ projectId: 'demo', pipelineId: 'p-app', id, wait: true, consoleUrl: undefined, url: '', stopOnCancel: false },
+          onReview: 'wait',
+          report: { logs: 'live', variables: ['VERSION'], maskVariables: [], artifacts: true },
+        },
+        watchContext(api, w.clock, c.log, { RUNNER_TEMP: tmpdir() }),
+      );
+      expect((await done).outputs).toMatchObject({ conclusion: 'success', variables: '{"VERSION":"2.3.4"}' });
+    } finally {
+      await c.close();
+    }
+    const kinds = {
+      build_detail: 'model',
+      after_line_logs: 'log',
+      build_variables: 'variables',
+      file_info: 'artifacts',
+      user_download_url: 'artifacts',
+    } as const;
+    expect(new Set(seen.map((c) => c.path.split('/').at(-1)))).toEqual(
+      new Set(['build_status', 'build_detail', 'after_line_logs', 'build_variables', 'file_info', 'user_download_url']),
+    );
+    for (const call of seen) {
+      const name = call.path.split('/').at(-1) ?? '';
+      if (name === 'build_status') expect(call.budget).toBeUndefined();
+      else {
+        const kind = kinds[name as keyof typeof kinds];
+        expect(call.budget?.until, name).toBeLessThanOrEqual(call.at + SIDE_READ_MS[kind]);
+        expect(call.budget?.attemptMs).toBe(SIDE_ATTEMPT_MS);
+      }
+    }
+  });
+});
+
 describe('retries by what a call is, not by its verb', () => {
   it('build_variables, a read published as POST, is retried as a read after a 502', async () => {
     pipeline({ ...QUICK, logs: undefined });
@@ -124,23 +267,71 @@ describe('every paging loop demands progress', () => {
   const files = (n: number) =>
     Array.from({ length: n }, (_, i) => ({ path: `app/f-${String(i).padStart(3, '0')}.bin`, type: 'PIPELINE' as const, size: 1 }));
 
-  it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102, and a warning', async () => {
+  it('artifact pages that repeat (a server that ignores "page"): two requests, not 10,102; the files seen kept, with a warning', async () => {
     pipeline({ ...QUICK, logs: undefined, artifacts: files(100) });
     // Every page answered with the first page's 100 files.
-    const first = Array.from({ length: 100 }, (_, i) => ({
-      name: `f-${i}.bin`,
-      fullPath: `/p-app/b/app/f-${i}.bin`,
-      size: 1,
-      folder: false,
-      artifactoryType: 'PIPELINE',
-    }));
-    w.emu.faults.add({ pattern: /file_info$/, times: Infinity, fault: { kind: 'patch', data: { records: first } } });
+    repeatFirstPage(w.emu);
     const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
     expect(r.errors).toEqual([]);
     expect(r.outputs.conclusion).toBe('success');
     expect(w.emu.requests({ path: '/file_info' })).toHaveLength(2);
-    expect(w.emu.requests({ path: '/user_download_url' })).toHaveLength(0);
-    expect(r.stdout).toMatch(/^::warning::the build's artifacts could not be listed: .*page 2 brought nothing that earlier pages had not/m);
+    expect(JSON.parse(r.outputs.artifacts ?? '[]')).toHaveLength(100);
+    expect(w.emu.requests({ path: '/user_download_url' })).toHaveLength(100);
+    expect(r.stdout).toMatch(
+      /^::warning::the build's artifacts may be incomplete: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page"; stopped after 2 requests; 100 read$/m,
+    );
+    expect(r.summary).toContain('#### Artifacts (100)');
+  });
+
+  it('a file_info page that fails after others: the files of the pages read are kept, with a warning naming the failure', async () => {
+    pipeline({ ...QUICK, logs: undefined, artifacts: files(250) });
+    w.emu.faults.add({ pattern: /file_info$/, skip: 2, fault: { kind: 'status', status: 500, body: 'boom', contentType: 'text' } });
+    const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
+    expect(r.errors).toEqual([]);
+    const list = JSON.parse(r.outputs.artifacts ?? '[]') as { name: string }[];
+    expect(list).toHaveLength(200);
+    expect(list[199]?.name).toBe('f-199.bin');
+    expect(r.stdout).toMatch(
+      /^::warning::the build's artifacts may be incomplete: page 3 could not be read \(.*HTTP 500: boom\); 200 read$/m,
+    );
+  });
+
+  it('a file_info page that lists a file twice lists it once', async () => {
+    pipeline({ ...QUICK, logs: undefined, artifacts: files(3) });
+    const twice = ['a', 'a', 'b'].map((n) => ({
+      name: `${n}.bin`,
+      fullPath: `/p-app/b/${n}.bin`,
+      size: 1,
+      folder: false,
+      artifactoryType: 'PIPELINE',
+    }));
+    w.emu.faults.add({ pattern: /file_info$/, fault: { kind: 'patch', data: { records: twice } } });
+    const r = await start({ retries: '0', logs: 'none', artifacts: 'true' });
+    expect((JSON.parse(r.outputs.artifacts ?? '[]') as { name: string }[]).map((f) => f.name)).toEqual(['a.bin', 'b.bin']);
+  });
+
+  it('a history page that lists the step\'s build twice reads as one build: found, not "may have started"', async () => {
+    pipeline(QUICK);
+    w.emu.faults.add({ pattern: /build_start$/, after: true, fault: { kind: 'reset' } });
+    const { transport: inner, close } = nodeTransport({ keepAliveMs: 1000 });
+    // Every history page with each of its rows twice, as a page that repeats a row would.
+    const doubled: Transport = async (req) => {
+      const res = await inner(req);
+      if (!new URL(req.url).pathname.endsWith('/build_histories')) return res;
+      const body = JSON.parse(res.body) as { data: { records: unknown[] } };
+      body.data.records = body.data.records.flatMap((row) => [row, row]);
+      return { ...res, body: JSON.stringify(body) };
+    };
+    try {
+      const r = await start({ retries: '0', logs: 'none' }, w.clock, GITHUB, doubled);
+      expect(r.errors).toEqual([]);
+      expect(starts()).toBe(1);
+      const [build] = w.emu.builds.builds.values();
+      expect(r.outputs).toMatchObject({ 'build-id': build?.id, conclusion: 'success' });
+      expect(r.stdout).toMatch(/^found the build this step started in the pipeline's history: #1 /m);
+    } finally {
+      close();
+    }
   });
 
   it('a log page that says hasMore but brings nothing new is not read again at once', async () => {

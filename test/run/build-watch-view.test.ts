@@ -4,8 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
 import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
-import { Secrets } from '../../src/runner/secrets.ts';
-import { makeClient } from '../support/client.ts';
+import { makeClient, watchContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
 
 const w = useWorld();
@@ -39,15 +38,7 @@ async function watch(onView: (v: WatchView) => void) {
         onReview: 'wait',
         onView,
       },
-      {
-        api: c.api,
-        clock: w.clock,
-        log: c.log,
-        signal: new AbortController().signal,
-        start: w.clock.now(),
-        settings: { timeoutMs: 60_000, pollIntervalMs: 1000 },
-        secrets: new Secrets(() => undefined),
-      },
+      watchContext(c.api, w.clock, c.log),
     );
   } finally {
     await c.close();

@@ -106,7 +106,7 @@ describe('every loop that asks a server for more makes progress or stops', () =>
     });
     failedWith(
       r,
-      /the callbacks of project demo: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page" .* stopped after 2 requests; nothing was deleted or registered/,
+      /the callbacks of project demo may be incomplete: page 2 brought nothing that earlier pages had not \(100 items seen before\), so the server ignores "page"; stopped after 2 requests; 100 read; nothing was deleted or registered/,
     );
     const lists = quirky.requests({ method: 'GET' }).filter((q) => q.path.endsWith('/callbacks'));
     expect(lists).toHaveLength(2);

@@ -1,7 +1,9 @@
 import { type Clock, systemClock } from '../../src/base/clock.ts';
 import type { Log } from '../../src/base/log.ts';
+import type { BkciApi } from '../../src/bkci/client.ts';
 import { connect } from '../../src/bkci/connect.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import type { BuildContext } from '../../src/pipeline/watch.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 
 export interface LogLine {
@@ -75,3 +77,17 @@ export const stepContext = (c: Pick<ReturnType<typeof makeClient>, 'api' | 'log'
   signal,
   start: clock.now(),
 });
+
+/** What watchBuild() needs of a step, for a watch run by a test: the client, its clock and log, a minute's timeout, a poll a second. */
+export function watchContext(api: BkciApi, clock: Clock, log: Log, env?: NodeJS.ProcessEnv): BuildContext {
+  return {
+    api,
+    clock,
+    log,
+    signal: new AbortController().signal,
+    start: clock.now(),
+    settings: { timeoutMs: 60_000, pollIntervalMs: 1000 },
+    secrets: new Secrets(() => undefined),
+    ...(env === undefined ? {} : { env }),
+  };
+}

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BkciApi } from '../../src/bkci/client.ts';
 import { LogFollower } from '../../src/pipeline/log-follow.ts';
+import { SideReads } from '../../src/pipeline/side-reads.ts';
 import { memoryLog } from '../support/client.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
@@ -26,7 +27,7 @@ function follower(answer: (q: Asked, n: number) => Answer, executeCount: () => n
   const log = memoryLog();
   const clock = new FakeClock();
   const f = new LogFollower<unknown>({
-    api,
+    reads: new SideReads(api, clock),
     log,
     projectId: 'demo',
     buildId: 'b-1',

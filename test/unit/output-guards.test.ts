@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isHttpUrl, urlProblem } from '../../src/base/url.ts';
 import { credentialShaped, maskPlan, refusedWarning, unmaskable } from '../../src/pipeline/variable-masks.ts';
 import { bounded, OUTPUT_LIMIT, outputValue } from '../../src/runner/outputs.ts';
-import { mapJsonStrings, Secrets } from '../../src/runner/secrets.ts';
+import { mapJsonStrings, Secrets, withoutControls } from '../../src/runner/secrets.ts';
 
 const OWN = 'own-Cr3d+/=x"y\\z';
 
@@ -137,6 +137,13 @@ describe('the scrubbing of outputs, where a textual scrub would differ', () => {
     }
   });
 
+  it('an own secret that is all digits, output as a bare number, is scrubbed as text', () => {
+    const s = new Secrets(() => undefined);
+    s.add('98765432');
+    expect(s.redactOwnOutput('98765432')).toBe('***');
+    expect(s.redactOwnOutput('[98765432]')).toBe('[98765432]');
+  });
+
   it('before any secret is known, nothing is replaced', () => {
     const s = new Secrets(() => undefined);
     expect(s.redactOwn('Stryker was here')).toBe('Stryker was here');
@@ -189,26 +196,147 @@ describe('every output is bounded', () => {
   });
 
   it.each([
-    ['an object keeps its first whole entries', Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`V${i}`, 'x'.repeat(100)]))],
-    ['an array keeps its first whole items', Array.from({ length: 100 }, (_, i) => ({ i, v: 'y'.repeat(100) }))],
-  ])('%s, still JSON', (_, value) => {
+    ['an object keeps whole entries', Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`V${i}`, 'x'.repeat(100)]))],
+    ['an array keeps whole items', Array.from({ length: 100 }, (_, i) => ({ i, v: 'y'.repeat(100) }))],
+  ])('%s, still JSON: of entries the same size, the first ones', (_, value) => {
     const warned: string[] = [];
-    const out = bounded('variables', JSON.stringify(value), 1000, (m) => warned.push(m));
+    const text = JSON.stringify(value);
+    const out = bounded('variables', text, 1000, (m) => warned.push(m));
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(1000);
     const back: unknown = JSON.parse(out);
     const n = Array.isArray(back) ? back.length : Object.keys(back as object).length;
     expect(n).toBeGreaterThan(5);
-    expect(warned).toEqual([`the variables output holds the first ${n} of 100 entries (${1000 / 1024} KiB at most)`]);
-    expect(JSON.stringify(value).startsWith(out.slice(0, -1))).toBe(true);
+    expect(text.startsWith(out.slice(0, -1))).toBe(true);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(
+      new RegExp(`^the variables output leaves out ${100 - n} of its 100 entries, the largest, to stay within ${1000 / 1024} KiB: `),
+    );
+    expect(warned[0]).toMatch(new RegExp(`, and ${100 - n - 10} more; the other ${n} are kept$`));
   });
 
   it('whole entries up to the byte: one that would pass the bound by a byte is left out', () => {
     const text = JSON.stringify(['aaaa', 'aaaa', 'aaaa']);
     expect(text).toHaveLength(22);
+    expect(bounded('x', text, 22, () => undefined)).toBe(text);
     expect(bounded('x', text, 21, () => undefined)).toBe('["aaaa","aaaa"]');
-    expect(bounded('x', text, 16, () => undefined)).toBe('["aaaa","aaaa"]');
-    expect(bounded('x', text, 15, () => undefined)).toBe('["aaaa"]');
+    expect(bounded('x', text, 15, () => undefined)).toBe('["aaaa","aaaa"]');
+    expect(bounded('x', text, 14, () => undefined)).toBe('["aaaa"]');
+    expect(bounded('x', text, 8, () => undefined)).toBe('["aaaa"]');
+    expect(bounded('x', text, 7, () => undefined)).toBe('[]');
     expect(bounded('x', '{"a":"bbbb","c":"dddd"}', 20, () => undefined)).toBe('{"a":"bbbb"}');
+  });
+
+  it('one large entry is left out by name, wherever it stands; every small one beside it is kept', () => {
+    const big = 'x'.repeat(OUTPUT_LIMIT);
+    for (const value of [
+      { BIG: big, VERSION: '2.3.4', TAG: 'v2.3.4' },
+      { VERSION: '2.3.4', BIG: big, TAG: 'v2.3.4' },
+      { VERSION: '2.3.4', TAG: 'v2.3.4', BIG: big },
+    ]) {
+      const warned: string[] = [];
+      const out = outputValue('variables', JSON.stringify(value), secrets().s, (m) => warned.push(m));
+      expect(JSON.parse(out)).toEqual({ VERSION: '2.3.4', TAG: 'v2.3.4' });
+      expect(warned).toEqual([
+        'the variables output leaves out 1 of its 3 entries, the largest, to stay within 64 KiB: BIG (64 KiB); the other 2 are kept',
+      ]);
+    }
+  });
+
+  it('the largest go first, named by key, by an item itself, its path, its name or id, or its place', () => {
+    const warned: string[] = [];
+    const list = [
+      'r'.repeat(300),
+      { path: `/a/${'p'.repeat(300)}`, name: 'n' },
+      { name: 'm'.repeat(300) },
+      { id: 'i'.repeat(300) },
+      { size: 'z'.repeat(300) },
+      [1, 2, 'q'.repeat(300)],
+      'small',
+    ];
+    const out = bounded('artifacts', JSON.stringify(list), 100, (m) => warned.push(m));
+    expect(JSON.parse(out)).toEqual(['small']);
+    const names = warned[0] ?? '';
+    expect(names).toContain(`${'r'.repeat(40)}…${'r'.repeat(59)} (302 B)`);
+    expect(names).toContain(`/a/${'p'.repeat(37)}…${'p'.repeat(59)} (325 B)`);
+    expect(names).toContain(`${'m'.repeat(40)}…${'m'.repeat(59)} (`);
+    expect(names).toContain(`${'i'.repeat(40)}…${'i'.repeat(59)} (`);
+    expect(names).toContain(`${'x'.repeat(0)}item 5 (311 B)`);
+    expect(names).toContain('item 5 (');
+    expect(names).toContain('item 6 (');
+    expect(names).toMatch(/; the other one is kept$/);
+  });
+
+  it('entries keep their text as written: numbers their digits, strings their escapes; an odd key is named decoded', () => {
+    const text = String.raw`{ "n" : 12345678901234567890.10 , "s":"a\u0041\"" ,"k\"ey":"${'x'.repeat(200)}", "d":[1.10,{"a":"]}"}] }`;
+    const warned: string[] = [];
+    const out = bounded('x', text, 100, (m) => warned.push(m));
+    expect(out).toBe(String.raw`{"n" : 12345678901234567890.10,"s":"a\u0041\"","d":[1.10,{"a":"]}"}]}`);
+    expect(warned[0]).toMatch(/: k"ey \(\d+ B\); the other 3 are kept$/);
+  });
+
+  it('more than ten left out: ten named, the rest counted; sizes in KiB from 1 KiB, a decimal below 10', () => {
+    const list = [...Array.from({ length: 12 }, (_, i) => `${i}`.padEnd(2000, 'x')), 'y'.repeat(12 * 1024)];
+    const warned: string[] = [];
+    expect(bounded('x', JSON.stringify(list), 1024, (m) => warned.push(m))).toBe('[]');
+    expect(warned[0]).toMatch(
+      /^the x output leaves out 13 of its 13 entries, the largest, to stay within 1 KiB: 0x{39}…x{59} \(2 KiB\), 1x+/,
+    );
+    expect(warned[0]).toMatch(/, 9x{39}…x{59} \(2 KiB\), and 3 more; none is kept$/);
+    const one: string[] = [];
+    bounded('x', JSON.stringify(['y'.repeat(12 * 1024), 'z'.repeat(1100)]), 1200, (m) => one.push(m));
+    expect(one[0]).toMatch(/: y{40}…y{59} \(12 KiB\); the other one is kept$/);
+    const small: string[] = [];
+    bounded('x', JSON.stringify(['y'.repeat(1100), 'z']), 1000, (m) => small.push(m));
+    expect(small[0]).toMatch(/: y{40}…y{59} \(1\.1 KiB\); the other one is kept$/);
+  });
+
+  it('ten left out are all named, with no count after them; 1024 bytes are 1 KiB, 12.6 KiB round to 13', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify([...Array.from({ length: 10 }, (_, i) => `${i}`.repeat(200)), 'k']), 50, (m) => warned.push(m));
+    expect(warned[0]).toMatch(/, 9{40}…9{59} \(202 B\); the other one is kept$/);
+    const sizes: string[] = [];
+    bounded('x', JSON.stringify(['a'.repeat(1022), 'b'.repeat(12 * 1024 + 600)]), 10, (m) => sizes.push(m));
+    expect(sizes[0]).toMatch(/: a{40}…a{59} \(1 KiB\), b{40}…b{59} \(13 KiB\); none is kept$/);
+  });
+
+  it('JSON that is no array or object, or text that only starts like one, is cut as text', () => {
+    for (const text of [JSON.stringify(`[${'a'.repeat(2000)}]`), `[not json ${'x'.repeat(2000)}]`, '1'.repeat(2000)]) {
+      const warned: string[] = [];
+      expect(bounded('x', text, 1000, (m) => warned.push(m))).toMatch(/… \(\d+ more characters\)$/);
+      expect(warned).toEqual(['the x output is longer than 0.9765625 KiB, so it is cut']);
+    }
+  });
+
+  it('white space around and between entries is not an entry; a value that fits once written without it is kept whole, without a word', () => {
+    const warned: string[] = [];
+    const pretty = JSON.stringify({ A: 'a'.repeat(30), B: 'b'.repeat(30) }, null, 8);
+    expect(bounded('x', `   ${pretty}`, 80, (m) => warned.push(m))).toBe(`{"A": "${'a'.repeat(30)}","B": "${'b'.repeat(30)}"}`);
+    expect(warned).toEqual([]);
+    expect(bounded('x', `  [ 1 , [2, 3] , {"a": [4]} ,"x${'y'.repeat(50)}" ]`, 40, (m) => warned.push(m))).toBe('[1,[2, 3],{"a": [4]}]');
+    expect(warned[0]).toMatch(/: xy+ \(53 B\); the other 3 are kept$/);
+    expect(bounded('x', `[${' '.repeat(20)}]`, 10, (m) => warned.push(m))).toBe('[]');
+  });
+
+  it('a name of 100 characters is named whole; one longer, by its start and its end', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify({ [`${'k'.repeat(99)}z`]: 'v'.repeat(100), [`${'m'.repeat(100)}z`]: 'v'.repeat(100) }), 10, (m) =>
+      warned.push(m),
+    );
+    expect(warned[0]).toContain(`${'k'.repeat(99)}z (`);
+    expect(warned[0]).toContain(`${'m'.repeat(40)}…${'m'.repeat(58)}z (`);
+  });
+
+  it('an item with no name of its own (null, a number, a list) is named by its place', () => {
+    const warned: string[] = [];
+    bounded('x', JSON.stringify([null, 12345, [{ path: 'p' }], 'a']), 6, (m) => warned.push(m));
+    expect(warned[0]).toMatch(/: item 1 \(4 B\), item 2 \(5 B\), item 3 \(14 B\); the other one is kept$/);
+  });
+
+  it('a warning names no secret: an entry named by a secret is named with it scrubbed', () => {
+    const warned: string[] = [];
+    const { s } = secrets();
+    outputValue('variables', JSON.stringify({ 'shop-web': 'x'.repeat(OUTPUT_LIMIT), A: 'b' }), s, (m) => warned.push(m));
+    expect(warned[0]).toMatch(/: \*\*\* \(64 KiB\)/);
   });
 
   it('text is cut to 100 characters under the bound, then the note', () => {
@@ -375,6 +503,68 @@ describe('which build values are masked', () => {
       ]),
     ).toBe(
       "the value of A (a common word), B (a short number) is not masked: masking so short or common a value would blank every occurrence of it in the whole job's log; keep such values out of secrets, or make them longer",
+    );
+  });
+});
+
+describe("a secret split by a terminal's control sequences is still a secret", () => {
+  const E = '\u001b';
+  const scrubber = (): Secrets => {
+    const s = new Secrets(() => undefined);
+    s.add('token-value');
+    return s;
+  };
+  it.each([
+    ['a colour reset inside', `x to${E}[0mken-value y`, `x ***${E}[0m y`],
+    [
+      'colours around and inside: the codes inside kept after ***, those around where they were',
+      `${E}[31mtok${E}[1;32men-val${E}[0mue${E}[0m`,
+      `${E}[31m***${E}[1;32m${E}[0m${E}[0m`,
+    ],
+    ['the one-byte CSI', `tok\u009b31men-value`, `***\u009b31m`],
+    ['an OSC title ended by BEL', `token${E}]0;title\u0007-value`, `***${E}]0;title\u0007`],
+    ['an OSC link ended by ST', `token${E}]8;;https://h.example${E}\\-value`, `***${E}]8;;https://h.example${E}\\`],
+    ['a two-byte ESC sequence', `token-${E}(Bvalue`, `***${E}(B`],
+    ['twice, and whole once', `to${E}[0mken-value and token-value and token-${E}[mvalue`, `***${E}[0m and *** and ***${E}[m`],
+    [
+      'a secret inside an OSC link itself',
+      `${E}]8;;https://h.example/?t=token-value${E}\\link`,
+      `${E}]8;;https://h.example/?t=***${E}\\link`,
+    ],
+    ['codes that split nothing stay', `${E}[32mok${E}[0m token`, `${E}[32mok${E}[0m token`],
+    ['an ESC at the end, alone', `token-value${E}`, `***${E}`],
+    ['a code right before and after, not inside', `${E}[1mtoken-value${E}[0m`, `${E}[1m***${E}[0m`],
+    ['a code as JSON quotes it (\\u001b)', String.raw`"tok\u001b[0men-value"`, String.raw`"***\u001b[0m"`],
+    ['a code as a shell writes it (\\x1b, \\033), upper case too', String.raw`tok\x1B[31men-val\033[0mue`, String.raw`***\x1B[31m\033[0m`],
+    ['the one-byte CSI as JSON quotes it', String.raw`token-\u009b2Kvalue`, String.raw`***\u009b2K`],
+    ['an OSC as JSON quotes it, ended by BEL as JSON quotes it', String.raw`tok\u001b]0;t\u0007en-value`, String.raw`***\u001b]0;t\u0007`],
+    ['a backslash that escapes nothing of the kind stays', String.raw`tok\nen-value`, String.raw`tok\nen-value`],
+  ])('%s', (_, text, expected) => {
+    const s = scrubber();
+    expect(s.redact(text)).toBe(expected);
+    expect(s.redactOwn(text)).toBe(expected);
+  });
+
+  it('in a JSON output, inside a string escaped as \\u001b, the secret is taken out and the JSON stays JSON', () => {
+    const s = scrubber();
+    const out = s.redactOwnOutput(JSON.stringify({ line: `to${E}[0mken-value` }));
+    expect(JSON.parse(out)).toEqual({ line: `***${E}[0m` });
+  });
+
+  it('whatever control sequences split it, the secret never reads whole once they are out', () => {
+    const code = fc.constantFrom(`${E}[0m`, `${E}[1;31m`, `${E}[38;5;208m`, '\u009b2K', `${E}]0;t\u0007`, `${E}(B`, `${E}[?25l`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(code, { nil: '' }), { minLength: 11, maxLength: 11 }),
+        fc.string(),
+        fc.string(),
+        (codes, before, after) => {
+          const split = [...'token-value'].map((c, i) => `${codes[i] ?? ''}${c}`).join('');
+          const out = scrubber().redact(`${before}${split}${after}`);
+          expect(withoutControls(out)).not.toContain('token-value');
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

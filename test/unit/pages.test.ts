@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CancelledError, PagingError } from '../../src/base/errors.ts';
-import { type Page, readAllPages } from '../../src/wait/pages.ts';
+import { CancelledError } from '../../src/base/errors.ts';
+import { type Listed, type Page, readPages } from '../../src/wait/pages.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const PAGE_SIZE = 10;
@@ -55,25 +55,28 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
     .map((pages) => ({ kind: 'random' as const, pages })),
 );
 
-async function read(list: number[], b: Behaviour) {
+async function read(list: number[], b: Behaviour, o: { maxPages?: number; fail?: (page: number) => Error | undefined } = {}) {
   const clock = new FakeClock();
   const answer = server(list, b);
   let requests = 0;
   const times: number[] = [];
-  const result = await readAllPages({
-    read: async (page) => {
+  const result: Listed<number> | Error = await readPages({
+    read: async (page: number) => {
       requests++;
       times.push(clock.now());
+      const failure = o.fail?.(page);
+      if (failure !== undefined) throw failure;
       return answer(page);
     },
     key: String,
     pageSize: PAGE_SIZE,
     maxItems: MAX,
+    ...(o.maxPages === undefined ? {} : { maxPages: o.maxPages }),
     paceMs: 200,
     clock,
     signal: new AbortController().signal,
     what: 'the list',
-  }).catch((e: unknown) => e);
+  }).catch((e: unknown) => e as Error);
   return { result, requests, times };
 }
 
@@ -87,14 +90,15 @@ describe('the paging loop', () => {
         // The first request goes at once; every other one after the pause.
         expect(times[0]).toBe(0);
         for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(200);
-        if (result instanceof Error) {
-          expect(result).toBeInstanceOf(PagingError);
-          expect(result.message).toMatch(/^the list(: page \d+ brought nothing| holds more than 200)/);
-        } else {
-          expect(new Set(result as number[]).size).toBe((result as number[]).length);
-          expect((result as number[]).length).toBeLessThanOrEqual(MAX);
-        }
-        if (b.kind === 'honest') expect(result).toEqual(list.length > MAX ? expect.any(PagingError) : list);
+        if (result instanceof Error) throw result;
+        // Each item once, within the bound; what a page that went wrong left is kept, and said.
+        expect(new Set(result.items).size).toBe(result.items.length);
+        expect(result.items.length).toBeLessThanOrEqual(MAX);
+        if (result.incomplete !== undefined)
+          expect(result.incomplete.said).toMatch(/^the list may be incomplete: (page \d+ brought nothing|it holds more than 200)/);
+        if (b.kind !== 'random') for (const item of result.items) expect(list).toContain(item);
+        if (b.kind === 'honest') expect(result.items).toEqual(list.slice(0, MAX));
+        if (b.kind === 'honest') expect(result.incomplete === undefined).toBe(list.length <= MAX);
       }),
       { numRuns: 300 },
     );
@@ -105,27 +109,85 @@ describe('the paging loop', () => {
       'a server that ignores page and sends no count',
       { kind: 'ignores-page' } as Behaviour,
       25,
-      /page 2 brought nothing .* stopped after 2 requests/,
+      /^the list may be incomplete: page 2 brought nothing that earlier pages had not \(10 items seen before\), so the server ignores "page"; stopped after 2 requests; 10 read$/,
       2,
+      10,
     ],
-    ['a list beyond the bound', { kind: 'honest' } as Behaviour, 250, /holds more than 200 items \(21 pages read\)/, 21],
-    ['one item beyond the bound', { kind: 'honest' } as Behaviour, 201, /holds more than 200 items \(21 pages read\)/, 21],
-    ['a count of null is no count', { kind: 'null-count' } as Behaviour, 20, undefined, 3],
-    ['a short first page ends it', { kind: 'ignores-page' } as Behaviour, 5, undefined, 1],
-    ['the count reached ends it, a full last page too', { kind: 'honest' } as Behaviour, 20, undefined, 2],
-    ['without a count, a full last page costs one more request', { kind: 'no-count' } as Behaviour, 20, undefined, 3],
-  ])('%s', async (_, b, n, message, requests) => {
+    [
+      'a list beyond the bound',
+      { kind: 'honest' } as Behaviour,
+      250,
+      /^the list may be incomplete: it holds more than 200 items \(21 pages read\), more than the action reads; 200 read$/,
+      21,
+      200,
+    ],
+    ['one item beyond the bound', { kind: 'honest' } as Behaviour, 201, /holds more than 200 items \(21 pages read\)/, 21, 200],
+    ['a count of null is no count', { kind: 'null-count' } as Behaviour, 20, undefined, 3, 20],
+    ['a short first page ends it', { kind: 'ignores-page' } as Behaviour, 5, undefined, 1, 5],
+    ['the count reached ends it, a full last page too', { kind: 'honest' } as Behaviour, 20, undefined, 2, 20],
+    ['without a count, a full last page costs one more request', { kind: 'no-count' } as Behaviour, 20, undefined, 3, 20],
+  ])('%s', async (_, b, n, message, requests, kept) => {
     const list = Array.from({ length: n }, (_, i) => i);
     const r = await read(list, b);
-    if (message === undefined) expect(r.result).toEqual(list);
-    else expect((r.result as Error).message).toMatch(message);
+    if (r.result instanceof Error) throw r.result;
+    expect(r.result.items).toEqual(list.slice(0, kept));
+    if (message === undefined) expect(r.result.incomplete).toBeUndefined();
+    else {
+      expect(r.result.incomplete?.said).toMatch(message);
+      // No page failed: there is no failure behind the gap.
+      expect(r.result.incomplete).not.toHaveProperty('cause');
+    }
     expect(r.requests).toBe(requests);
+  });
+
+  it('an item a page lists twice, or a later page again, is one item: a history page that lists a build twice lists one build', async () => {
+    const pages = [
+      [1, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [9, 10, 11, 11],
+    ];
+    const r = await read([], { kind: 'random', pages });
+    if (r.result instanceof Error) throw r.result;
+    expect(r.result).toEqual({ items: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] });
+  });
+
+  it('a page that fails after others: what they brought is kept, with why, and the failure; the first page failing is thrown', async () => {
+    const list = Array.from({ length: 35 }, (_, i) => i);
+    const failure = new Error('HTTP 502');
+    const later = await read(list, { kind: 'honest' }, { fail: (page) => (page === 3 ? failure : undefined) });
+    if (later.result instanceof Error) throw later.result;
+    expect(later.result.items).toEqual(list.slice(0, 20));
+    expect(later.result.incomplete).toEqual({
+      said: 'the list may be incomplete: page 3 could not be read (HTTP 502); 20 read',
+      cause: failure,
+    });
+    expect(later.requests).toBe(3);
+    const first = await read(list, { kind: 'honest' }, { fail: () => failure });
+    expect(first.result).toBe(failure);
+  });
+
+  it('a cancel on a later page is a cancel, not a gap', async () => {
+    const r = await read(
+      Array.from({ length: 35 }, (_, i) => i),
+      { kind: 'honest' },
+      { fail: (page) => (page === 2 ? new CancelledError() : undefined) },
+    );
+    expect(r.result).toBeInstanceOf(CancelledError);
+  });
+
+  it('maxPages bounds a search on purpose: no gap is said, and no page past it is asked for', async () => {
+    const list = Array.from({ length: 35 }, (_, i) => i);
+    const r = await read(list, { kind: 'no-count' }, { maxPages: 2 });
+    expect(r.result).toEqual({ items: list.slice(0, 20) });
+    expect(r.requests).toBe(2);
+    const one = await read(list, { kind: 'no-count' }, { maxPages: 1 });
+    expect(one.result).toEqual({ items: list.slice(0, 10) });
+    expect(one.requests).toBe(1);
   });
 
   it('a cancel during the pause ends it as a cancel, with no further request', async () => {
     const cancel = new AbortController();
     let requests = 0;
-    const result = readAllPages({
+    const result = readPages({
       read: async () => {
         requests++;
         cancel.abort();

@@ -1,0 +1,66 @@
+// The census of the channels outside GitHub: the step's own credential put into every text bk-ci
+// hands back that can reach what the step shows (build status, model, log lines, variables,
+// artifacts, reviews, refusals, projects, callbacks, re-sign tasks, error bodies), as it is and
+// split by a terminal's colour code, arrives nowhere: not in the log, the summary, any output,
+// the data file or the log file. run() in this process against the emulator, on the clock they
+// share; test/dist/census-dist.test.ts runs a few rows through the built action. (The GitHub
+// channels have their own census.)
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StepResult } from '../support/dist-runner.ts';
+import { cleanupRuns, runInProcess } from '../support/in-process.ts';
+import { ARRIVED, asRead, type CensusRow, censusRows, channels, planted, SPLIT_BY } from '../support/secrets-census.ts';
+import { useWorld } from '../support/world.ts';
+
+afterAll(cleanupRuns);
+
+const w = useWorld({ users: ['alice', 'bob'] });
+
+describe.each(['as it is', 'split by a colour code'] as const)("the step's access token in bk-ci's texts, %s", (form) => {
+  it.each(censusRows.map((row) => [row.text, row] as [string, CensusRow]))('%s: arrives nowhere', async (_, row) => {
+    const secret = w.accessToken;
+    const text = planted(form === 'as it is' ? secret : `${secret.slice(0, 6)}${SPLIT_BY}${secret.slice(6)}`);
+    const step = (inputs: Record<string, string>): Promise<StepResult> =>
+      runInProcess({
+        clock: w.clock,
+        inputs: { 'base-url': w.emu.url, 'access-token': secret, 'user-id': 'alice', 'project-id': 'demo', retries: '0', ...inputs },
+      });
+    const r = await step(await row.arrange(w, text, step));
+    const shown = await channels(r);
+    // The text reached the step and was shown, scrubbed: a row that shows nothing proves nothing.
+    expect(asRead(Object.values(shown).join('\n')), `${row.text} was shown nowhere`).toMatch(ARRIVED);
+    for (const [channel, text] of Object.entries(shown))
+      for (const s of [secret, decodeURIComponent(secret)]) expect(asRead(text), `${row.text} reached ${channel}`).not.toContain(s);
+  });
+});
+
+describe('a secret split by a colour code in the build log', () => {
+  it('the live log and the log file show ***, with the codes it spanned after it; the summary shows the line without codes', async () => {
+    const secret = w.accessToken;
+    const E = '\u001b';
+    const line = `${E}[32mdeploying with ${secret.slice(0, 6)}${E}[0m${E}[1m${secret.slice(6)}${E}[0m done`;
+    w.pipeline({
+      phases: [{ status: 'RUNNING', ms: 1500 }],
+      result: 'FAILED',
+      logs: {
+        steps: [{ tag: 'e-deploy', jobId: 'ship', stepId: 'deploy', containerHashId: 'c-1' }],
+        lines: [{ at: 100, step: 'e-deploy', text: line }],
+      },
+    });
+    const r = await runInProcess({
+      clock: w.clock,
+      inputs: {
+        'base-url': w.emu.url,
+        'access-token': secret,
+        'user-id': 'alice',
+        'project-id': 'demo',
+        'pipeline-id': 'p-app',
+        operation: 'start-build',
+        'poll-interval': '1s',
+      },
+    });
+    const scrubbed = `${E}[32mdeploying with ***${E}[0m${E}[1m${E}[0m done`;
+    expect(r.stdout.split('\n')).toContain(scrubbed);
+    expect((await channels(r))['log file']).toContain(`[ship › deploy] ${scrubbed}`);
+    expect(r.summary).toContain('deploying with *** done');
+  });
+});
