@@ -11,11 +11,11 @@ import { z } from '../base/schema.ts';
 import type { BuildStatus } from '../bkci/builds.ts';
 import { endOf } from '../pipeline/status.ts';
 import type { WatchView } from '../pipeline/watch.ts';
-import { annotationsOf, parseDiagnostics } from './annotations.ts';
+import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
-import { inert, titleText } from './text.ts';
-import { failedLines, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
+import { fitParts, inert, titleText } from './text.ts';
+import { type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
 
 /** GitHub's GITHUB_TOKEN has 1,000 requests an hour per repository, shared by every job: at most one update per 10 s. */
 export const UPDATE_EVERY_MS = 10_000;
@@ -184,7 +184,7 @@ export class BuildCheck {
   }
 
   /** Sends what the check shows: creates (or takes over) the run first. True when GitHub has it. */
-  async #show(shown: Shown, notes?: { annotations: object[]; more: number }): Promise<boolean> {
+  async #show(shown: Shown, notes?: Notes): Promise<boolean> {
     const b = this.#build;
     if (b === undefined) return false;
     const ok =
@@ -198,21 +198,21 @@ export class BuildCheck {
     return ok;
   }
 
-  #body(shown: Shown, notes?: { annotations: object[]; more: number }): Record<string, unknown> {
-    const more = notes !== undefined && notes.more > 0 ? `\n\n_${notes.more} more compiler messages are in the log._` : '';
+  #body(shown: Shown, notes?: Notes): Record<string, unknown> {
+    const text = fitParts([shown.text ?? '', notes?.said === undefined ? '' : inert(notes.said, 2000)].filter((p) => p !== ''));
     return {
       status: shown.status,
       ...(shown.conclusion === undefined ? {} : { conclusion: shown.conclusion }),
       output: {
         title: shown.title,
         summary: shown.summary,
-        ...(shown.text === undefined && more === '' ? {} : { text: (shown.text ?? '') + more }),
+        ...(text === '' ? {} : { text }),
         ...(notes === undefined || notes.annotations.length === 0 ? {} : { annotations: notes.annotations }),
       },
     };
   }
 
-  async #update(id: number, shown: Shown, notes?: { annotations: object[]; more: number }): Promise<boolean> {
+  async #update(id: number, shown: Shown, notes?: Notes): Promise<boolean> {
     const { owner, repo } = this.#target;
     const r = await this.#gh.call(
       {
@@ -227,11 +227,7 @@ export class BuildCheck {
     return r.ok;
   }
 
-  async #create(
-    shown: Shown,
-    how: { name: string; details: string; externalId: string | undefined },
-    notes?: { annotations: object[]; more: number },
-  ): Promise<boolean> {
+  async #create(shown: Shown, how: { name: string; details: string; externalId: string | undefined }, notes?: Notes): Promise<boolean> {
     const { owner, repo, sha } = this.#target;
     const found = this.#o.takeOver || how.externalId !== undefined ? await this.#find(how.name, how.externalId) : undefined;
     if (found !== undefined) {
@@ -294,16 +290,22 @@ export class BuildCheck {
   /** Set once a create may have been applied without its answer: the next create looks first. */
   #mayExist = false;
 
-  #annotations(o: Outcome): { annotations: object[]; more: number } | undefined {
+  /**
+   * The failed steps' compiler messages as annotations on the checkout's files; how many were
+   * found, and why the others were not annotated, is said in the job summary too.
+   */
+  #annotations(o: Outcome): Notes {
     const workspace = this.#target.workspace;
-    if (workspace === undefined) return undefined;
     const isFile = (rel: string): boolean => {
       try {
-        return statSync(join(workspace, rel)).isFile();
+        return workspace !== undefined && statSync(join(workspace, rel)).isFile();
       } catch {
         return false;
       }
     };
-    return annotationsOf(parseDiagnostics(failedLines(o)), isFile);
+    const roots = workspaceRoots(this.#build?.pipelineId);
+    const notes = annotationsOf(o.diagnostics, (printed) => repositoryPath(printed, isFile, roots));
+    if (notes.said !== undefined) o.blocks.push({ kind: 'facts', rows: [['Compiler messages', notes.said]] });
+    return notes;
   }
 }

@@ -120,6 +120,3 @@ export function shownAtEnd(o: Outcome, build: string, message: string | undefine
     key: `end:${said}`,
   };
 }
-
-/** The last lines of the failed steps the outcome shows: where compiler errors are looked for. */
-export const failedLines = (o: Outcome): string[] => o.blocks.flatMap((b) => (b.kind === 'lines' ? b.lines : []));
