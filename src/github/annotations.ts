@@ -58,9 +58,10 @@ function resolved(path: string): string | undefined {
 /** A path as a slash-separated one: a file:// URI decoded, backslashes made slashes, a drive letter dropped. */
 function slashed(printed: string): string | undefined {
   let p = printed;
-  if (/^file:\/\//i.test(p)) {
+  const uri = /^file:\/\/(.*)/s.exec(p);
+  if (uri !== null) {
     try {
-      p = decodeURIComponent(p.slice('file://'.length));
+      p = decodeURIComponent(uri[1] ?? '');
     } catch {
       return undefined;
     }
@@ -82,13 +83,14 @@ export function repositoryPath(
 ): string | undefined {
   const p = slashed(printed);
   if (p === undefined) return undefined;
-  const rests = p.startsWith('/') ? roots.flatMap((r) => r.exec(p)?.[0] ?? []).map((root) => p.slice(root.length)) : [p];
-  for (const rest of rests) {
-    const path = resolved(rest);
-    // GitHub's path is the repository's own form: `/` between names, no control character.
-    if (path !== undefined && !/[\p{Cc}\p{Cs}]/u.test(path) && isFile(path)) return path;
-  }
-  return undefined;
+  const rests = p.startsWith('/')
+    ? roots
+        .map((r) => r.exec(p))
+        .filter((m) => m !== null)
+        .map((m) => p.slice(m[0].length))
+    : [p];
+  // GitHub's path is the repository's own form: `/` between names, no control character.
+  return rests.map(resolved).find((path) => path !== undefined && !/[\p{Cc}\p{Cs}]/u.test(path) && isFile(path));
 }
 
 /** Text as GitHub takes it: no control character but tabs, no lone surrogate, at most `bytes` in UTF-8. */
@@ -106,7 +108,7 @@ export function fitBytes(text: string, bytes: number): string {
 }
 
 /** A line or column GitHub takes. */
-const isPosition = (n: number | undefined): n is number => n !== undefined && Number.isSafeInteger(n) && n >= 1 && n <= LINE_MAX;
+const isPosition = (n: number | undefined): n is number => Number.isSafeInteger(n) && Number(n) >= 1 && Number(n) <= LINE_MAX;
 
 /** The annotation of a diagnostic on the repository's file `path`: valid whatever the build printed. */
 function annotation(d: Diagnostic, path: string): Annotation {

@@ -29,8 +29,6 @@ const MSG = '(?<msg>.*)';
 
 interface Form {
   re: RegExp;
-  /** The level when the form names none (Go's). */
-  level?: Level;
   /** What the message ends with that is no part of it. */
   tail?: RegExp;
 }
@@ -65,34 +63,28 @@ const FORMS: readonly Form[] = [
   // Go: `./main.go:6:2: undefined: y`, `vet: ./main.go:6:2: …`, go test's `    x_test.go:12: got 1`.
   {
     re: new RegExp(String.raw`^\s*(?:vet:\s+)?(?<path>(?:[A-Za-z]:)?[^\s:()[\]"'<>|*?]+\.go):${LINE}(?::${COL})?:\s+(?<msg>\S.*)$`),
-    level: 'failure',
   },
 ];
 
 /** rustc's first line: `error[E0425]: cannot find value `y` in this scope`; its location follows on the next line. */
-const RUST_HEAD = /^\s*(?<level>error|warning)(?:\[(?<code>\w+)\])?:\s*(?<msg>\S.*)$/;
+const RUST_HEAD = /^(?<level>error|warning)(?:\[(?<code>\w+)\])?: (?<msg>\S.*)/;
 const RUST_AT = new RegExp(String.raw`^\s*-->\s*(?<path>.+?):${LINE}:${COL}\s*$`);
 
 /** The file a path names has an extension: `Makefile:12: …`, `http://host:80` and the like are no compiler's location. */
 const HAS_EXTENSION = /\.[\w+-]+$/;
 
-const levelOf = (word: string | undefined, fallback: Level | undefined): Level | undefined => {
-  const w = word?.toLowerCase();
-  if (w === 'error' || w === 'e') return 'failure';
-  if (w === 'warning' || w === 'w') return 'warning';
-  return fallback;
-};
+/** `warning`, `WARNING`, Kotlin's `w`: a warning; any other word (`error`, `e`) or none (Go's): a failure. */
+const levelOf = (word: string | undefined): Level => (word?.[0]?.toLowerCase() === 'w' ? 'warning' : 'failure');
 
 const number = (digits: string | undefined): number | undefined => (digits === undefined ? undefined : Number(digits));
 
 /** What a compiler's line says, as a diagnostic; undefined when it is none. */
 function diagnosticOf(g: Record<string, string | undefined>, form?: Form): Diagnostic | undefined {
   const path = g.path ?? '';
-  const level = levelOf(g.level, form?.level);
+  if (!HAS_EXTENSION.test(path)) return undefined;
   const msg = g.msg ?? '';
-  const message = `${g.code ? `${g.code}: ` : ''}${(form?.tail === undefined ? msg : msg.replace(form.tail, '')).trim()}`;
-  if (level === undefined || !HAS_EXTENSION.test(path)) return undefined;
-  return { path, line: Number(g.line), column: number(g.col), level, message };
+  const message = `${g.code ? `${g.code}: ` : ''}${form?.tail === undefined ? msg : msg.replace(form.tail, '')}`;
+  return { path, line: Number(g.line), column: number(g.col), level: levelOf(g.level), message };
 }
 
 /** A line as it reads without colours, white space or a line break at its ends. */

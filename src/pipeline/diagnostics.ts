@@ -8,7 +8,11 @@ import { CompilerLines } from './compiler-lines.ts';
 
 /** Messages kept per step: four times what GitHub takes in one update, for those on files outside the repository. */
 export const KEPT_PER_STEP = 200;
-/** Messages kept over all the steps: a build of many steps holds no more than this in memory. */
+/**
+ * Messages kept over all the steps: a build of many steps holds no more than this in memory. When a
+ * step's message would pass it, the step that printed one longest ago gives its kept ones up
+ * (counted): a build stops soon after a step fails, so the failed step is among the latest.
+ */
 export const KEPT_IN_ALL = 1000;
 /** A message's length as kept (after its secrets are scrubbed: a cut could split one). */
 export const MESSAGE_KEPT = 2000;
@@ -38,12 +42,28 @@ export class DiagnosticsCollector {
     }
     const d = s.reader.read(line);
     if (d === undefined) return;
-    if (s.found.length >= KEPT_PER_STEP || this.#kept >= KEPT_IN_ALL) {
+    // The steps in the order they last printed a message: the first is the one given up first.
+    this.#steps.delete(step);
+    this.#steps.set(step, s);
+    if (s.found.length >= KEPT_PER_STEP) {
       s.unkept++;
       return;
     }
+    // Past the bound the others hold at least 800 (this step under 200): one of them gives its up.
+    if (this.#kept >= KEPT_IN_ALL) this.#giveUpOldest();
     this.#kept++;
     s.found.push({ ...d, path: this.#scrub(d.path), message: this.#scrub(d.message).slice(0, MESSAGE_KEPT) });
+  }
+
+  /** The kept messages of the step that printed one longest ago, counted instead (never the step printing now: it was just moved last). */
+  #giveUpOldest(): void {
+    for (const s of this.#steps.values()) {
+      if (s.found.length === 0) continue;
+      this.#kept -= s.found.length;
+      s.unkept += s.found.length;
+      s.found = [];
+      return;
+    }
   }
 
   /** A new run of the build (a retry): its steps' logs start again, and what the earlier run printed is no longer the cause. */

@@ -18,7 +18,7 @@ import {
   workspaceRoots,
 } from '../../src/github/annotations.ts';
 import { parseDiagnostics } from '../../src/pipeline/compiler-lines.ts';
-import { DiagnosticsCollector, KEPT_IN_ALL, KEPT_PER_STEP } from '../../src/pipeline/diagnostics.ts';
+import { DiagnosticsCollector, KEPT_IN_ALL, KEPT_PER_STEP, MESSAGE_KEPT } from '../../src/pipeline/diagnostics.ts';
 
 /** The checkout the step's job made: the repository's files. */
 const REPO = new Set([
@@ -72,6 +72,22 @@ describe('a printed path is a repository file only when it is that file', () => 
   ];
   it.each(paths)('%s → %s', (printed, expected) => {
     expect(place(printed)).toBe(expected);
+  });
+
+  it('a root is where a path starts, a drive letter and a URI too; nothing is matched that names no file', () => {
+    const any = (): boolean => true;
+    expect(place('/tmp/x/data/devops/workspace/src/main.c')).toBeUndefined();
+    expect(place('vendor/file:///data/devops/workspace/src/main.c')).toBeUndefined();
+    expect(place('src/x:/main.c')).toBeUndefined();
+    expect(repositoryPath('file:///data/devops/workspace/%E0%A4%A.kt', any)).toBeUndefined();
+    expect(repositoryPath('./', any)).toBeUndefined();
+    expect(repositoryPath('/data/devops/workspace/', any)).toBeUndefined();
+    expect(repositoryPath('/12345678901234567890/src/main.c', isFile)).toBeUndefined();
+  });
+
+  it("a pipeline id is the agent workspace's name as it is, not a pattern", () => {
+    expect(repositoryPath('/a/workspace/p-a.b/src/src/main.c', isFile, workspaceRoots('p-a.b'))).toBe('src/main.c');
+    expect(repositoryPath('/a/workspace/p-axb/src/src/main.c', isFile, workspaceRoots('p-a.b'))).toBeUndefined();
   });
 
   it("any pipeline's agent workspace when the step does not know the pipeline", () => {
@@ -213,14 +229,22 @@ describe('every message found and not annotated is counted, with its reason', ()
   });
 
   it('a message is cut to a bound in bytes, on a character, and is never empty', () => {
-    const [long, empty] = annotationsOf(
-      { found: [diag(1, { message: `${'界'.repeat(3000)}\u0000\ud800` }), diag(2, { message: '  ', level: 'warning' })], unkept: 0 },
-      place,
-    ).annotations;
-    expect(Buffer.byteLength(long?.message ?? '')).toBeLessThanOrEqual(MESSAGE_BYTES);
-    expect(long?.message).toMatch(/^界+…$/);
-    expect(empty?.message).toBe('warning');
+    const messages = [`${'界'.repeat(3000)}\u0000\ud800`, '\u0000 x \u0007', `${' '.repeat(5000)}y`, '  '];
+    const found = messages.map((message, i) => diag(i + 1, { message }));
+    const shown = annotationsOf({ found: [...found, diag(9, { message: '', level: 'warning' })], unkept: 0 }, place).annotations;
+    expect(Buffer.byteLength(shown[0]?.message ?? '')).toBeLessThanOrEqual(MESSAGE_BYTES);
+    expect(shown.map((a) => a.message)).toEqual([expect.stringMatching(/^界+…$/), 'x', 'y', 'error', 'warning']);
     expect(fitBytes('a\u0000b\tc\ud800', 100)).toBe('a b\tc\ufffd');
+    // The bound is exact: what fits is kept whole; a cut keeps as much as fits with its `…` (3 bytes).
+    expect(fitBytes('abcd', 4)).toBe('abcd');
+    expect(fitBytes('abcdef', 5)).toBe('ab…');
+  });
+
+  it('names one file outside the repository, shortly', () => {
+    const long = `/usr/include/${'x/'.repeat(300)}a.h`;
+    const said = annotationsOf({ found: [diag(1, { path: long })], unkept: 0 }, place).said ?? '';
+    expect(said).toContain(`(e.g. ${long.slice(0, 200)})`);
+    expect(said.length).toBeLessThan(400);
   });
 });
 
@@ -279,7 +303,8 @@ function expectValid(a: Annotation): void {
     expect(Number.isSafeInteger(a.start_column) && a.start_column >= 1 && a.start_column <= LINE_MAX).toBe(true);
   expect(a.path).not.toMatch(/^\/|\\|(^|\/)\.\.?(\/|$)|\/\/|[\p{Cc}\p{Cs}]/u);
   expect(['failure', 'warning']).toContain(a.annotation_level);
-  expect(a.message).not.toBe('');
+  expect(a.path).not.toBe('');
+  expect(a.message.trim()).not.toBe('');
   expect(a.message.isWellFormed()).toBe(true);
   expect(Buffer.byteLength(a.message)).toBeLessThanOrEqual(MESSAGE_BYTES);
 }
@@ -306,7 +331,10 @@ describe("a step's whole log is read, its first messages kept", () => {
 
   it('keeps the first messages of each step and counts the rest; steps apart', () => {
     const c = new DiagnosticsCollector((t) => t);
-    for (let i = 1; i <= KEPT_PER_STEP + 5; i++) c.add('e-1', error(i));
+    for (let i = 1; i <= KEPT_PER_STEP + 5; i++) {
+      c.add('e-1', error(i));
+      c.add('e-1', 'npm ERR! not a message');
+    }
     c.add('e-2', error(1));
     const one = c.of(['e-1']);
     expect(one.found).toHaveLength(KEPT_PER_STEP);
@@ -316,17 +344,64 @@ describe("a step's whole log is read, its first messages kept", () => {
     expect(c.of(['e-3'])).toEqual({ found: [], unkept: 0 });
   });
 
-  it('keeps at most so many over all steps, and starts again with a new run of the build', () => {
+  const fill = (c: DiagnosticsCollector): string[] => {
+    const steps = Array.from({ length: KEPT_IN_ALL / KEPT_PER_STEP }, (_, s) => `e-${s}`);
+    for (const step of steps) for (let i = 1; i <= KEPT_PER_STEP; i++) c.add(step, error(i));
+    return steps;
+  };
+
+  it('keeps at most so many over all steps: the step that printed one longest ago gives its up, counted', () => {
     const c = new DiagnosticsCollector((t) => t);
-    const steps = Math.ceil(KEPT_IN_ALL / KEPT_PER_STEP) + 1;
-    for (let s = 0; s < steps; s++) for (let i = 1; i <= KEPT_PER_STEP; i++) c.add(`e-${s}`, error(i));
-    const all = c.of(Array.from({ length: steps }, (_, s) => `e-${s}`));
-    expect(all.found).toHaveLength(KEPT_IN_ALL);
-    expect(all.unkept).toBe(steps * KEPT_PER_STEP - KEPT_IN_ALL);
+    // A step that prints no message comes first: it has nothing to give up.
+    c.add('e-setup', 'npm ci');
+    const steps = fill(c);
+    // e-0 prints a line again, but no message: it is still the one that printed one longest ago.
+    c.add('e-0', 'npm ERR! code 2');
+    // The step that fails last, after a build's worth of warnings in the steps before it.
+    c.add('e-last', error(7));
+    c.add('e-last', error(8));
+    expect(c.of(['e-last']).found.map((d) => d.line)).toEqual([7, 8]);
+    expect(c.of(['e-0'])).toEqual({ found: [], unkept: KEPT_PER_STEP });
+    const all = c.of(['e-setup', 'e-last', ...steps]);
+    expect(all.found).toHaveLength(KEPT_IN_ALL - KEPT_PER_STEP + 2);
+    expect(all.unkept).toBe(KEPT_PER_STEP);
+  });
+
+  it('a step that prints a message again is the latest: the one before it gives up first', () => {
+    const c = new DiagnosticsCollector((t) => t);
+    fill(c);
+    // e-0 is full: its message is counted, and it is now the step that printed one last.
+    c.add('e-0', error(9));
+    c.add('e-last', error(7));
+    expect(c.of(['e-0']).found).toHaveLength(KEPT_PER_STEP);
+    expect(c.of(['e-1'])).toEqual({ found: [], unkept: KEPT_PER_STEP });
+  });
+
+  it('a full step counts its further messages and takes none from the others; a new run of the build starts again', () => {
+    const c = new DiagnosticsCollector((t) => t);
+    const steps = fill(c);
+    c.add('e-1', error(9));
+    expect(c.of(['e-1'])).toEqual({ found: expect.any(Array), unkept: 1 });
+    expect(c.of(steps)).toEqual({ found: expect.any(Array), unkept: 1 });
+    expect(c.of(steps).found).toHaveLength(KEPT_IN_ALL);
     c.restart();
     expect(c.of(['e-0'])).toEqual({ found: [], unkept: 0 });
     c.add('e-0', error(7));
     expect(c.of(['e-0']).found).toHaveLength(1);
+  });
+
+  it("reads each step's lines in their order, a two-line message too, whatever other steps print between", () => {
+    const c = new DiagnosticsCollector((t) => t);
+    c.add('e-1', 'error[E0425]: cannot find value `y` in this scope');
+    c.add('e-2', 'src/main.c:1:2: error: other');
+    c.add('e-1', ' --> src/main.rs:5:32');
+    expect(c.of(['e-1']).found).toMatchObject([{ path: 'src/main.rs', line: 5, message: 'E0425: cannot find value `y` in this scope' }]);
+  });
+
+  it('keeps a message at most so long', () => {
+    const c = new DiagnosticsCollector((t) => t);
+    c.add('e-1', `src/main.c:1:1: error: ${'x'.repeat(MESSAGE_KEPT * 2)}`);
+    expect(c.of(['e-1']).found[0]?.message).toHaveLength(MESSAGE_KEPT);
   });
 
   it("scrubs the step's secrets out of what it keeps, before cutting it", () => {

@@ -200,9 +200,32 @@ describe('lines that are no message', () => {
     ['npm', ['npm ERR! code ELIFECYCLE', 'npm ERR! errno 2', 'npm error Lifecycle script `build` failed with error:']],
     ["rustc's head without its location", ['error[E0425]: cannot find value `y`', 'something else', ' --> src/main.rs:5:32']],
     ['no line number', ['src/a.c: error: no line', 'src/a.c:: error: empty']],
+    ['a path with no extension', ['v1.2/Makefile:3: error: missing separator', 'bin/tool:4:1: warning: x']],
+    ["rustc's head is a line's start", ['= note: error: x', ' --> src/main.rs:1:1', 'build-error: x', ' --> src/main.rs:1:1']],
   ];
   it.each(none)('%s', (_, lines) => {
     expect(parseDiagnostics(lines)).toEqual([]);
+  });
+
+  it("rustc's head holds for one line: a message on the next line is read as itself", () => {
+    expect(parseDiagnostics(['error: expected item', 'src/main.c:1:2: error: y']).map(asRow)).toEqual([['src/main.c', 1, 2, E, 'y']]);
+    expect(parseDiagnostics(['error: duplicate key', ' --> Cargo.toml:7:2']).map(asRow)).toEqual([
+      ['Cargo.toml', 7, 2, E, 'duplicate key'],
+    ]);
+  });
+
+  it("the level word in any case; MSBuild's project tail only at the end, white space before it too", () => {
+    expect(
+      parseDiagnostics([
+        'src/main.c:1:2: Error: a',
+        'src/main.c:3:4: WARNING: b',
+        'App/A.cs(5,6): ERROR CS0001: see [App/B.csproj] first  [C:\\App\\App.csproj]',
+      ]).map(asRow),
+    ).toEqual([
+      ['src/main.c', 1, 2, E, 'a'],
+      ['src/main.c', 3, 4, W, 'b'],
+      ['App/A.cs', 5, 6, E, 'CS0001: see [App/B.csproj] first'],
+    ]);
   });
 
   it('a line number is read as printed, even one no file has (the annotations leave it out)', () => {
