@@ -17,6 +17,24 @@ export type Block =
   /** Lines shown as they are (a log's last lines), in a code block. */
   | { kind: 'lines'; title: string; lines: string[] };
 
+/** A compiler's message read in a build's log: the file and line it points at, as printed. */
+export interface Diagnostic {
+  /** The path as the compiler printed it (relative, absolute, a file:// URI). */
+  path: string;
+  /** As printed, so possibly 0 or beyond any file's length: GitHub's rules are applied where it is sent. */
+  line: number;
+  column: number | undefined;
+  level: 'failure' | 'warning';
+  message: string;
+}
+
+/** The compiler messages of a build's failed steps: the first ones kept, in the log's order, and how many more there were. */
+export interface FoundDiagnostics {
+  found: Diagnostic[];
+  /** Messages read beyond what is kept (src/pipeline/diagnostics.ts bounds them per step). */
+  unkept: number;
+}
+
 /** What an operation hands back to run(): outputs, the `data` output and the summary. */
 export interface Outcome<O extends string = string> {
   /** One line for the log saying what happened. */
@@ -36,4 +54,6 @@ export interface Outcome<O extends string = string> {
    * had happened.
    */
   done?: string;
+  /** A build's failed steps' compiler messages, read when a check run is written (its annotations). */
+  diagnostics?: FoundDiagnostics;
 }

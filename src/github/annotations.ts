@@ -1,80 +1,19 @@
-// Compiler errors in a failed step's log, as check annotations on the repository's files. The
-// forms read (README, "The build on the pull request"):
-//   path:line[:col]: error|warning: message       gcc, clang, go vet, javac, kotlinc, tsc --pretty false with colons
-//   path(line,col): error|warning CODE: message   tsc (TS…), msbuild/csc (CS…, MSB…)
-//   error[CODE]: message  /  --> path:line:col    rustc (the location on the line after the message)
-// A path names a file of the repository when, its workspace prefix dropped (bk-ci builds in a
-// folder of its own), the rest is a file of the checkout: anything else stays text.
-import { MESSAGE_LIMIT } from './text.ts';
+// The failed steps' compiler messages (read over each step's whole log: src/pipeline/diagnostics.ts)
+// as check annotations on the repository's files, each valid for GitHub whatever the build
+// printed, and every message not annotated counted with the reason. What GitHub takes (its REST
+// API, "Update a check run"): at most 50 annotations per request; `start_line` and `end_line`
+// integers from 1; columns only on one line (start_line equal to end_line); a message of at most
+// 64 KB; a path relative to the repository.
+import type { Diagnostic, FoundDiagnostics } from '../base/outcome.ts';
+import { isControl } from '../base/text.ts';
+import { KEPT_IN_ALL, KEPT_PER_STEP } from '../pipeline/diagnostics.ts';
 
-export interface Diagnostic {
-  path: string;
-  line: number;
-  column: number | undefined;
-  level: 'failure' | 'warning';
-  message: string;
-}
-
-const PATH = String.raw`((?:[A-Za-z]:)?[^\s:()"'<>|*?]+\.[\w]+)`;
-const COLONS = new RegExp(String.raw`(?:^|\s)${PATH}:(\d+)(?::(\d+))?:\s*(?:fatal\s+)?(error|warning)(?:\s*\[[\w-]+\])?:\s*(.+)$`, 'i');
-const PARENS = new RegExp(
-  String.raw`(?:^|\s)${PATH}\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\):\s*(error|warning)\s+([A-Z]+\d+):\s*(.+?)(?:\s+\[[^\]]*\])?$`,
-  'i',
-);
-const RUST_HEAD = /^\s*(error|warning)(\[\w+\])?:\s*(.+)$/i;
-const RUST_AT = new RegExp(String.raw`^\s*-->\s*${PATH}:(\d+):(\d+)\s*$`);
-
-/** Terminal colours (ESC [ … m), which compilers print when they think a person reads them. */
-const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-
-const level = (word: string): 'failure' | 'warning' => (word.toLowerCase() === 'warning' ? 'warning' : 'failure');
-const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
-
-/** Every diagnostic in the lines, in their order. */
-export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  let rust: { level: 'failure' | 'warning'; message: string } | undefined;
-  for (const raw of lines) {
-    const line = raw.replace(COLOUR, '');
-    const at = RUST_AT.exec(line);
-    if (at !== null && rust !== undefined) {
-      out.push({ path: at[1] ?? '', line: Number(at[2]), column: num(at[3]), ...rust });
-      rust = undefined;
-      continue;
-    }
-    const head = RUST_HEAD.exec(line);
-    if (head !== null && !COLONS.test(line)) {
-      rust = { level: level(head[1] ?? ''), message: `${head[2] ? `${head[2]} ` : ''}${head[3] ?? ''}`.trim() };
-      continue;
-    }
-    const p = PARENS.exec(line);
-    if (p !== null) {
-      out.push({ path: p[1] ?? '', line: Number(p[2]), column: num(p[3]), level: level(p[4] ?? ''), message: `${p[5]}: ${p[6]}` });
-      continue;
-    }
-    const c = COLONS.exec(line);
-    if (c !== null) out.push({ path: c[1] ?? '', line: Number(c[2]), column: num(c[3]), level: level(c[4] ?? ''), message: c[5] ?? '' });
-  }
-  return out.filter((d) => d.line > 0);
-}
-
-/**
- * The repository's path for a path a build printed: the longest tail of it that `isFile` knows
- * (a workspace prefix such as /data/landun/workspace/ dropped), or undefined.
- */
-export function repositoryPath(printed: string, isFile: (relative: string) => boolean): string | undefined {
-  const parts = printed
-    .replace(/\\/g, '/')
-    .replace(/^[A-Za-z]:/, '')
-    .split('/')
-    .filter((p) => p !== '' && p !== '.');
-  if (parts.includes('..')) return undefined;
-  for (let i = 0; i < parts.length; i++) {
-    const candidate = parts.slice(i).join('/');
-    if (isFile(candidate)) return candidate;
-  }
-  return undefined;
-}
+/** GitHub takes at most 50 annotations per request. */
+export const ANNOTATIONS_MAX = 50;
+/** The largest line or column sent: GitHub documents none, and a signed 32-bit integer is the most any file has. */
+export const LINE_MAX = 2 ** 31 - 1;
+/** An annotation's message in UTF-8 bytes at most: GitHub takes 64 KB, a reader of the pull request far less. */
+export const MESSAGE_BYTES = 4096;
 
 export interface Annotation {
   path: string;
@@ -86,30 +25,169 @@ export interface Annotation {
   message: string;
 }
 
-/** GitHub takes at most 50 annotations per request. */
-export const ANNOTATIONS_MAX = 50;
+/** What the check sends: the annotations, how many messages were not annotated, and a sentence saying why. */
+export interface Notes {
+  annotations: Annotation[];
+  more: number;
+  /** Plain text, undefined when the failed steps printed no compiler message. */
+  said: string | undefined;
+}
 
-/** The diagnostics on files of the repository as annotations (each once, at most 50), and how many more there were. */
-export function annotationsOf(
-  diags: readonly Diagnostic[],
-  isFile: (relative: string) => boolean,
-): { annotations: Annotation[]; more: number } {
-  const seen = new Set<string>();
-  const all: Annotation[] = [];
-  for (const d of diags) {
-    const path = repositoryPath(d.path, isFile);
-    if (path === undefined) continue;
-    const key = `${path}:${d.line}:${d.column ?? ''}:${d.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    all.push({
-      path,
-      start_line: d.line,
-      end_line: d.line,
-      ...(d.column === undefined ? {} : { start_column: d.column, end_column: d.column }),
-      annotation_level: d.level,
-      message: d.message.slice(0, MESSAGE_LIMIT),
-    });
+/**
+ * Where bk-ci builds, as an absolute path starts (docs/seeing-the-build.md, "Compiler messages on
+ * the pull request"): its Docker build machines' workspace (`/data/devops/workspace`, or
+ * `/data/landun/workspace` in Tencent's edition), and a build agent's default workspace for the
+ * pipeline (`<agent>/workspace/<pipeline id>/src`; any pipeline's when the step does not know it).
+ */
+export function workspaceRoots(pipelineId: string | undefined): RegExp[] {
+  const id = pipelineId ? pipelineId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : 'p-[^/]+';
+  return [/^\/data\/(?:devops|landun)\/workspace\//, new RegExp(`^(?:/[^/]+)*?/workspace/${id}/src/`)];
+}
+
+/** The segments of a relative path with `.` and `..` resolved; undefined when it leaves its root or names none. */
+function resolved(path: string): string | undefined {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') out.push(part);
+    else if (out.pop() === undefined) return undefined;
   }
-  return { annotations: all.slice(0, ANNOTATIONS_MAX), more: Math.max(0, all.length - ANNOTATIONS_MAX) };
+  return out.length === 0 ? undefined : out.join('/');
+}
+
+/** A path as a slash-separated one: a file:// URI decoded, backslashes made slashes, a drive letter dropped. */
+function slashed(printed: string): string | undefined {
+  let p = printed;
+  const uri = /^file:\/\/(.*)/s.exec(p);
+  if (uri !== null) {
+    try {
+      p = decodeURIComponent(uri[1] ?? '');
+    } catch {
+      return undefined;
+    }
+  }
+  return p.replace(/\\/g, '/').replace(/^\/?[A-Za-z]:\//, '/');
+}
+
+/**
+ * The repository's path of a file a build printed, or undefined. A path names a file of the
+ * repository only when it is that file: relative (to the workspace the compiler ran in), or
+ * absolute under one of `roots`, and what remains is a file of the checkout (`isFile`). A path
+ * elsewhere (node_modules, a vendored copy, cargo's registry, /usr/include) is never matched by
+ * its tail.
+ */
+export function repositoryPath(
+  printed: string,
+  isFile: (relative: string) => boolean,
+  roots = workspaceRoots(undefined),
+): string | undefined {
+  const p = slashed(printed);
+  if (p === undefined) return undefined;
+  const rests = p.startsWith('/')
+    ? roots
+        .map((r) => r.exec(p))
+        .filter((m) => m !== null)
+        .map((m) => p.slice(m[0].length))
+    : [p];
+  // GitHub's path is the repository's own form: `/` between names, no control character.
+  return rests.map(resolved).find((path) => path !== undefined && !/[\p{Cc}\p{Cs}]/u.test(path) && isFile(path));
+}
+
+/** Text as GitHub takes it: no control character but tabs, no lone surrogate, at most `bytes` in UTF-8. */
+export function fitBytes(text: string, bytes: number): string {
+  const clean = [...text.toWellFormed()].map((c) => (c !== '\t' && isControl(c.charCodeAt(0)) ? ' ' : c)).join('');
+  if (Buffer.byteLength(clean) <= bytes) return clean;
+  let out = '';
+  let used = Buffer.byteLength('…');
+  for (const c of clean) {
+    used += Buffer.byteLength(c);
+    if (used > bytes) break;
+    out += c;
+  }
+  return `${out}…`;
+}
+
+/** A line or column GitHub takes. */
+const isPosition = (n: number | undefined): n is number => Number.isSafeInteger(n) && Number(n) >= 1 && Number(n) <= LINE_MAX;
+
+/** The annotation of a diagnostic on the repository's file `path`: valid whatever the build printed. */
+function annotation(d: Diagnostic, path: string): Annotation {
+  const message = fitBytes(d.message.trim(), MESSAGE_BYTES).trim();
+  return {
+    path,
+    start_line: d.line,
+    end_line: d.line,
+    // One line, so columns may be given: GitHub refuses them only across lines.
+    ...(isPosition(d.column) ? { start_column: d.column, end_column: d.column } : {}),
+    annotation_level: d.level,
+    message: message === '' ? (d.level === 'failure' ? 'error' : 'warning') : message,
+  };
+}
+
+interface Tally {
+  annotated: number;
+  badLine: number;
+  outside: number;
+  outsideExample: string | undefined;
+  repeated: number;
+  beyond: number;
+  unkept: number;
+}
+
+/**
+ * The failed steps' messages as annotations: those on files of the repository, each once, errors
+ * before warnings (the first 50), and a count, by reason, of every other message found.
+ */
+export function annotationsOf(found: FoundDiagnostics | undefined, place: (printed: string) => string | undefined): Notes {
+  const all = found?.found ?? [];
+  const tally: Tally = {
+    annotated: 0,
+    badLine: 0,
+    outside: 0,
+    outsideExample: undefined,
+    repeated: 0,
+    beyond: 0,
+    unkept: found?.unkept ?? 0,
+  };
+  const seen = new Set<string>();
+  const placed: Annotation[] = [];
+  for (const d of all) {
+    if (!isPosition(d.line)) {
+      tally.badLine++;
+      continue;
+    }
+    const path = place(d.path);
+    if (path === undefined) {
+      tally.outside++;
+      tally.outsideExample ??= d.path;
+      continue;
+    }
+    const a = annotation(d, path);
+    const key = JSON.stringify([a.path, a.start_line, a.start_column, a.message]);
+    if (seen.has(key)) tally.repeated++;
+    else placed.push(a);
+    seen.add(key);
+  }
+  const ordered = [...placed.filter((a) => a.annotation_level === 'failure'), ...placed.filter((a) => a.annotation_level !== 'failure')];
+  const annotations = ordered.slice(0, ANNOTATIONS_MAX);
+  tally.annotated = annotations.length;
+  tally.beyond = ordered.length - annotations.length;
+  const total = all.length + tally.unkept;
+  return { annotations, more: total - tally.annotated, said: total === 0 ? undefined : sentence(total, tally) };
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** What the check's text and the job summary say of the messages: how many, how many annotated, and why not the others. */
+function sentence(total: number, t: Tally): string {
+  const found = `${plural(total, 'compiler message')} in the failed steps' logs`;
+  if (t.annotated === total) return `${found}, all annotated on the check run.`;
+  const why = [
+    ...(t.beyond > 0 ? [`${t.beyond} beyond the ${ANNOTATIONS_MAX} GitHub takes in one update`] : []),
+    ...(t.outside > 0 ? [`${t.outside} on files outside the repository's checkout (e.g. ${(t.outsideExample ?? '').slice(0, 200)})`] : []),
+    ...(t.repeated > 0 ? [`${t.repeated} repeated`] : []),
+    ...(t.badLine > 0 ? [`${t.badLine} with a line number no file has (0, or beyond ${LINE_MAX})`] : []),
+    ...(t.unkept > 0 ? [`${t.unkept} not kept (the first ${KEPT_PER_STEP} of a step are, ${KEPT_IN_ALL} in all)`] : []),
+  ];
+  return `${found}: ${t.annotated} annotated on the check run; not annotated: ${why.join('; ')}.`;
 }

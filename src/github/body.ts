@@ -6,10 +6,10 @@ import { cut } from '../base/text.ts';
 import { MESSAGE_LIMIT, markdown, type Part, plainLine, type Scrub } from './text.ts';
 import type { Shown } from './view.ts';
 
-/** Compiler messages as annotations, and how many more were found than fit. */
+/** Compiler messages as annotations, and the sentence that counts them (annotations.ts). */
 export interface Notes {
   annotations: readonly object[];
-  more: number;
+  said?: string | undefined;
 }
 
 /** How much of the check a body carries: 0 all of it, 1 without annotations, 2 the conclusion, title and first line. */
@@ -32,13 +32,14 @@ function scrubbed(a: object, scrub: Scrub): object | undefined {
   return 'path' in a && out.path !== a.path ? undefined : out;
 }
 
-/** The text: the failed steps and their lines, and what of the annotations is not on the diff. */
+/** The text: the failed steps and their lines, and the compiler messages counted (annotations.ts), or said to be off the diff. */
 function textParts(b: BodyOf): Part[] {
   const { shown, notes, size } = b;
   if (size === 2) return [];
-  const more = notes === undefined ? 0 : notes.more + (size === 1 ? notes.annotations.length : 0);
-  const why = size === 1 && notes !== undefined && notes.annotations.length > 0 ? ' (GitHub refused them as annotations)' : '';
-  return [...shown.text, ...(more > 0 ? [{ kind: 'note' as const, text: `${more} more compiler messages are in the log${why}.` }] : [])];
+  const refused = size === 1 && notes !== undefined && notes.annotations.length > 0;
+  const said =
+    notes?.said === undefined ? '' : `${notes.said}${refused ? ' GitHub refused them as annotations: none is on the diff.' : ''}`;
+  return [...shown.text, ...(said === '' ? [] : [{ kind: 'note' as const, text: said }])];
 }
 
 /** A URL for details_url: http(s) only, and only as it is (a link with a secret taken out would lead nowhere). */

@@ -11,15 +11,15 @@ import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { endOf } from '../pipeline/status.ts';
 import type { WatchView } from '../pipeline/watch.ts';
-import { annotationsOf, parseDiagnostics } from './annotations.ts';
-import { type BodyOf, type Notes, type Size, SMALLEST } from './body.ts';
+import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
+import { type BodyOf, type Size, SMALLEST } from './body.ts';
 import { CheckRunOnGitHub, type Sent } from './check-run.ts';
 import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, until } from './check-state.ts';
 import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
 import { plainLine, type Scrub } from './text.ts';
-import { failedLines, type Label, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
+import { type Label, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
 
 export interface CheckOptions {
   token: string;
@@ -69,6 +69,8 @@ export class BuildCheck {
   #cancelledAt: number | undefined;
   /** While the last update is made, problems go into its one line instead of lines of their own. */
   #quiet = false;
+  /** The size of the last update GitHub took (body.ts): whether its annotations are on the diff. */
+  #landed: Size | undefined;
 
   private constructor(send: Send, target: CheckTarget, o: CheckOptions) {
     this.#target = target;
@@ -141,8 +143,10 @@ export class BuildCheck {
       await this.#busy;
       if (this.#off || this.#build === undefined) return;
       const shown = shownAtEnd(o, this.#label(), message, this.#view?.last, this.#cancelledAt !== undefined);
-      const left = await this.#final(shown, this.#annotations(o));
+      const notes = this.#annotations(o);
+      const left = await this.#final(shown, notes);
       if (left !== undefined) this.#o.log.warning(left);
+      if (notes.said !== undefined) o.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed)]] });
     } catch (e) {
       this.#o.log.warning(`check: the check run could not be completed: ${errorMessage(e)}`);
     }
@@ -161,7 +165,10 @@ export class BuildCheck {
       // A cancel ends the wait and shortens the window: looked at again. After one, the wait fits the window.
       if (wait > 0 && !(await this.#sleep(wait))) continue;
       const r = await this.#write(shown, notes, size);
-      if (r.ok) return undefined;
+      if (r.ok) {
+        this.#landed = size;
+        return undefined;
+      }
       problem = r.problem;
       if (r.problem.kind !== 'invalid') attempts += 1;
       const next = afterFailedFinal(r.problem, size, SMALLEST, attempts);
@@ -237,16 +244,27 @@ export class BuildCheck {
     return r;
   }
 
-  #annotations(o: Outcome): Notes | undefined {
+  /**
+   * The failed steps' compiler messages as annotations on the checkout's files; how many were
+   * found, and why the others were not annotated, is said in the job summary too.
+   */
+  #annotations(o: Outcome): Notes {
     const workspace = this.#target.workspace;
-    if (workspace === undefined) return undefined;
     const isFile = (rel: string): boolean => {
       try {
-        return statSync(join(workspace, rel)).isFile();
+        return workspace !== undefined && statSync(join(workspace, rel)).isFile();
       } catch {
         return false;
       }
     };
-    return annotationsOf(parseDiagnostics(failedLines(o)), isFile);
+    const roots = workspaceRoots(this.#build?.pipelineId);
+    return annotationsOf(o.diagnostics, (printed) => repositoryPath(printed, isFile, roots));
   }
+}
+
+/** The summary's word on the compiler messages: as counted, unless GitHub's last update did not carry the annotations. */
+function notesSaid(notes: Notes, landed: Size | undefined): string {
+  const said = notes.said ?? '';
+  if (notes.annotations.length === 0 || landed === 0) return said;
+  return `${said} ${landed === undefined ? 'The check run was not completed' : 'GitHub refused them as annotations'}: none is on the diff.`;
 }

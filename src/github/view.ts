@@ -163,6 +163,3 @@ export function shownAtEnd(o: Outcome, label: Label, message: string | undefined
     key: `end:${said}`,
   };
 }
-
-/** The last lines of the failed steps the outcome shows: where compiler errors are looked for. */
-export const failedLines = (o: Outcome): string[] => o.blocks.flatMap((b) => (b.kind === 'lines' ? b.lines : []));

@@ -6,12 +6,13 @@
 import type { Clock } from '../base/clock.ts';
 import { CancelledError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import type { Block } from '../base/outcome.ts';
+import type { Block, FoundDiagnostics } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildDetail } from '../bkci/builds.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
 import type { ReportInputs } from './build-declarations.ts';
+import { DiagnosticsCollector } from './diagnostics.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
@@ -25,6 +26,8 @@ export interface ReportOptions {
   /** `mask-variables`: names whose value is masked besides the passwords (`*`: all). */
   maskVariables: readonly string[];
   artifacts: boolean;
+  /** Read the log's compiler messages, for the annotations of a check run (`check: true`). */
+  diagnostics?: boolean;
 }
 
 export interface ReportContext {
@@ -51,6 +54,8 @@ export interface Seen {
   blocks: Block[];
   /** Variables a later step needs could not be read. */
   problem?: string;
+  /** The failed steps' compiler messages, when they were looked for. */
+  diagnostics?: FoundDiagnostics;
 }
 
 /** Nothing shown but the status. */
@@ -65,6 +70,7 @@ export class BuildReport {
   readonly #b: BuildRef;
   readonly #o: ReportOptions;
   readonly #file: LogFile | undefined;
+  readonly #diagnostics: DiagnosticsCollector | undefined;
   /** Step names by elementId, from the build's model once known. */
   readonly names = new Map<string, string>();
   /** The start parameters the pipeline declares passwords, once its model was read. */
@@ -83,6 +89,7 @@ export class BuildReport {
     );
     // A file that could not even be made is no output: nothing would be there.
     if (this.#file.failed === undefined) this.#outputs['log-file'] = this.#file.path;
+    if (o.diagnostics === true) this.#diagnostics = new DiagnosticsCollector((t) => ctx.secrets.redact(t));
     this.follow = new LogFollower({
       reads: ctx.reads,
       log: ctx.log,
@@ -92,6 +99,7 @@ export class BuildReport {
       executeCount,
       mode: o.logs,
       file: this.#file,
+      diagnostics: this.#diagnostics,
       label: (line) => this.label(line),
       signal: ctx.signal,
       clock: ctx.clock,
@@ -128,7 +136,12 @@ export class BuildReport {
     const blocks: Block[] = [];
     const read = this.follow?.finish();
     if (read !== undefined) blocks.push(...this.#logBlocks(read));
-    if (ended === 'failed') blocks.push(...this.#explain(failed, read));
+    let diagnostics: FoundDiagnostics | undefined;
+    if (ended === 'failed') {
+      const culprits = this.#culprits(failed, read);
+      blocks.push(...this.#explain(failed, culprits));
+      diagnostics = this.#diagnostics?.of(culprits.map((c) => c.tail.key));
+    }
     let problem: string | undefined;
     const { reads } = this.#ctx;
     if (ended !== undefined && this.#o.variables.length > 0) {
@@ -159,7 +172,12 @@ export class BuildReport {
         this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
       }
     }
-    return { outputs: this.#outputs, blocks, ...(problem === undefined ? {} : { problem }) };
+    return {
+      outputs: this.#outputs,
+      blocks,
+      ...(problem === undefined ? {} : { problem }),
+      ...(diagnostics === undefined ? {} : { diagnostics }),
+    };
   }
 
   /**
@@ -198,23 +216,28 @@ export class BuildReport {
     return [{ kind: 'facts', rows }];
   }
 
-  /** The failed steps, each with its error and last lines; with `logs: on-failure` those lines printed now. */
-  #explain(failed: readonly FailedStep[], read: LogRead | undefined): Block[] {
+  /**
+   * The steps whose log tells why the build failed: each failed step bk-ci named that wrote, else
+   * (none named, or none wrote) the step that wrote last, the likeliest culprit.
+   */
+  #culprits(failed: readonly FailedStep[], read: LogRead | undefined): { title: string; tail: StepTail }[] {
     const tails = read?.tails ?? [];
-    const tailOf = (id: string): StepTail | undefined => tails.find((t) => t.key === id);
-    const shown = failed.length > 0 ? failed : [];
-    const blocks: Block[] = [];
-    if (shown.length > 0)
-      blocks.push({ kind: 'table', title: 'Failed steps', headers: ['Step', 'Error'], rows: shown.map((f) => [f.name, f.error]) });
-    // Without a failed step bk-ci named, the step that wrote last is the likeliest culprit.
-    const withTails: { title: string; tail: StepTail }[] = [];
-    for (const f of shown) {
-      const tail = tailOf(f.id);
-      if (tail !== undefined) withTails.push({ title: f.name, tail });
+    const out: { title: string; tail: StepTail }[] = [];
+    for (const f of failed) {
+      const tail = tails.find((t) => t.key === f.id);
+      if (tail !== undefined) out.push({ title: f.name, tail });
     }
     const last = tails.at(-1);
-    if (withTails.length === 0 && last !== undefined) withTails.push({ title: last.label, tail: last });
-    for (const { title, tail } of withTails.slice(0, FAILED_SHOWN)) {
+    if (out.length === 0 && last !== undefined) out.push({ title: last.label, tail: last });
+    return out;
+  }
+
+  /** The failed steps, each with its error and last lines; with `logs: on-failure` those lines printed now. */
+  #explain(failed: readonly FailedStep[], culprits: readonly { title: string; tail: StepTail }[]): Block[] {
+    const blocks: Block[] = [];
+    if (failed.length > 0)
+      blocks.push({ kind: 'table', title: 'Failed steps', headers: ['Step', 'Error'], rows: failed.map((f) => [f.name, f.error]) });
+    for (const { title, tail } of culprits.slice(0, FAILED_SHOWN)) {
       blocks.push({ kind: 'lines', title: `Last lines of ${title}`, lines: tail.lines });
       if (this.#o.logs === 'on-failure') this.#printTail(title, tail);
     }
@@ -257,11 +280,13 @@ export const reportOptions = (t: {
   variables?: string[] | undefined;
   'mask-variables'?: string[] | undefined;
   artifacts: boolean;
+  check?: boolean;
 }): ReportOptions => ({
   logs: t.logs,
   variables: t.variables ?? [],
   maskVariables: t['mask-variables'] ?? [],
   artifacts: t.artifacts,
+  diagnostics: t.check === true,
 });
 
 /**

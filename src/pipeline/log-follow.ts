@@ -10,6 +10,7 @@ import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
 import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
+import type { DiagnosticsCollector } from './diagnostics.ts';
 import type { LogFile } from './log-print.ts';
 import { LogPrinter, type StepTail } from './log-print.ts';
 import { LogTail, type TailLine, type TailPage } from './log-tail.ts';
@@ -42,6 +43,8 @@ export interface FollowOptions extends Omit<BuildRef, 'id'> {
   signal: AbortSignal;
   clock: Clock;
   linesPerStep?: number;
+  /** Fed every line read, for the compiler messages of the steps that fail. */
+  diagnostics?: DiagnosticsCollector | undefined;
 }
 
 /** What reading the log came to. */
@@ -85,6 +88,7 @@ export class LogFollower<T> implements Follower<T> {
       file: o.file,
       live: o.mode === 'live',
       label: o.label,
+      diagnostics: o.diagnostics,
       ...(o.linesPerStep === undefined ? {} : { linesPerStep: o.linesPerStep }),
     });
   }
@@ -115,7 +119,10 @@ export class LogFollower<T> implements Follower<T> {
   async #read(until: number | undefined, afterEnd = false): Promise<number | undefined> {
     if (this.#gone || this.#o.signal.aborted) return undefined;
     const count = this.#o.executeCount();
-    if (this.#executeCount !== undefined && count !== this.#executeCount) this.#tail = new LogTail(HOLD);
+    if (this.#executeCount !== undefined && count !== this.#executeCount) {
+      this.#tail = new LogTail(HOLD);
+      this.#o.diagnostics?.restart();
+    }
     this.#executeCount = count;
     let fresh = 0;
     for (let page = 0; page < PAGES_PER_READ && !this.#o.signal.aborted; page++) {

@@ -1,13 +1,14 @@
 // The build's log lines on their way out: to the step's log, a foldable group per run of one
 // step's lines, each labelled with its job and step, through the one writer (which defuses runner
-// commands and scrubs secrets); a bounded number per step there, every one to the log file; and
-// the last few of each step kept for the summary of a failure.
+// commands and scrubs secrets); a bounded number per step there, every one to the log file and
+// to the compiler messages' collector; and the last few of each step kept for the summary of a failure.
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Log } from '../base/log.ts';
 import { defuse } from '../base/text.ts';
+import type { DiagnosticsCollector } from './diagnostics.ts';
 import type { TailLine } from './log-tail.ts';
 
 /** At most this many lines of one step in the step's log; the rest only in the file. */
@@ -91,6 +92,8 @@ export interface PrinterOptions {
   live: boolean;
   label(line: TailLine): string;
   linesPerStep?: number;
+  /** Reads every line for compiler messages (with `check: true`, for the check run's annotations). */
+  diagnostics?: DiagnosticsCollector | undefined;
 }
 
 /** Which step a line belongs to: its elementId, else its job and step ids. */
@@ -116,6 +119,7 @@ export class LogPrinter {
       const label = this.#o.label(line);
       const message = line.message;
       file?.add(label, message);
+      this.#o.diagnostics?.add(key, message);
       let tail = this.#tails.get(key);
       if (tail === undefined) {
         tail = { key, label, lines: [], count: 0 };

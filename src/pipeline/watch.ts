@@ -239,5 +239,6 @@ function outcomeOf(
     status: state.http,
     outputs: { ...described.outputs, ...report },
     blocks: [...described.blocks, ...o.seen.blocks],
+    ...(o.seen.diagnostics === undefined ? {} : { diagnostics: o.seen.diagnostics }),
   };
 }

@@ -189,4 +189,37 @@ describe.concurrent('check: true through dist/', { timeout: 60_000 }, () => {
     expect(warnings(r.stdout)).toHaveLength(2);
     expect(warnings(r.stdout)[1]).toMatch(/may exist on GitHub .*503: Unicorn! · GitHub/);
   });
+
+  it("a failed step's compiler errors, all 30 of them, are annotations on the checkout's files", async (test) => {
+    const { expect } = test;
+    const stages = ['Build'];
+    const jobs = { Build: [{ name: 'Linux', jobId: 'build', steps: [{ name: 'Compile', stepId: 'compile' }] }] };
+    const [tag = ''] = layout('p-app', stages, jobs).flatMap((st) => st.jobs.flatMap((j) => j.steps.map((x) => x.id)));
+    const tsc = Array.from(
+      { length: 30 },
+      (_, i) => `/data/devops/workspace/src/app.ts(${i + 1},7): error TS2304: Cannot find name 'n${i + 1}'.`,
+    );
+    const texts = [...tsc, 'npm ERR! code ELIFECYCLE', 'npm ERR! errno 2', 'npm ERR! Exit status 2'];
+    const { w, gh } = await worlds(test, {
+      stages,
+      jobs,
+      phases: [{ status: 'RUNNING', ms: 800 }],
+      result: 'FAILED',
+      logs: {
+        steps: [{ tag, jobId: 'build', stepId: 'compile', containerHashId: 'c-1' }],
+        lines: texts.map((text, i) => ({ at: 100 + i, step: tag, text })),
+      },
+    });
+    const checkout = await mkdtemp(join(tmpdir(), 'bkci-ws-'));
+    await mkdir(join(checkout, 'src'));
+    await writeFile(join(checkout, 'src', 'app.ts'), '\n');
+    const r = await step(w, gh, { logs: 'live' }, { inputs: {}, env: { GITHUB_WORKSPACE: checkout } });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(gh.runs[0]).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    const annotations = (gh.runs[0]?.annotations ?? []) as { path: string; start_line: number }[];
+    expect(annotations.map((a) => [a.path, a.start_line])).toEqual(tsc.map((_, i) => ['src/app.ts', i + 1]));
+    expect(seen(gh.runs[0]?.output.text ?? '')).toMatch(/30 compiler messages .*all annotated/);
+    expect(r.summary).toMatch(/Compiler messages.*30 compiler messages/);
+    expect(gh.received.filter((q) => q.status >= 400)).toEqual([]);
+  });
 });

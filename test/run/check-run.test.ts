@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { layout } from '../../emulator/build-model.ts';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
+import { inert } from '../../src/github/text.ts';
 import type { StepResult } from '../support/dist-runner.ts';
 import { elements, outsideCode, seen } from '../support/github-markdown.ts';
 import { cleanupRuns, stepIn } from '../support/in-process.ts';
@@ -249,12 +250,7 @@ describe('compiler errors on the diff', () => {
   const stages = ['Build'];
   const jobs = { Build: [{ name: 'Linux', jobId: 'build', steps: [{ name: 'Compile', stepId: 'compile' }] }] };
   const [compile] = layout('p-app', stages, jobs).flatMap((st) => st.jobs.flatMap((j) => j.steps.map((x) => x.id)));
-
-  it('become annotations only on files of the checked-out repository', async () => {
-    const ws = join(work, 'ws');
-    await mkdir(join(ws, 'src'), { recursive: true });
-    await writeFile(join(ws, 'src', 'main.c'), 'int main() {}\n');
-    await writeFile(join(ws, 'src', 'app.ts'), '\n');
+  const failing = (texts: string[]): void => {
     pipeline({
       stages,
       jobs,
@@ -262,19 +258,34 @@ describe('compiler errors on the diff', () => {
       result: 'FAILED',
       logs: {
         steps: [{ tag: compile ?? '', jobId: 'build', stepId: 'compile', containerHashId: 'c-1' }],
-        lines: [
-          { at: 500, step: compile ?? '', text: '/data/landun/workspace/src/main.c:12:5: error: expected ; before }' },
-          { at: 600, step: compile ?? '', text: 'src/app.ts(3,7): error TS2304: Cannot find name @team' },
-          { at: 700, step: compile ?? '', text: 'vendor/lib.c:1:1: error: not ours' },
-          { at: 800, step: compile ?? '', text: 'make: *** [all] Error 2' },
-        ],
+        lines: texts.map((text, i) => ({ at: 500 + i, step: compile ?? '', text })),
       },
     });
+  };
+  const checkout = async (files: string[]): Promise<string> => {
+    const ws = join(work, 'ws');
+    for (const f of files) {
+      await mkdir(join(ws, f, '..'), { recursive: true });
+      await writeFile(join(ws, f), '\n');
+    }
+    return ws;
+  };
+  const finalOutput = () =>
+    (JSON.parse(writes().at(-1)?.body ?? '{}') as { output: { annotations?: { path: string; start_line: number }[]; text?: string } })
+      .output;
+
+  it('become annotations only on files of the checked-out repository', async () => {
+    const ws = await checkout(['src/main.c', 'src/app.ts']);
+    failing([
+      '/data/landun/workspace/src/main.c:12:5: error: expected ; before }',
+      'src/app.ts(3,7): error TS2304: Cannot find name @team',
+      'vendor/lib/src/main.c:1:1: error: not ours',
+      'make: *** [all] Error 2',
+    ]);
     const r = await step({ logs: 'on-failure' }, { GITHUB_WORKSPACE: ws });
     expect(r.code).toBe(1);
-    const final = writes().at(-1);
-    const body = JSON.parse(final?.body ?? '{}') as { output: { annotations?: unknown[]; text?: string } };
-    expect(body.output.annotations).toEqual([
+    const output = finalOutput();
+    expect(output.annotations).toEqual([
       {
         path: 'src/main.c',
         start_line: 12,
@@ -294,9 +305,51 @@ describe('compiler errors on the diff', () => {
         message: 'TS2304: Cannot find name @team',
       },
     ]);
-    expect(body.output.text).toMatch(/Last lines of Linux › Compile/);
-    expect(body.output.text).toMatch(/make: \*\*\* \[all\] Error 2/);
+    expect(output.text).toMatch(/Last lines of Linux › Compile/);
+    expect(output.text).toMatch(/make: \*\*\* \[all\] Error 2/);
+    expect(output.text).toContain(
+      inert(
+        "3 compiler messages in the failed steps' logs: 2 annotated on the check run; not annotated: 1 on files outside the repository's checkout (e.g. vendor/lib/src/main.c).",
+        2000,
+      ),
+    );
     expect(gh.runs[0]?.annotations).toHaveLength(2);
     noRefusals();
   });
+
+  // tsc's 30 errors, then npm's lines: the step's last 20 lines hold only the last 13 errors.
+  const tsc = Array.from({ length: 30 }, (_, i) => `src/app.ts(${i + 1},7): error TS2304: Cannot find name 'n${i + 1}'.`);
+  const npm = [
+    'npm ERR! code ELIFECYCLE',
+    'npm ERR! errno 2',
+    'npm ERR! app@1.0.0 build: `tsc`',
+    'npm ERR! Exit status 2',
+    'npm ERR! ',
+    'npm ERR! Failed at the app@1.0.0 build script.',
+    'npm ERR! A complete log of this run can be found in: /root/.npm/_logs/x.log',
+  ];
+  it.each(['live', 'on-failure'])(
+    'logs: %s: the whole failed step is read, every error found (30 tsc errors, then npm ERR! lines)',
+    async (logs) => {
+      const ws = await checkout(['src/app.ts', 'index.d.ts']);
+      failing([
+        ...tsc.slice(0, 2),
+        // Not the repository's index.d.ts, and a line number no file has: counted, never sent.
+        "node_modules/@types/node/index.d.ts(20,1): error TS2300: Duplicate identifier 'process'.",
+        `src/app.ts(${'9'.repeat(400)},1): error TS1005: ';' expected.`,
+        ...tsc.slice(2),
+        ...npm,
+      ]);
+      const r = await step({ logs }, { GITHUB_WORKSPACE: ws });
+      expect(r.code).toBe(1);
+      const output = finalOutput();
+      expect(output.annotations?.map((a) => [a.path, a.start_line])).toEqual(tsc.map((_, i) => ['src/app.ts', i + 1]));
+      const said =
+        "32 compiler messages in the failed steps' logs: 30 annotated on the check run; not annotated: 1 on files outside the repository's checkout (e.g. node_modules/@types/node/index.d.ts); 1 with a line number no file has (0, or beyond 2147483647).";
+      expect(output.text).toContain(inert(said, 2000));
+      expect(r.summary).toMatch(/Compiler messages.*32 compiler messages.*30 annotated/);
+      expect(gh.runs[0]?.annotations).toHaveLength(30);
+      noRefusals();
+    },
+  );
 });

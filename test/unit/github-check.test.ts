@@ -1,76 +1,10 @@
-// The check run's pure pieces: compiler messages read from a log, GitHub's rate-limit answers,
-// the commit a workflow is about, what the check shows at the end (the text sent to GitHub is
-// github-text.test.ts, the check's state github-check-state.test.ts).
+// The check run's pure pieces: GitHub's rate-limit answers, the commit a workflow is about, what
+// the check shows at the end (the text sent to GitHub is github-text.test.ts, the check's state
+// github-check-state.test.ts, compiler messages annotations.test.ts).
 import { describe, expect, it } from 'vitest';
-import { annotationsOf, parseDiagnostics, repositoryPath } from '../../src/github/annotations.ts';
 import { rateLimitWait } from '../../src/github/client.ts';
 import { checkTarget } from '../../src/github/commit.ts';
 import { CHECK_CONCLUSION, checkConclusion, shownAtEnd } from '../../src/github/view.ts';
-
-describe('compiler messages', () => {
-  const cases: [string, string[], object[]][] = [
-    ['gcc/clang', ['src/a.c:12:5: error: expected ;'], [{ path: 'src/a.c', line: 12, column: 5, level: 'failure', message: 'expected ;' }]],
-    [
-      'gcc fatal',
-      ['src/a.c:1:10: fatal error: x.h: No such file'],
-      [{ path: 'src/a.c', line: 1, column: 10, level: 'failure', message: 'x.h: No such file' }],
-    ],
-    ['warning', ['lib/b.go:3: warning: unused'], [{ path: 'lib/b.go', line: 3, column: undefined, level: 'warning', message: 'unused' }]],
-    [
-      'javac',
-      ['Main.java:7: error: cannot find symbol'],
-      [{ path: 'Main.java', line: 7, column: undefined, level: 'failure', message: 'cannot find symbol' }],
-    ],
-    [
-      'tsc',
-      ['src/x.ts(3,7): error TS2304: Cannot find name'],
-      [{ path: 'src/x.ts', line: 3, column: 7, level: 'failure', message: 'TS2304: Cannot find name' }],
-    ],
-    [
-      'msbuild',
-      ['C:\\agent\\ws\\App\\Foo.cs(10,2): warning CS0168: unused [C:\\agent\\ws\\App.csproj]'],
-      [{ path: 'C:\\agent\\ws\\App\\Foo.cs', line: 10, column: 2, level: 'warning', message: 'CS0168: unused' }],
-    ],
-    [
-      'rustc',
-      ['error[E0425]: cannot find value `x`', '  --> src/main.rs:4:5', '   |'],
-      [{ path: 'src/main.rs', line: 4, column: 5, level: 'failure', message: '[E0425] cannot find value `x`' }],
-    ],
-    [
-      'coloured',
-      ['\u001b[1msrc/a.c:2:1: \u001b[31merror: \u001b[0mbad'],
-      [{ path: 'src/a.c', line: 2, column: 1, level: 'failure', message: 'bad' }],
-    ],
-    [
-      'with a prefix',
-      ['[12:00:01] /data/landun/workspace/src/a.c:9: error: no'],
-      [{ path: '/data/landun/workspace/src/a.c', line: 9, level: 'failure' }],
-    ],
-    ['not a diagnostic', ['make: *** [all] Error 2', 'error: linking failed', 'http://host:80: error: x', 'see a.c:0: error: zero'], []],
-  ];
-  it.each(cases)('%s', (_, lines, expected) => {
-    const got = parseDiagnostics(lines);
-    expect(got).toHaveLength(expected.length);
-    for (const [i, d] of got.entries()) expect(d).toMatchObject(expected[i] ?? {});
-  });
-
-  it('a path is a file of the repository once the workspace prefix is dropped, or nothing', () => {
-    const files = new Set(['src/a.c', 'a.c', 'App/Foo.cs']);
-    const isFile = (p: string): boolean => files.has(p);
-    expect(repositoryPath('/data/landun/workspace/src/a.c', isFile)).toBe('src/a.c');
-    expect(repositoryPath('./src/a.c', isFile)).toBe('src/a.c');
-    expect(repositoryPath('C:\\agent\\ws\\App\\Foo.cs', isFile)).toBe('App/Foo.cs');
-    expect(repositoryPath('../src/a.c', isFile)).toBeUndefined();
-    expect(repositoryPath('vendor/x.c', isFile)).toBeUndefined();
-  });
-
-  it('at most 50 annotations, each once; the rest counted', () => {
-    const lines = Array.from({ length: 60 }, (_, i) => `src/a.c:${i + 1}: error: e${i}`);
-    const { annotations, more } = annotationsOf(parseDiagnostics([...lines, ...lines]), (p) => p === 'src/a.c');
-    expect(annotations).toHaveLength(50);
-    expect(more).toBe(10);
-  });
-});
 
 describe("GitHub's rate limits", () => {
   const now = 1_700_000_000_000;

@@ -154,7 +154,12 @@ function everyField(text: string): Parameters<typeof updateBody>[0] {
     key: 'k',
   };
   const annotation = { path: 'src/a.c', start_line: 1, end_line: 1, annotation_level: 'failure', message: text, title: text };
-  return { shown, notes: { annotations: [annotation], more: 1 }, size: 0, details: `https://devops.example/${text}` };
+  return {
+    shown,
+    notes: { annotations: [annotation], said: '2 compiler messages, 1 annotated.' },
+    size: 0,
+    details: `https://devops.example/${text}`,
+  };
 }
 
 /** Every form a reader or a scraper could see of a body: its JSON, and each Markdown field rendered. */
@@ -194,7 +199,7 @@ describe('no secret reaches GitHub', () => {
   it('an annotation whose path held a secret is left out; its message is cut to the limit, its other texts whole', () => {
     const s = secrets('s3cr3t-path');
     const b = everyField('m'.repeat(MESSAGE_LIMIT + 10));
-    const notes = { annotations: [{ path: 's3cr3t-path/a.c', message: 'x' }, ...(b.notes?.annotations ?? [])], more: 0 };
+    const notes = { annotations: [{ path: 's3cr3t-path/a.c', message: 'x' }, ...(b.notes?.annotations ?? [])] };
     const out = updateBody({ ...b, notes }, (t) => s.redact(t)).output as { annotations: { message: string; title: string }[] };
     expect(out.annotations).toHaveLength(1);
     expect(out.annotations[0]?.message).toBe(`${'m'.repeat(MESSAGE_LIMIT)}… (10 more characters)`);
@@ -205,8 +210,8 @@ describe('no secret reaches GitHub', () => {
 describe('the body', () => {
   const b = everyField('x');
   it.each([
-    [0, 1, 'y', /1 more compiler messages are in the log\./],
-    [1, 0, 'y', /2 more compiler messages are in the log \(GitHub refused them as annotations\)\./],
+    [0, 1, 'y', /^2 compiler messages, 1 annotated\.$/m],
+    [1, 0, 'y', /2 compiler messages, 1 annotated\. GitHub refused them as annotations: none is on the diff\./],
     [2, 0, undefined, undefined],
   ] as const)('size %i: %i annotations, text %s', (size, annotations, text, note) => {
     const body = updateBody({ ...b, size }, none);
@@ -220,7 +225,7 @@ describe('the body', () => {
   });
 
   it('without annotations to refuse, a size-1 body says nothing of a refusal', () => {
-    for (const notes of [undefined, { annotations: [], more: 2 }]) {
+    for (const notes of [undefined, { annotations: [], said: '2 compiler messages, none on files of the checkout.' }]) {
       const out = updateBody({ ...b, notes, size: 1 }, none).output as { text: string };
       expect(seen(out.text)).not.toMatch(/refused/);
     }
