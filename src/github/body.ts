@@ -23,7 +23,17 @@ export interface BodyOf {
   size: Size;
   /** The build's page, when known. */
   details?: string | undefined;
+  /** Why a body of size 1 leaves the annotations out: GitHub refused them (the default), or they may be there already. */
+  annotationsOff?: AnnotationsOff | undefined;
 }
+
+export type AnnotationsOff = 'refused' | 'maybe-sent';
+
+/** What the check's text and the summary say when the annotations were left out of the last update. */
+export const OFF_WORDS: Record<AnnotationsOff, string> = {
+  refused: 'GitHub refused them as annotations: none is on the diff.',
+  'maybe-sent': 'An update carrying them got no answer: they were not sent again, and may or may not be on the diff.',
+};
 
 /** An annotation with every text in it scrubbed; undefined when its path held a secret (it would name no file). */
 function scrubbed(a: object, scrub: Scrub): object | undefined {
@@ -36,9 +46,8 @@ function scrubbed(a: object, scrub: Scrub): object | undefined {
 function textParts(b: BodyOf): Part[] {
   const { shown, notes, size } = b;
   if (size === 2) return [];
-  const refused = size === 1 && notes !== undefined && notes.annotations.length > 0;
-  const said =
-    notes?.said === undefined ? '' : `${notes.said}${refused ? ' GitHub refused them as annotations: none is on the diff.' : ''}`;
+  const off = size === 1 && notes !== undefined && notes.annotations.length > 0;
+  const said = notes?.said === undefined ? '' : `${notes.said}${off ? ` ${OFF_WORDS[b.annotationsOff ?? 'refused']}` : ''}`;
   return [...shown.text, ...(said === '' ? [] : [{ kind: 'note' as const, text: said }])];
 }
 

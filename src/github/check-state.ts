@@ -93,3 +93,10 @@ export function afterFailedFinal(p: Problem, size: number, smallest: number, att
   if (ENDS_CHECK.has(p.kind) || p.kind === 'late') return 'stop';
   return attempts < FINAL_ATTEMPTS ? 'again' : 'stop';
 }
+
+/**
+ * The size of a last update sent again after one that failed: GitHub adds an update's annotations
+ * to those the run has, so after one that may have been applied (its answer lost) they are not
+ * sent a second time.
+ */
+export const sizeAgain = (p: Problem, size: number): number => (p.maybeApplied && size === 0 ? 1 : size);

@@ -12,9 +12,9 @@ import type { Outcome } from '../base/outcome.ts';
 import { endOf } from '../pipeline/status.ts';
 import type { WatchView } from '../pipeline/watch.ts';
 import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
-import { type BodyOf, type Size, SMALLEST } from './body.ts';
+import { type AnnotationsOff, type BodyOf, OFF_WORDS, type Size, SMALLEST } from './body.ts';
 import { CheckRunOnGitHub, type Sent } from './check-run.ts';
-import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, until } from './check-state.ts';
+import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, sizeAgain, until } from './check-state.ts';
 import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
@@ -71,6 +71,8 @@ export class BuildCheck {
   #quiet = false;
   /** The size of the last update GitHub took (body.ts): whether its annotations are on the diff. */
   #landed: Size | undefined;
+  /** Why the last update left the annotations out, when a smaller one went. */
+  #annotationsOff: AnnotationsOff = 'refused';
 
   private constructor(send: Send, target: CheckTarget, o: CheckOptions) {
     this.#target = target;
@@ -146,7 +148,8 @@ export class BuildCheck {
       const notes = this.#annotations(o);
       const left = await this.#final(shown, notes);
       if (left !== undefined) this.#o.log.warning(left);
-      if (notes.said !== undefined) o.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed)]] });
+      if (notes.said !== undefined)
+        o.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed, this.#annotationsOff)]] });
     } catch (e) {
       this.#o.log.warning(`check: the check run could not be completed: ${errorMessage(e)}`);
     }
@@ -176,6 +179,10 @@ export class BuildCheck {
       if (next === 'stop' && ENDS_CHECK.has(problem.kind) && this.#run.id === undefined && !this.#run.mayExist) return undefined;
       if (next === 'stop') return this.#left(problem, 0);
       if (next === 'smaller') size = (size + 1) as Size;
+      else if (sizeAgain(r.problem, size) !== size) {
+        size = 1;
+        this.#annotationsOff = 'maybe-sent';
+      }
     }
   }
 
@@ -231,7 +238,7 @@ export class BuildCheck {
   async #write(shown: Shown, notes: Notes | undefined, size: Size): Promise<Sent> {
     const b = this.#build;
     if (b === undefined) return { ok: true };
-    const body: BodyOf = { shown, notes, size, details: b.url || this.#view?.url };
+    const body: BodyOf = { shown, notes, size, details: b.url || this.#view?.url, annotationsOff: this.#annotationsOff };
     const r = await this.#run.write(body, this.#name(), b.id);
     const now = this.#o.clock.now();
     if (r.ok) {
@@ -263,8 +270,8 @@ export class BuildCheck {
 }
 
 /** The summary's word on the compiler messages: as counted, unless GitHub's last update did not carry the annotations. */
-function notesSaid(notes: Notes, landed: Size | undefined): string {
+function notesSaid(notes: Notes, landed: Size | undefined, off: AnnotationsOff): string {
   const said = notes.said ?? '';
   if (notes.annotations.length === 0 || landed === 0) return said;
-  return `${said} ${landed === undefined ? 'The check run was not completed' : 'GitHub refused them as annotations'}: none is on the diff.`;
+  return `${said} ${landed === undefined && off === 'refused' ? 'The check run was not completed: none is on the diff.' : OFF_WORDS[off]}`;
 }

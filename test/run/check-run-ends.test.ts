@@ -138,6 +138,19 @@ describe('a refused last update is sent again without what GitHub refused', () =
     expect(r.stdout.match(/^::warning::check.*$/gm) ?? []).toEqual([]);
   });
 
+  it('a last update whose answer was lost is sent again without its annotations: GitHub adds them, never twice', async () => {
+    failing(['src/main.c:12:5: error: expected ;', 'src/main.c:13:1: error: expected }']);
+    github.gh.fault({ kind: 'drop', method: 'PATCH', bodyHas: 'output.annotations' });
+    const r = await start({ logs: 'on-failure' }, { GITHUB_WORKSPACE: await workspace() });
+    expect(r.code).toBe(1);
+    const patches = github.gh.received.filter((q) => q.method === 'PATCH');
+    expect(patches.map((q) => q.body.includes('"annotations"'))).toEqual([true, false]);
+    expect(only()).toMatchObject({ status: 'completed', conclusion: 'failure' });
+    expect(only()?.annotations).toHaveLength(2);
+    expect(seen(only()?.output.text ?? '')).toMatch(/got no answer: they were not sent again, and may or may not be on the diff/);
+    expect(r.summary).toMatch(/Compiler messages.*may or may not be on the diff/);
+  });
+
   it('a line number of 400 digits in the log: one bad line never costs the update', async () => {
     failing([`src/main.c:${'9'.repeat(400)}:1: error: huge`, 'src/main.c:3:1: error: real']);
     const r = await start({ logs: 'on-failure' }, { GITHUB_WORKSPACE: await workspace() });

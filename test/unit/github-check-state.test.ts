@@ -14,6 +14,7 @@ import {
   FirstOfKind,
   MAX_BACKOFF_MS,
   ownRun,
+  sizeAgain,
   UPDATE_EVERY_MS,
   until,
 } from '../../src/github/check-state.ts';
@@ -123,6 +124,17 @@ describe('a last update that failed', () => {
     ['refused', 0, 1, 'stop'],
   ] as const)('%s (body size %i, attempt %i): %s', (kind, size, attempts, next) => {
     expect(afterFailedFinal(p(kind), size, 2, attempts)).toBe(next);
+  });
+
+  // GitHub adds an update's annotations to the run's: after one that may have been applied, none again.
+  it.each([
+    [true, 0, 1],
+    [true, 1, 1],
+    [true, 2, 2],
+    [false, 0, 0],
+    [false, 1, 1],
+  ] as const)('sent again after one that may have been applied (%s), from size %i: size %i', (maybeApplied, size, again) => {
+    expect(sizeAgain({ ...p('outage'), maybeApplied }, size)).toBe(again);
   });
 });
 

@@ -224,6 +224,15 @@ describe('the body', () => {
     expect(body).toMatchObject({ status: 'completed', conclusion: 'failure', details_url: 'https://devops.example/x' });
   });
 
+  it('a size-1 body after an update whose answer was lost says the annotations may be there, not that GitHub refused them', () => {
+    const out = updateBody({ ...b, size: 1, annotationsOff: 'maybe-sent' }, none).output as { text: string; annotations?: unknown };
+    expect(out.annotations).toBeUndefined();
+    expect(seen(out.text)).toMatch(
+      /^2 compiler messages, 1 annotated\. An update carrying them got no answer: .* may or may not be on the diff\.$/m,
+    );
+    expect(seen(out.text)).not.toMatch(/refused/);
+  });
+
   it('without annotations to refuse, a size-1 body says nothing of a refusal', () => {
     for (const notes of [undefined, { annotations: [], said: '2 compiler messages, none on files of the checkout.' }]) {
       const out = updateBody({ ...b, notes, size: 1 }, none).output as { text: string };
