@@ -1,6 +1,7 @@
 import type { z } from '../base/schema.ts';
 import { BUILD_RETRY } from '../bkci/builds.ts';
 import { checkProblems, retryBuildInputs } from '../inputs/build.ts';
+import { downloadProblems } from '../inputs/download.ts';
 import { type RetryWhat, retryOnce } from '../pipeline/rerun-retry.ts';
 import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
@@ -23,7 +24,7 @@ export default defineOperation({
     waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
-  check: (t) => checkProblems(t),
+  check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
   run: (t, ctx) => runRetryBuild(t, ctx),
 });
 
