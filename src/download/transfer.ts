@@ -126,7 +126,8 @@ async function fill(src: Source, part: Part, c: TransferSettings): Promise<Fill>
     } catch (e) {
       if (!(e instanceof Passing)) throw e;
       const delay = retryDelay(retry + 1, e.failure, c.clock.now(), c.random, c.retry);
-      if (retry >= c.retry.retries || delay > c.retry.maxRetryAfterMs || c.clock.now() + delay > c.deadline)
+      if (retry < c.retry.retries && c.clock.now() + delay > c.deadline) throw timedOut(src);
+      if (retry >= c.retry.retries || delay > c.retry.maxRetryAfterMs)
         throw new FileError(
           e.failure.kind === 'timeout' ? 'timeout' : e.failure.kind === 'status' ? 'server' : 'network',
           `${e.message}${retry > 0 ? ` (after ${retry} ${retry === 1 ? 'retry' : 'retries'})` : ''}`,
