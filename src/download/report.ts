@@ -37,6 +37,8 @@ export interface Done {
 /** What the build operations and download-artifacts take of a download. */
 export interface Fetched {
   outputs: { downloaded: string; 'download-path': string };
+  /** The files written, each as the `downloaded` output lists it (which is bounded; this is not). */
+  entries: Downloaded[];
   /** Files written. */
   count: number;
   blocks: Block[];
@@ -105,6 +107,7 @@ export function report(plan: Plan, done: Done, root: string): Fetched {
     });
   return {
     outputs: { downloaded: JSON.stringify(entries), 'download-path': root },
+    entries,
     count: entries.length,
     blocks,
     problem: problemOf(plan, done),

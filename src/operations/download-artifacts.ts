@@ -58,6 +58,8 @@ async function runDownload(t: DownloadArtifactsTask, ctx: Context): Promise<Outc
   const outcome: Outcome<Output> = {
     headline: `${count === 1 ? '1 file' : `${count} files`} of ${name}, which ended ${s.status}, downloaded to ${ask.root}`,
     outputs: files.outputs,
+    // The whole list, in data-file too: `downloaded` holds what fits in 64 KiB.
+    data: files.entries,
     blocks: [{ kind: 'facts', rows: [['Build', `${name}: ${s.status}`]] }, ...files.blocks],
     status: reply.status,
   };

@@ -46,6 +46,7 @@ export async function downloadOnEnd(
   if (!ended)
     return {
       outputs: { downloaded: '[]', 'download-path': ask.root },
+      entries: [],
       count: 0,
       blocks: [{ kind: 'note', text: "The build's files were not downloaded: it has not ended." }],
       problem: "the build's files were not downloaded: the build has not ended (wait: true waits for its end)",
