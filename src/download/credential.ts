@@ -25,7 +25,7 @@ export function originOf(text: string): string | undefined {
 export function cookieOrigins(urls: readonly (string | undefined)[]): string[] {
   const out: string[] = [];
   for (const u of urls) {
-    const o = u === undefined ? undefined : originOf(u);
+    const o = originOf(u ?? '');
     if (o !== undefined && !out.includes(o)) out.push(o);
   }
   return out;

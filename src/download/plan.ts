@@ -48,7 +48,7 @@ export interface Plan {
 export function belowRoot(fullPath: string, b: BuildRef): string {
   const segments = fullPath.split('/');
   const at = segments.findIndex((s, i) => i > 0 && s === b.id && (b.pipelineId === undefined || segments[i - 1] === b.pipelineId));
-  if (at > 0) return segments.slice(at + 1).join('/');
+  if (at !== -1) return segments.slice(at + 1).join('/');
   const custom = `bk-custom/${b.projectId}/`;
   const trimmed = fullPath.replace(/^\/+/, '');
   return trimmed.startsWith(custom) ? trimmed.slice(custom.length) : trimmed;
@@ -85,8 +85,8 @@ const sameOnDisk = (local: string): string => local.normalize('NFC').toLowerCase
 
 /** The plan: the files the patterns choose, each with its checked local path; what is left out and why. */
 export function planDownload(records: readonly FileInfo[], b: BuildRef, patterns: readonly Pattern[]): Plan {
-  const plan: Plan = { files: [], folders: [], refused: [], excluded: [], unchosen: 0, empty: [], all: [] };
   const matched = new Set<Pattern>();
+  const plan: Omit<Plan, 'empty'> = { files: [], folders: [], refused: [], excluded: [], unchosen: 0, all: [] };
   const candidates: PlannedFile[] = [];
   for (const f of records) {
     if (f.folder === true || f.fullPath.endsWith('/')) {
@@ -106,14 +106,13 @@ export function planDownload(records: readonly FileInfo[], b: BuildRef, patterns
     if (problem !== undefined) plan.refused.push({ path: f.fullPath, why: `refused: ${problem}` });
     else candidates.push({ name: f.name, path: f.fullPath, type: f.artifactoryType ?? '', size: f.size ?? undefined, local });
   }
-  plan.empty = patterns.filter((p) => !p.exclude && !matched.has(p)).map((p) => p.text);
   const clash = clashes(candidates);
   for (const c of candidates) {
     const other = clash.get(c);
     if (other === undefined) plan.files.push(c);
     else plan.refused.push({ path: c.path, why: `refused: ${other}` });
   }
-  return plan;
+  return { ...plan, empty: patterns.filter((p) => !p.exclude && !matched.has(p)).map((p) => p.text) };
 }
 
 /**

@@ -53,11 +53,20 @@ describe('the first request, to bk-ci’s link', () => {
     ['http://127.0.0.1:8081/x', { go: true, url: 'http://127.0.0.1:8081/x', cookie: false }],
     ['https://user:pass@devops.example.com/x', { go: false, why: 'it carries a user name or password' }],
     ['https://user@devops.example.com/x', { go: false, why: 'it carries a user name or password' }],
+    ['https://:secret@devops.example.com/x', { go: false, why: 'it carries a user name or password' }],
     ['ftp://devops.example.com/x', { go: false, why: 'it is not http(s) but ftp:' }],
     ['javascript:alert(1)', { go: false, why: 'it is not http(s) but javascript:' }],
     ['/relative/path', { go: false, why: 'it is not a URL' }],
   ])('%j', (link, hop) => {
     expect(firstHop(link, ALLOWED)).toEqual(hop);
+  });
+
+  it('is upgraded only from http’s own port: https on another port is another server', () => {
+    expect(firstHop('http://devops.example.com:8000/x', ['https://devops.example.com:8000'])).toEqual({
+      go: true,
+      url: 'http://devops.example.com:8000/x',
+      cookie: false,
+    });
   });
 
   it('is never upgraded when no https origin of that host may have the ticket', () => {

@@ -24,6 +24,9 @@ describe('a file’s path below the artifact root', () => {
     ['b-2/x', B, 'b-2/x'],
     ['/p-1/b-2/b-2/x', B, 'b-2/x'],
     ['bk-custom/other/x', B, 'bk-custom/other/x'],
+    ['b-2/x', { projectId: 'demo', id: 'b-2' }, 'b-2/x'],
+    ['/p-9/b-2/x', { projectId: 'demo', id: 'b-2' }, 'x'],
+    ['//reports/x', B, 'reports/x'],
   ])('%j of %j is %j', (fullPath, b, local) => {
     expect(belowRoot(fullPath, b)).toBe(local);
   });
@@ -36,6 +39,7 @@ describe('a local path', () => {
     ['a\nb', 'it holds a control character'],
     ['a\u0085b', 'it holds a control character'],
     ['a\u007fb', 'it holds a control character'],
+    ['a\u009fb', 'it holds a control character'],
     ['a\\b', 'it holds a backslash, a folder separator on Windows'],
     ['..\\..\\x', 'it holds a backslash, a folder separator on Windows'],
     ['/etc/passwd', 'it is an absolute path'],
@@ -59,12 +63,22 @@ describe('a local path', () => {
     expect(localProblem(local)).toBe(why);
   });
 
-  it.each(['a', 'app/App.ipa', 'a..b/c', '.hidden', 'x/1:2.log', 'name with spaces', '文件/应用.ipa', 'build-12:30.log'])(
-    '%j is taken',
-    (local) => {
-      expect(localProblem(local)).toBeUndefined();
-    },
-  );
+  it.each([
+    'a',
+    'app/App.ipa',
+    'a..b/c',
+    '.hidden',
+    'x/1:2.log',
+    'name with spaces',
+    '文件/应用.ipa',
+    'build-12:30.log',
+    'a/xC:y',
+    'notes.',
+    'a b /c',
+    'a\u00a0b',
+  ])('%j is taken', (local) => {
+    expect(localProblem(local)).toBeUndefined();
+  });
 });
 
 const file = (fullPath: string, o: Partial<FileInfo> = {}): FileInfo => ({
@@ -118,6 +132,31 @@ describe('the plan', () => {
       { path: '/p-1/b-2/cafe\u0301.txt', why: 'refused: it would land on the same local file as /p-1/b-2/caf\u00e9.txt' },
       { path: '/p-1/b-2/out', why: 'refused: it would stand where /p-1/b-2/Out/log.txt needs a folder' },
       { path: '/p-1/b-2/Out/log.txt', why: 'refused: its folder Out is a file of the build (/p-1/b-2/out)' },
+    ]);
+  });
+
+  it('names every other file on the same path, and a folder of two levels that is a file; keeps the type bk-ci gave, or none', () => {
+    const records = [
+      file('/p-1/b-2/X.txt'),
+      file('/p-1/b-2/x.txt'),
+      file('/p-1/b-2/x.TXT'),
+      file('/p-1/b-2/a/b'),
+      file('/p-1/b-2/a/b/c.txt'),
+      file('/p-1/b-2/\u00df.txt'),
+      file('/p-1/b-2/SS.txt', { artifactoryType: null }),
+    ];
+    const plan = planDownload(records, B, [compile('**')]);
+    expect(plan.refused.map((r) => r.why)).toEqual([
+      'refused: it would land on the same local file as /p-1/b-2/x.txt, /p-1/b-2/x.TXT',
+      'refused: it would land on the same local file as /p-1/b-2/X.txt, /p-1/b-2/x.TXT',
+      'refused: it would land on the same local file as /p-1/b-2/X.txt, /p-1/b-2/x.txt',
+      'refused: it would stand where /p-1/b-2/a/b/c.txt needs a folder',
+      'refused: its folder a/b is a file of the build (/p-1/b-2/a/b)',
+    ]);
+    // Windows and macOS fold case letter by letter: ß is not SS.
+    expect(plan.files).toEqual([
+      { name: '\u00df.txt', path: '/p-1/b-2/\u00df.txt', type: 'PIPELINE', size: 10, local: '\u00df.txt' },
+      { name: 'SS.txt', path: '/p-1/b-2/SS.txt', type: '', size: 10, local: 'SS.txt' },
     ]);
   });
 
