@@ -14,6 +14,7 @@ import type { BuildRef } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
 import { streamClient } from '../http/stream-get.ts';
+import { FileError } from './answer.ts';
 import { compile } from './glob.ts';
 import { byteCollector } from './memory.ts';
 import { folderFor, PartFile, removeEmpty, TempFiles } from './part-file.ts';
@@ -21,7 +22,7 @@ import { type Plan, type PlannedFile, planDownload } from './plan.ts';
 import { eachAtOnce } from './pool.ts';
 import { Progress } from './progress.ts';
 import { type Done, type Fetched, refusalWords, report } from './report.ts';
-import { FileError, type TransferSettings, transfer } from './transfer.ts';
+import { type TransferSettings, transfer } from './transfer.ts';
 
 /** What the step asks of the download: its inputs, and the settings a file's requests take. */
 export interface DownloadAsk {

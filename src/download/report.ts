@@ -5,8 +5,9 @@ import { formatElapsed } from '../base/duration.ts';
 import type { Block, Cell } from '../base/outcome.ts';
 import { formatSize } from '../base/size.ts';
 import { TICKET_REFUSED } from '../bkci/tokens.ts';
+import type { FileError } from './answer.ts';
 import type { LeftOut, Plan, PlannedFile } from './plan.ts';
-import type { FileError, Transferred } from './transfer.ts';
+import type { Transferred } from './transfer.ts';
 
 /** One entry of the `downloaded` output. */
 export interface Downloaded {

@@ -2,20 +2,18 @@
 // temporary file beside its destination and hashed on the way (src/download/part-file.ts),
 // resumed with Range after a cut or a silence when the server offered it, else started again,
 // within `retries`; renamed into place once its size and SHA-256 are what the server and bk-ci
-// said. Every request's credential is decided by src/download/credential.ts. docs/download.md.
-import { createHash, type Hash } from 'node:crypto';
+// said. Each request and what its answer says: src/download/answer.ts. docs/download.md.
+import { createHash } from 'node:crypto';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../base/clock.ts';
 import { formatDuration } from '../base/duration.ts';
-import { ActionError, CancelledError, LocalError } from '../base/errors.ts';
-import type { Log } from '../base/log.ts';
-import { collapse } from '../base/text.ts';
+import { CancelledError, LocalError } from '../base/errors.ts';
 import { CERTIFICATE_HINT, describeCause, errorCode, isCertificateCode } from '../http/caller.ts';
-import { type Failure, type RetryPolicy, retryDelay } from '../http/retry.ts';
-import type { StreamGet, StreamResponse } from '../http/stream-get.ts';
-import { firstHop, hopHeaders, redirectHop } from './credential.ts';
+import { type RetryPolicy, retryDelay } from '../http/retry.ts';
+import { admit, FileError, type FileFacts, open, Passing, type Requests } from './answer.ts';
 import type { Part, TempFiles } from './part-file.ts';
+import { type Watchdog, watchdog } from './silence.ts';
 
 /** The file as bk-ci lists it: its link, its path (for words), its size when listed. */
 export interface Source {
@@ -24,12 +22,7 @@ export interface Source {
   size: number | undefined;
 }
 
-export interface TransferSettings {
-  get: StreamGet;
-  /** Origins that may receive the bk_token cookie; the ticket, when given. */
-  origins: readonly string[];
-  token: string | undefined;
-  userAgent: string;
+export interface TransferSettings extends Requests {
   clock: Clock;
   random: () => number;
   /** The job's cancel. */
@@ -40,7 +33,6 @@ export interface TransferSettings {
   /** The longest silence allowed (request-timeout): not a bound on the whole transfer. */
   silenceMs: number;
   retry: RetryPolicy;
-  log: Log;
   temps: TempFiles;
   /** Bytes kept (negative when a file starts again). */
   onBytes(n: number): void;
@@ -55,41 +47,6 @@ export interface Transferred {
   resumes: number;
   restarts: number;
 }
-
-/** What the file's requests learnt: its size, checksum and identity, and whether it takes ranges. */
-interface Fill {
-  total: number | undefined;
-  etag: string | undefined;
-  checksum: { value: string; from: string } | undefined;
-  ranges: boolean;
-  resumes: number;
-  restarts: number;
-  hash: Hash;
-}
-
-/** Why a file was not downloaded. `login`: bk-ci refused who asked (401, 403), which every other file would meet too. */
-export class FileError extends ActionError {
-  override name = 'FileError';
-  readonly kind: 'login' | 'integrity' | 'refused' | 'server' | 'network' | 'timeout';
-  /** The request that was refused: its origin, and whether it carried the cookie. */
-  readonly hop: { origin: string; cookie: boolean } | undefined;
-  constructor(kind: FileError['kind'], message: string, o: { status?: number; hop?: FileError['hop']; cause?: unknown } = {}) {
-    super(message, { status: o.status, cause: o.cause });
-    this.kind = kind;
-    this.hop = o.hop;
-  }
-}
-
-/** A passing failure of one attempt: another may mend it (a cut, a silence, a 5xx). */
-class Passing extends Error {
-  readonly failure: Failure;
-  constructor(why: string, failure: Failure) {
-    super(why);
-    this.failure = failure;
-  }
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Brings one file into `part` and keeps it at `dest` once verified; on any failure nothing stays. */
 export async function transfer(src: Source, part: Part, dest: string, c: TransferSettings): Promise<Transferred> {
@@ -107,8 +64,8 @@ export async function transfer(src: Source, part: Part, dest: string, c: Transfe
 }
 
 /** Attempts until the file is whole, each passing failure costing one of `retries`, Retry-After honoured. */
-async function fill(src: Source, part: Part, c: TransferSettings): Promise<Fill> {
-  const f: Fill = {
+async function fill(src: Source, part: Part, c: TransferSettings): Promise<FileFacts> {
+  const f: FileFacts = {
     total: src.size,
     etag: undefined,
     checksum: undefined,
@@ -146,7 +103,7 @@ const timedOut = (src: Source): FileError =>
   new FileError('timeout', `the step's timeout passed while ${src.path} was being downloaded; it was not kept`);
 
 /** One request (and its redirects) and its body, from where the file stands. */
-async function attempt(src: Source, part: Part, f: Fill, c: TransferSettings): Promise<void> {
+async function attempt(src: Source, part: Part, f: FileFacts, c: TransferSettings): Promise<void> {
   const from = f.ranges ? part.size : 0;
   if (from === 0 && part.size > 0) await restart(part, f, c);
   const silence = new AbortController();
@@ -155,7 +112,9 @@ async function attempt(src: Source, part: Part, f: Fill, c: TransferSettings): P
   try {
     const res = await open(src, from, signal, c);
     watch.touch();
-    await admit(res, from, part, f, c);
+    if ((await admit(res, from, f)) === 'rest') f.resumes++;
+    // The whole file, where a part of it is already written: it starts again.
+    else if (part.size > 0) await restart(part, f, c);
     await pump(res.body, part, f, watch, c);
   } catch (e) {
     if (c.cancel.aborted) throw new CancelledError();
@@ -171,127 +130,15 @@ async function attempt(src: Source, part: Part, f: Fill, c: TransferSettings): P
 }
 
 /** The file starts again from its first byte. */
-async function restart(part: Part, f: Fill, c: TransferSettings): Promise<void> {
+async function restart(part: Part, f: FileFacts, c: TransferSettings): Promise<void> {
   c.onBytes(-part.size);
   await part.truncate();
   f.hash = createHash('sha256');
   f.restarts++;
 }
 
-/** The first request to bk-ci's link and the redirects after it, each hop's credential decided on its own. */
-async function open(src: Source, from: number, signal: AbortSignal, c: TransferSettings): Promise<StreamResponse & { hop: Hopped }> {
-  let hop = firstHop(src.link, c.origins);
-  for (let redirects = 0; ; ) {
-    if (!hop.go) throw new FileError('refused', `${src.path}: not fetched: ${hop.why}`);
-    const hopped = { origin: new URL(hop.url).origin, cookie: hop.cookie && c.token !== undefined };
-    c.log.debug(
-      `GET ${shown(hop.url)} ${hopped.cookie ? 'with the bk_token cookie' : 'without credentials'}${from > 0 ? ` from byte ${from}` : ''}`,
-    );
-    const res = await c.get({ url: hop.url, headers: hopHeaders(hop, c.token, from, c.userAgent), signal });
-    if (!REDIRECTS.has(res.status)) return { ...res, hop: hopped };
-    res.body.destroy();
-    hop = redirectHop(hop.url, res.headers.location, ++redirects, c.origins);
-  }
-}
-
-type Hopped = NonNullable<FileError['hop']>;
-
-/** A URL as messages show it: no query (a storage link's query is its signature), no user name. */
-export const shown = (url: string): string => {
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}`;
-};
-
-/** Whether the answer continues the file; what it says of the file is learnt. Anything else is thrown: passing or not. */
-async function admit(res: StreamResponse & { hop: Hopped }, from: number, part: Part, f: Fill, c: TransferSettings): Promise<void> {
-  const { status, headers } = res;
-  if (status === 200) {
-    if (part.size > 0) await restart(part, f, c);
-    learn(headers, f);
-    return;
-  }
-  if (status === 206 && from > 0) {
-    const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(headers['content-range'] ?? '');
-    const total = range?.[2] === undefined || range[2] === '*' ? undefined : Number(range[2]);
-    const same = Number(range?.[1]) === from && headers.etag === f.etag && (total === undefined || total === f.total);
-    if (same) {
-      f.resumes++;
-      return;
-    }
-    res.body.destroy();
-    f.ranges = false;
-    throw new Passing(
-      `the answer to resume at byte ${from} did not continue the file (Content-Range ${headers['content-range'] ?? 'none'}, ETag ${headers.etag === f.etag ? 'unchanged' : 'changed'})`,
-      { kind: 'network', beforeSend: false },
-    );
-  }
-  if (status === 416) {
-    res.body.destroy();
-    f.ranges = false;
-    throw new Passing('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
-  }
-  const said = await excerpt(res.body);
-  const words = `HTTP ${status}${said === '' ? '' : ` (${said})`}`;
-  if (status === 401 || status === 403) throw new FileError('login', words, { status, hop: res.hop });
-  if (status === 429 || status >= 500) throw new Passing(words, { kind: 'status', status, retryAfter: headers['retry-after'] });
-  throw new FileError('server', `${res.hop.origin} answered ${words}`, { status });
-}
-
-/** A whole answer's headers: its size, checksum, identity, and whether it takes ranges. */
-function learn(headers: Record<string, string>, f: Fill): void {
-  const coding = headers['content-encoding'];
-  if (coding !== undefined && !/^\s*(identity)?\s*$/i.test(coding))
-    throw new FileError('integrity', `the server sent the file in the content coding "${coding}", which it was not asked for`);
-  const length = /^\d+$/.test(headers['content-length'] ?? '') ? Number(headers['content-length']) : undefined;
-  if (length !== undefined && f.total !== undefined && length !== f.total)
-    throw new FileError('integrity', `bk-ci lists ${f.total} bytes, but the server's Content-Length is ${length}`);
-  f.total ??= length;
-  f.etag = headers.etag;
-  f.checksum = checksumOf(headers);
-  f.ranges = /(^|,)\s*bytes\s*(,|$)/i.test(headers['accept-ranges'] ?? '');
-}
-
-/** bk-repo's X-Checksum-Sha256, else an ETag of 64 hex digits (bk-repo's ETag is the file's SHA-256). */
-export function checksumOf(headers: Record<string, string>): { value: string; from: string } | undefined {
-  const sha = headers['x-checksum-sha256']?.trim();
-  if (sha !== undefined && /^[0-9a-f]{64}$/i.test(sha)) return { value: sha.toLowerCase(), from: 'X-Checksum-Sha256' };
-  const etag = headers.etag
-    ?.trim()
-    .replace(/^W\//, '')
-    .replace(/^"(.*)"$/, '$1');
-  if (etag !== undefined && /^[0-9a-f]{64}$/i.test(etag)) return { value: etag.toLowerCase(), from: 'ETag' };
-  return undefined;
-}
-
-/** The start of an error answer's body, as readable text. */
-async function excerpt(body: Readable): Promise<string> {
-  let text = '';
-  try {
-    for await (const chunk of body) {
-      text += String(chunk);
-      if (text.length > 4000) break;
-    }
-  } catch {
-    // what came is enough
-  } finally {
-    body.destroy();
-  }
-  return said(text).slice(0, 300);
-}
-
-/** What an error body says: bk-ci's or bk-repo's JSON `message`, else its text without markup. */
-function said(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') return body.message;
-  } catch {
-    // not JSON
-  }
-  return collapse(text);
-}
-
 /** The body into the file, hashed as it is written; the silence watch told of every chunk. */
-async function pump(body: Readable, part: Part, f: Fill, watch: Watchdog, c: TransferSettings): Promise<void> {
+async function pump(body: Readable, part: Part, f: FileFacts, watch: Watchdog, c: TransferSettings): Promise<void> {
   let writing: Promise<void> = Promise.resolve();
   let failed: unknown;
   const sink = new Writable({
@@ -328,7 +175,7 @@ async function pump(body: Readable, part: Part, f: Fill, watch: Watchdog, c: Tra
 }
 
 /** Size and checksum, as the server and bk-ci said them; undefined sizes are an error, not a guess. */
-function verify(src: Source, size: number, f: Fill, sha256: string): 'sha256' | 'size' {
+function verify(src: Source, size: number, f: FileFacts, sha256: string): 'sha256' | 'size' {
   if (f.total === undefined)
     throw new FileError('integrity', 'neither bk-ci nor the server said how large the file is, so it cannot be verified');
   if (src.size !== undefined && size !== src.size) throw new FileError('integrity', `${size} bytes came, bk-ci lists ${src.size}`);
@@ -336,39 +183,4 @@ function verify(src: Source, size: number, f: Fill, sha256: string): 'sha256' | 
   if (f.checksum.value !== sha256)
     throw new FileError('integrity', `its SHA-256 is ${sha256}, but the server's ${f.checksum.from} says ${f.checksum.value}`);
   return 'sha256';
-}
-
-interface Watchdog {
-  touch(): void;
-  stop(): void;
-}
-
-/**
- * Calls `silent` once nothing has happened for `ms` by the clock: request-timeout as the longest
- * silence, not a bound on the whole transfer. One timer at a time, re-armed for what is left.
- */
-function watchdog(clock: Clock, ms: number, silent: () => void): Watchdog {
-  let last = clock.now();
-  let stopped = false;
-  const arm = (wait: number): void => {
-    clock.timeout(Math.max(1, wait)).addEventListener(
-      'abort',
-      () => {
-        if (stopped) return;
-        const idle = clock.now() - last;
-        if (idle >= ms) silent();
-        else arm(ms - idle);
-      },
-      { once: true },
-    );
-  };
-  arm(ms);
-  return {
-    touch: () => {
-      last = clock.now();
-    },
-    stop: () => {
-      stopped = true;
-    },
-  };
 }

@@ -1,9 +1,9 @@
 // What a long download says while it runs (src/download/progress.ts), files 4 at once
-// (src/download/pool.ts), and which header is the file's checksum (src/download/transfer.ts).
+// (src/download/pool.ts), and which header is the file's checksum (src/download/answer.ts).
 import { describe, expect, it } from 'vitest';
+import { checksumOf } from '../../src/download/answer.ts';
 import { eachAtOnce } from '../../src/download/pool.ts';
 import { Progress } from '../../src/download/progress.ts';
-import { checksumOf } from '../../src/download/transfer.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const MiB = 1024 * 1024;
