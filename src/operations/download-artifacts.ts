@@ -50,13 +50,12 @@ async function runDownload(t: DownloadArtifactsTask, ctx: Context): Promise<Outc
       `${name} is still ${s.status}: its files are downloaded once it has ended. Wait for it first (build-status with wait: true, which takes download too)`,
       { status: reply.status },
     );
-  // On bk-ci's own gateway the console is base-url's origin, which may have the ticket anyway.
-  // No pattern: every file.
+  // No pattern: every file. The console's origin may have the ticket when given (on bk-ci's own
+  // gateway it is base-url's, which may anyway).
   const ask = downloadAsk({ ...t, download: t.download?.length ? t.download : ['**'] }, ctx, t['console-url']);
   const files = await downloadBuildFiles(ask, b, ctx);
-  const count = files.count;
   const outcome: Outcome<Output> = {
-    headline: `${count === 1 ? '1 file' : `${count} files`} of ${name}, which ended ${s.status}, downloaded to ${ask.root}`,
+    headline: `${files.count === 1 ? '1 file' : `${files.count} files`} of ${name}, which ended ${s.status}, downloaded to ${ask.root}`,
     outputs: files.outputs,
     // The whole list, in data-file too: `downloaded` holds what fits in 64 KiB.
     data: files.entries,
