@@ -1,9 +1,13 @@
-// A build's artifacts as bk-ci lists them with bk-repo behind it (realm `bkrepo`;
-// docs/bkci/artifacts-and-variables.md; bk-ci BkRepoArchiveFileServiceImpl): file_info pages whose
-// `count` is the page's length and `totalPages` always 1, and user_download_url's session links.
+// A build's artifacts as bk-ci lists them: with bk-repo behind it (realm `bkrepo`;
+// docs/bkci/artifacts-and-variables.md; bk-ci BkRepoArchiveFileServiceImpl), file_info pages whose
+// `count` is the page's length and `totalPages` always 1, and user_download_url's session links to
+// `/bkrepo/api/user/generic/…`; or on bk-ci's own disk (realm `local`, DiskArchiveFileServiceImpl),
+// `bk-archive/…` paths and links to `/ms/artifactory/api/user/artifactories/file/download/local`.
+// The files' bytes are served by emulator/files.ts.
 import { z } from 'zod';
 import { buildOf } from './build-ref.ts';
 import type { Build, BuildWorld } from './builds.ts';
+import { FileBytes } from './file-bytes.ts';
 import type { Reply, Wire } from './wire.ts';
 
 /** A file a build archives: to the pipeline repository (its path is relative to the build) or the custom one. */
@@ -15,6 +19,8 @@ export const artifactSeedSchema = z
       .min(1)
       .refine((p) => !p.endsWith('/') && !p.split('/').includes('..'), 'a file path, without .. and not ending in /'),
     size: z.number().int().min(0).default(0),
+    /** The file's text; its size is then the text's. Without it the bytes are made up from the path (emulator/file-bytes.ts). */
+    content: z.string().optional(),
     type: z.enum(['PIPELINE', 'CUSTOM_DIR']).default('PIPELINE'),
     /** ms after build_start it is archived; by default when the build ends. */
     at: z.number().int().min(0).optional(),
@@ -28,8 +34,14 @@ const ARTIFACTORY_TYPES = new Set(['PIPELINE', 'CUSTOM_DIR', 'IMAGE', 'REPORT', 
 const REPO: Record<string, string> = { PIPELINE: 'pipeline', CUSTOM_DIR: 'custom' };
 const NUMBER = /^-?\d+$/;
 
-/** A file in bk-repo: which repository, where. */
-interface Node {
+/** Where bk-ci keeps the build's files: `bkrepo` (BlueKing's artifact repository) or `local` (its own disk, the installers' default). */
+export type Realm = 'bkrepo' | 'local';
+
+/** The path the local realm's download takes its file by. */
+export const LOCAL_DOWNLOAD_PATH = '/ms/artifactory/api/user/artifactories/file/download/local';
+
+/** A file in bk-repo (or on bk-ci's disk): which repository, where. */
+export interface Node {
   repo: string;
   fullPath: string;
   build: Build;
@@ -50,12 +62,42 @@ export class ArtifactWorld {
   readonly #now: () => number;
   readonly #builds: BuildWorld;
   readonly #baseUrl: () => string;
+  /** Where the installation keeps the files; `POST /__emulator/files` changes it. */
+  realm: Realm = 'bkrepo';
+  readonly #bytes = new Map<string, FileBytes>();
 
   constructor(wire: Wire, now: () => number, builds: BuildWorld, baseUrl: () => string) {
     this.#wire = wire;
     this.#now = now;
     this.#builds = builds;
     this.#baseUrl = baseUrl;
+  }
+
+  /** The file's bytes, made once. */
+  bytesOf(n: Node): FileBytes {
+    const key = `${n.build.projectId}/${n.repo}${n.fullPath.startsWith('/') ? '' : '/'}${n.fullPath}`;
+    let bytes = this.#bytes.get(key);
+    if (bytes === undefined) {
+      bytes = new FileBytes(key, n.seed.size, n.seed.content);
+      this.#bytes.set(key, bytes);
+    }
+    return bytes;
+  }
+
+  /** The file archived now at `fullPath` of the project's repository, if any. */
+  find(projectId: string, repo: string, fullPath: string): Node | undefined {
+    const wanted = fullPath.replace(/^\/+/, '');
+    return [...this.#builds.builds.values()]
+      .filter((b) => b.projectId === projectId)
+      .flatMap((b) => this.#nodes(b))
+      .find((n) => n.repo === repo && n.fullPath.replace(/^\/+/, '') === wanted);
+  }
+
+  /** The local realm's file at `filePath` (`/bk-archive/{project}/…` or `/bk-custom/{project}/…`). */
+  findLocal(filePath: string): Node | undefined {
+    const m = /^\/*bk-(archive|custom)\/([^/]+)\//.exec(filePath);
+    if (m === null) return undefined;
+    return this.find(m[2] ?? '', m[1] === 'archive' ? 'pipeline' : 'custom', filePath);
   }
 
   /** The files of a build archived by now, in the order the pipeline's seed names them. */
@@ -70,7 +112,14 @@ export class ArtifactWorld {
       // A stopped build archives nothing after the stop.
       if (b.canceledAt !== undefined && archivedAt > b.canceledAt) continue;
       const relative = seed.path.replace(/^\/+/, '');
-      const fullPath = seed.type === 'PIPELINE' ? `/${b.pipelineId}/${b.id}/${relative}` : `/${relative}`;
+      const fullPath =
+        this.realm === 'local'
+          ? seed.type === 'PIPELINE'
+            ? `bk-archive/${b.projectId}/${b.pipelineId}/${b.id}/${relative}`
+            : `bk-custom/${b.projectId}/${relative}`
+          : seed.type === 'PIPELINE'
+            ? `/${b.pipelineId}/${b.id}/${relative}`
+            : `/${relative}`;
       nodes.push({ repo: REPO[seed.type] ?? 'custom', fullPath, build: b, seed, archivedAt });
     }
     return nodes;
@@ -78,16 +127,29 @@ export class ArtifactWorld {
 
   /** FileInfo as buildGenericFileInfo fills it: no downloadUrl, shortUrl or md5; modifiedTime in seconds. */
   #fileInfo(n: Node): Record<string, unknown> {
+    const name = n.fullPath.split('/').at(-1) ?? '';
+    if (this.realm === 'local')
+      // DiskArchiveFileServiceImpl.searchFileList: the path on bk-ci's disk, below its archive folder; time in ms.
+      return {
+        name,
+        fullName: name,
+        path: n.fullPath,
+        fullPath: n.fullPath,
+        size: this.bytesOf(n).size,
+        folder: false,
+        modifiedTime: n.archivedAt,
+        artifactoryType: n.seed.type,
+      };
     const p = this.#builds.pipelines.get(`${n.build.projectId}/${n.build.pipelineId}`);
     // getFullName: the pipeline repository's ids shown as the pipeline's name and the build's number.
     const fullName =
       n.repo === 'pipeline' ? n.fullPath.replace(`/${n.build.pipelineId}/${n.build.id}`, `/${p?.name ?? ''}/${n.build.num}`) : n.fullPath;
     return {
-      name: n.fullPath.split('/').at(-1) ?? '',
+      name,
       fullName,
       path: n.fullPath,
       fullPath: n.fullPath,
-      size: n.seed.size,
+      size: this.bytesOf(n).size,
       folder: false,
       // LocalDateTime.timestamp() is epochSecond, not milliseconds.
       modifiedTime: Math.floor(n.archivedAt / 1000),
@@ -111,9 +173,11 @@ export class ArtifactWorld {
     // The openapi sends page ?: 1 and pageSize ?: 20 (not "everything", whatever its doc says).
     const page = pageText ? Math.max(1, Number(pageText)) : 1;
     const pageSize = sizeText ? Math.max(1, Number(sizeText)) : 20;
-    const records = this.#nodes(b)
-      .slice((page - 1) * pageSize, page * pageSize)
-      .map((n) => this.#fileInfo(n));
+    const nodes = this.#nodes(b);
+    const records = nodes.slice((page - 1) * pageSize, page * pageSize).map((n) => this.#fileInfo(n));
+    // The local realm counts what it has (PageUtil.calTotalPage).
+    if (this.realm === 'local')
+      return this.#wire.ok({ count: nodes.length, page, pageSize, totalPages: Math.ceil(nodes.length / pageSize), records });
     // searchFileList: Page(count = nodeList.size, totalPages = 1) whatever there is beyond this page.
     return this.#wire.ok({ count: records.length, page, pageSize, totalPages: 1, records });
   }
@@ -137,13 +201,17 @@ export class ArtifactWorld {
       .flatMap((b) => this.#nodes(b))
       .find((n) => {
         if (n.repo !== repo) return false;
-        const at = n.fullPath.lastIndexOf('/') + 1;
-        return n.fullPath.slice(0, at) === folder && (name === '*' || n.fullPath.slice(at) === name);
+        const full = `/${n.fullPath.replace(/^\/+/, '')}`;
+        const at = full.lastIndexOf('/') + 1;
+        return full.slice(0, at) === folder && (name === '*' || full.slice(at) === name);
       });
     if (match === undefined) return invalid();
     // generateFileDownloadUrl: the whole "/{project}/{repo}/{fullPath}" one encoded segment; fullPath's
     // own leading slash makes a double one.
-    const url = `${this.#baseUrl()}/bkrepo/api/user/generic/${javaUrlEncode(`/${projectId}/${repo}/${match.fullPath}`)}`;
+    const url =
+      this.realm === 'local'
+        ? `${this.#baseUrl()}${LOCAL_DOWNLOAD_PATH}?filePath=${javaUrlEncode(`/${match.fullPath}`)}`
+        : `${this.#baseUrl()}/bkrepo/api/user/generic/${javaUrlEncode(`/${projectId}/${repo}/${match.fullPath}`)}`;
     return this.#wire.ok({ url, url2: url });
   }
 }

@@ -15,6 +15,8 @@ export interface DemoWorld {
   accessToken: string;
   /** The build of p-review waiting for its review. */
   reviewBuild: string;
+  /** A build of p-demo that ended, with its files: what download-artifacts downloads. */
+  endedBuild: string;
   /** What was seeded, in lines for a banner. */
   banner: string[];
 }
@@ -62,13 +64,16 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
     errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
   });
   const reviewBuild = startedBuild(emulator, user, DEMO.review);
+  const endedBuild = emulator.seedBuild({ projectId, pipelineId: 'p-demo', status: 'SUCCEED', startTime: Date.now() - 3_600_000 }).id;
   return {
     bkToken,
     accessToken: token.accessToken,
     reviewBuild,
+    endedBuild,
     banner: [
       `project "${projectId}"; re-sign task "${DEMO.resignId}" RUNNING for 4 s from now, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED (a log, variables and artifacts)`,
       `pipelines "${DEMO.review}" (pauses at a review of stage Release by ${user}), "${DEMO.long}" (runs 10 min), "${DEMO.fail}" (fails after 2 s); build ${reviewBuild} of ${DEMO.review} waits for its review`,
+      `build ${endedBuild} of p-demo ended SUCCEED an hour ago, with its files (app/App.ipa, 1 MiB; reports/coverage.html): download-artifacts brings them in`,
     ],
   };
 }

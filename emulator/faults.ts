@@ -19,8 +19,12 @@ export const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('truncate') }),
   /** The normal answer's status and headers and its first `bytes` bytes, then the connection drops. */
   z.object({ kind: z.literal('cut'), bytes: z.number().int().min(0) }),
-  /** Headers and part of the body, then nothing more: the body never ends. */
-  z.object({ kind: z.literal('stall') }),
+  /** Headers and part of the body (a build file's first `bytes`, by default half of it), then nothing more: the body never ends. */
+  z.object({ kind: z.literal('stall'), bytes: z.number().int().min(0).optional() }),
+  /** A build file answered whole, with an X-Checksum-Sha256 and ETag that are not its bytes'. */
+  z.object({ kind: z.literal('checksum') }),
+  /** A build file's normal answer with these headers set (null: left out), e.g. another ETag, no Accept-Ranges. */
+  z.object({ kind: z.literal('headers'), set: z.record(z.string(), z.string().nullable()) }),
   /** The normal answer, late. */
   z.object({ kind: z.literal('delay'), ms: z.number().int().min(0).max(600_000) }),
   /**

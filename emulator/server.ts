@@ -6,6 +6,7 @@ import { ApiGateway, gatewaySchema } from './apigateway.ts';
 import { ArtifactWorld } from './artifacts.ts';
 import { BuildWorld, type Pipeline, pipelineSchema } from './builds.ts';
 import { type Fault, FaultPlan, faultRuleBody } from './faults.ts';
+import { FileServer, filesBody } from './files.ts';
 import { LogWorld, logFailBody } from './logs.ts';
 import { type BuildIdData, type RetrySeed, retryBody, retryBuild, retryRefusal } from './retries.ts';
 import { decideByControl, reviewBody } from './review-decisions.ts';
@@ -51,6 +52,8 @@ export interface EmulatorOptions {
    * can then let the client's request-timeout pass at once instead of in real time.
    */
   onHold?: (request: { method: string; path: string }) => void;
+  /** How the build's files are served (emulator/files.ts): realm, login, a redirect to storage. */
+  files?: z.input<typeof filesBody>;
 }
 
 export interface LoggedRequest {
@@ -94,6 +97,8 @@ export interface Emulator {
   readonly builds: BuildWorld;
   /** The log service: `failSearches` makes log searches answer 999 (or 3). */
   readonly logs: LogWorld;
+  /** The build's files as the gateway serves them, and the storage origin bk-repo may redirect to. */
+  readonly files: FileServer;
   /** A pipeline whose builds follow the given life (emulator/README.md, POST pipelines). */
   seedPipeline(seed: z.input<typeof pipelineSchema>): Pipeline;
   /**
@@ -204,6 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let url = '';
 
   const builds = new BuildWorld(wire, now);
+  const artifacts = new ArtifactWorld(wire, now, builds, () => url);
   const world: World = {
     wire,
     now,
@@ -215,10 +221,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     builds,
     logs: new LogWorld(wire, now, builds),
     variables: new VariableWorld(wire, now, builds),
-    artifacts: new ArtifactWorld(wire, now, builds, () => url),
+    artifacts,
     nextProjectId: () => ++lastProjectId,
     baseUrl: () => url,
   };
+
+  const files = new FileServer({
+    artifacts,
+    tokens,
+    projects: world.projects,
+    onHold: options.onHold,
+    fault: (method, path) => faults.take(method, path),
+  });
+  files.set(filesBody.parse(options.files ?? {}));
 
   /**
    * What bk-ci says to a project that cannot be created (AbsProjectServiceImpl.validate): a name
@@ -373,6 +388,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       world.logs.failSearches(b);
       return { ok: true };
     }),
+    'POST files': control_(filesBody, (b) => files.set(b)),
     'POST faults': control_(faultRuleBody, (b) => {
       faults.add(b);
       return { ok: true, armed: faults.list().length };
@@ -512,6 +528,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       case 'patch':
         send(res, patchData(answer(), fault.data));
         return;
+      // About a build file's bytes (emulator/files.ts): any other answer is sent as it is.
+      case 'checksum':
+      case 'headers':
+        send(res, answer());
+        return;
     }
   }
 
@@ -540,6 +561,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           return wire.error(500, 500, `服务器错误。 ${String(e)}`);
         }
       };
+      if (files.handles(path)) {
+        const fault = faults.take(method, path);
+        files.serve(req, res, path, new URLSearchParams(rawQuery), fault, (f) => applyFault(f, req, res, () => wire.notFound()));
+        return;
+      }
       const taken = faults.takeRule(method, path);
       if (taken === undefined) send(res, answer());
       else if (taken.after) {
@@ -563,6 +589,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const { port } = server.address() as AddressInfo;
   url = `${options.tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}:${port}`;
+  await files.start(options.host ?? '127.0.0.1');
 
   return {
     url,
@@ -574,6 +601,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     callbacks: world.callbacks,
     builds: world.builds,
     logs: world.logs,
+    files,
     seedPipeline: (seed) => {
       const p = pipelineSchema.parse(seed);
       world.builds.seed(p);
@@ -592,10 +620,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       log.filter(
         (r) => (filter.method === undefined || r.method === filter.method) && (filter.path === undefined || r.path.includes(filter.path)),
       ),
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await files.close();
+      await new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }

@@ -6,6 +6,8 @@
 //   3. waiting: polls sent and detection delay (step end - task end)
 //   4. peak RSS of list-projects over 20,000 projects
 //   5. following a build's 10,000-line log live: log requests per poll, CPU, peak RSS, lines once
+//   6. the build's files: a 1 GiB file by curl, by curl piped to sha256sum and by the action
+//      (download-artifacts), alternated; the action's peak RSS for a 1 MiB and a 1 GiB file
 // Options: --rounds N (cold-start rounds, default 41: a median of fewer moves by more than the 10 % a goal is about), --quick (skip the 20 s waits).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -309,6 +311,100 @@ const rows: [string, string, string][] = [];
     'log: a build writing 10,000 lines, logs: live',
     `${cpuMs.toFixed(0)} ms CPU, ${(kb / 1024).toFixed(0)} MiB peak`,
     `${logReads} log requests for ${polls} polls; ${numbers.length} lines in log-file${once ? ', each once' : ', SOME TWICE'}; targets ≤ 1 s CPU, ≤ 100 MiB, about one log request a poll`,
+  ]);
+  await emu.close();
+}
+
+// 6. The build's files: one file of 1 GiB (and one of 1 MiB for the memory's floor), served by the
+//    emulator as bk-repo does (Content-Length, X-Checksum-Sha256), over loopback, alternated.
+{
+  const emu = await startEmulator({ flavour: 'bkci' });
+  const { bkToken, token } = emu.addUser('alice');
+  emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+  const sizes = { small: 1 << 20, large: 1 << 30 };
+  emu.seedPipeline({
+    projectId: 'demo',
+    pipelineId: 'p-files',
+    artifacts: [
+      { path: 'small.bin', size: sizes.small },
+      { path: 'large.bin', size: sizes.large },
+    ],
+  });
+  const { id } = emu.seedBuild({ projectId: 'demo', pipelineId: 'p-files', status: 'SUCCEED' });
+  const linkOf = async (name: string): Promise<string> => {
+    const q = new URLSearchParams({ artifactoryType: 'PIPELINE', path: `/p-files/${id}/${name}` });
+    const res = await fetch(
+      `${emu.url}/ms/openapi/api/apigw/v4/projects/demo/artifactories/user_download_url?access_token=${token.accessToken}&${q}`,
+      { headers: { 'x-devops-uid': 'alice' } },
+    );
+    return ((await res.json()) as { data: { url: string } }).data.url;
+  };
+  const link = await linkOf('large.bin');
+  const files = join(work, 'files');
+  const shell = (script: string): Promise<Run> =>
+    new Promise((resolve) => {
+      const started = process.hrtime.bigint();
+      const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.on('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, endedAt: Date.now() }));
+    });
+  const reporter = join(work, 'rss-files.mjs');
+  await writeFile(reporter, "process.on('exit', () => process.stderr.write('maxRSS ' + process.resourceUsage().maxRSS + '\\n'));\n");
+  const ours = async (download: string): Promise<{ ms: number; fileMs: number; mib: number }> => {
+    await rm(files, { recursive: true, force: true });
+    const env = await stepEnv({
+      operation: 'download-artifacts',
+      'base-url': emu.url,
+      'bk-token': bkToken,
+      'project-id': 'demo',
+      'build-id': id,
+      download,
+      'download-path': files,
+    });
+    const r = await run(['--import', reporter, join(actionDir, 'dist', 'index.js')], env);
+    if (r.code !== 0) throw new Error(`download-artifacts failed:\n${r.stdout.slice(-2000)}`);
+    const took = /downloaded \S+ \([^)]*\) in ([\d.]+)(ms|s)\b/.exec(r.stdout);
+    const fileMs = Number(took?.[1]) * (took?.[2] === 's' ? 1000 : 1);
+    return { ms: r.ms, fileMs, mib: Number(/maxRSS (\d+)/.exec(r.stdout)?.[1]) / 1024 };
+  };
+  const cookie = `bk_token=${bkToken}`;
+  await shell(`curl -sf -o /dev/null -b '${cookie}' '${link}'`); // the emulator works out its SHA-256 once
+  const curl: number[] = [];
+  const piped: number[] = [];
+  const action: number[] = [];
+  const actionFile: number[] = [];
+  const large: number[] = [];
+  for (let round = 0; round < (values.quick ? 1 : 3); round++) {
+    const c = await shell(`curl -sf -o '${join(work, 'curl.bin')}' -b '${cookie}' '${link}'`);
+    const p = await shell(`curl -sf -b '${cookie}' '${link}' | sha256sum`);
+    const o = await ours('large.bin');
+    if (c.code !== 0 || p.code !== 0) throw new Error('curl failed');
+    curl.push(c.ms);
+    piped.push(p.ms);
+    action.push(o.ms);
+    actionFile.push(o.fileMs);
+    large.push(o.mib);
+    await rm(join(work, 'curl.bin'), { force: true });
+  }
+  const small = await ours('small.bin');
+  const gibPerS = (ms: number): string => `${(sizes.large / 2 ** 30 / (ms / 1000)).toFixed(2)} GiB/s`;
+  const floor = median(curl);
+  for (const [name, times] of [
+    ['curl -o file', curl],
+    ['curl piped to sha256sum', piped],
+    ['this action: download-artifacts, the file', actionFile],
+    ['this action: download-artifacts, the whole step', action],
+  ] as const)
+    rows.push([
+      `download 1 GiB: ${name}`,
+      `${fmt(median(times))}, ${gibPerS(median(times))} (${(floor / median(times)).toFixed(2)} × curl)`,
+      `median of ${times.length}, alternated; target ≥ 0.4 × curl for the action`,
+    ]);
+  rows.push([
+    'download: peak RSS, 1 MiB and 1 GiB file',
+    `${small.mib.toFixed(0)} MiB and ${median(large).toFixed(0)} MiB`,
+    `the 1 GiB file's peak ${(median(large) - small.mib).toFixed(0)} MiB above the 1 MiB file's; target ≤ 100 MiB above`,
   ]);
   await emu.close();
 }

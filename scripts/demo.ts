@@ -5,6 +5,8 @@
 // RUNNER_DEBUG=1 shows the debug lines, as re-running a job with debug logging does.
 // A re-run: `npm start -- operation=start-build run-attempt=2` (earlier-status=FAILED by default;
 // SUCCEED, RUNNING, …): attempt 1's build is seeded into the pipeline's history first.
+// The build's files: `npm start -- operation=download-artifacts` downloads a build of p-demo that
+// ended, and shows the files written, with their sizes, before they are cleaned up.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -66,8 +68,8 @@ const seeded: Record<string, string> = {
   'resign-id': DEMO.resignId,
   'download-url': 'true',
   'project-id': DEMO.projectId,
-  'pipeline-id': operation === 'start-build' ? 'p-demo' : DEMO.review,
-  'build-id': world?.reviewBuild ?? '',
+  'pipeline-id': operation === 'start-build' || operation === 'download-artifacts' ? 'p-demo' : DEMO.review,
+  'build-id': (operation === 'download-artifacts' ? world?.endedBuild : world?.reviewBuild) ?? '',
   decision: 'approve',
 };
 const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
@@ -161,6 +163,7 @@ try {
   rule('outputs');
   for (const [name, value] of Object.entries(result.outputs))
     console.log(`${name}=${value.length > 300 ? `${value.slice(0, 300)}…` : value}`);
+  await showFiles(result.outputs['download-path']);
   rule('job summary (GITHUB_STEP_SUMMARY)');
   console.log(result.summary);
   rule(`exit code ${result.code} after ${formatElapsed(result.durationMs)}`);
@@ -173,15 +176,30 @@ try {
   await checks?.close();
 }
 
+/** The files a download wrote, as `ls` would list them, before the step's folder is removed. */
+async function showFiles(folder: string | undefined): Promise<void> {
+  if (!folder) return;
+  const { readdir, stat } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  rule(`files in download-path (${folder})`);
+  const names = (await readdir(folder, { recursive: true }).catch(() => [] as string[])).sort();
+  for (const name of names) {
+    const s = await stat(join(folder, name));
+    if (s.isFile()) console.log(`${String(s.size).padStart(10)}  ${name}`);
+  }
+  if (names.length === 0) console.log('(none)');
+}
+
 /** `npm start -- --help`: how to run it, each operation with the inputs it reads, and the shared ones. */
 function help(): string {
   const ops = Object.entries(REGISTRY).map(
-    ([name, d]) => `  ${name.padEnd(17)}${Object.keys(d.inputs).join(', ') || '(no inputs of its own)'}`,
+    ([name, d]) => `  ${name.padEnd(19)}${Object.keys(d.inputs).join(', ') || '(no inputs of its own)'}`,
   );
   return [
     'npm start [-- name=value ...]: the built action against the bk-ci emulator, as a runner runs it.',
     'Any input of action.yml as name=value; operation=sign-detail by default. The seeded world fills in',
-    'project-id, pipeline-id, build-id, resign-id and decision for the operation that reads them.',
+    'project-id, pipeline-id, build-id, resign-id and decision for the operation that reads them',
+    '(download-artifacts: a build of p-demo that ended, with its files).',
     '',
     'Operations and the inputs each reads:',
     ...ops,
@@ -194,6 +212,8 @@ function help(): string {
     '  npm start -- operation=review-build wait=true  (then follows that build to its end)',
     '  npm start -- operation=build-status wait=false',
     '  npm start -- operation=start-build pipeline-id=p-fail',
+    '  npm start -- operation=download-artifacts      (the files of a build of p-demo that ended, downloaded)',
+    "  npm start -- operation=start-build download='app/*.ipa'   (starts p-demo, downloads its IPA at the end)",
     'RUNNER_DEBUG=1 npm start shows the debug lines. Against an emulator started on its own',
     '(npm run emulator -- --port 8080): npm start -- base-url=http://127.0.0.1:8080 bk-token=<its bk-token> operation=… ;',
     'nothing is seeded then, and the step gets only the inputs given.',

@@ -212,6 +212,10 @@ export function describeTokenProblem(
   }
 }
 
+/** What a refused bk-token means and what to do, wherever bk-ci refuses it (the token endpoint, a download). */
+export const TICKET_REFUSED =
+  'the BlueKing login ticket has expired or belongs to another installation. Log in again and store the new bk_token cookie as the secret.';
+
 /** The token endpoint: not under the OpenAPI, and only on bk-ci's own gateway. */
 export const TOKEN_ENDPOINT = perGateway('GET', '/ms/auth/api/user/token/get', null);
 
@@ -256,7 +260,7 @@ export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
       throw new AuthError(
         o.bkToken === undefined
           ? `the token endpoint refused a request without a login ticket (HTTP 401: ${e.serverMessage}). Set access-token (with user-id) or bk-token.`
-          : `the token endpoint refused bk-token (HTTP 401: ${e.serverMessage}): the BlueKing login ticket has expired or belongs to another installation. Log in again and store the new bk_token cookie as the secret.`,
+          : `the token endpoint refused bk-token (HTTP 401: ${e.serverMessage}): ${TICKET_REFUSED}`,
         { kind: 'refused' },
         { cause: e, status: 401 },
       );

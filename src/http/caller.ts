@@ -104,7 +104,9 @@ const CERTIFICATE =
   /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 /** A request Node refused to build (a header value it cannot carry): never sent, and no retry mends it. */
 const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_URL']);
-const CERTIFICATE_HINT =
+/** A certificate the runner cannot verify: no retry mends it. */
+export const isCertificateCode = (code: string | undefined): boolean => code !== undefined && CERTIFICATE.test(code);
+export const CERTIFICATE_HINT =
   'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
 /**
@@ -249,7 +251,8 @@ function plainHttpAnswer(url: string, code: string | undefined, detail: string):
   return `base-url uses https, but ${host} answered in plain http (TLS said "wrong version number"): the server there speaks http, not https. Give base-url with http:// for it (allow-insecure-http: true beyond this machine), or the port where it serves https`;
 }
 
-function errorCode(e: unknown): string | undefined {
+/** The first `code` in the error's chain of causes (Node's `ECONNRESET`, a TLS code). */
+export function errorCode(e: unknown): string | undefined {
   for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
     const code = (x as { code?: unknown }).code;
     if (typeof code === 'string') return code;
@@ -257,7 +260,8 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
-function describeCause(e: unknown): string {
+/** The error and its causes in words, each once. */
+export function describeCause(e: unknown): string {
   const parts: string[] = [];
   for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
     // fetch wraps every failure in "fetch failed"; the causes say what happened.

@@ -2,6 +2,7 @@
 // its GitHub check run) and each one's own (start-build, retry-build, review-build).
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
+import { downloadInputs } from './download.ts';
 import { bool, isHttpUrl, oneOf, segment, splitList, textMapping } from './fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
@@ -44,6 +45,7 @@ export const followInputs = {
   variables: variablesInput.optional(),
   'mask-variables': maskVariablesInput.optional(),
   artifacts: bool('artifacts').default(false),
+  ...downloadInputs,
 };
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub's expression for the job's token, as action.yml gives it
@@ -135,4 +137,11 @@ export const reviewBuildInputs = z.object({
   // A person's approval is passed on and the step ends (docs/review-build.md): following the build
   // to its end, for up to the whole timeout, is asked for with wait: true.
   wait: bool('wait').default(false),
+});
+
+/** download-artifacts' inputs: a build given by id, its console (an origin the login ticket may go to), its files. */
+export const downloadArtifactsInputs = z.object({
+  ...givenBuildInputs,
+  'console-url': followInputs['console-url'],
+  ...downloadInputs,
 });

@@ -10,6 +10,8 @@ import { bool, duration, headerValue, withoutCredentials } from './fields.ts';
 export interface Settings extends ConnectionSettings {
   timeoutMs: number;
   pollIntervalMs: number;
+  /** Plain http to a host other than loopback was allowed (base-url, download-hosts). */
+  allowInsecureHttp?: boolean;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -49,6 +51,7 @@ export const settingsSchema = z
       pollIntervalMs: i['poll-interval'],
       requestTimeoutMs: i['request-timeout'],
       retries: i.retries,
+      allowInsecureHttp: i['allow-insecure-http'],
     };
   });
 

@@ -1,5 +1,6 @@
 import type { z } from '../base/schema.ts';
 import { buildStatusInputs, checkProblems } from '../inputs/build.ts';
+import { downloadProblems } from '../inputs/download.ts';
 import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
@@ -14,6 +15,7 @@ export default defineOperation({
   credentials: 'any',
   describe: (t, settings) => [...givenBuildRows(t), waitRow(t.wait, settings.timeoutMs)],
   waits: (t) => t.wait,
-  check: (t) => checkProblems(t),
+  // A build read once may have ended: its files are then downloaded, else the step says it has not.
+  check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: false })],
   run: (t, ctx) => followGivenBuild(t, ctx),
 });

@@ -5,6 +5,7 @@ import type { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
 import type { buildStatusInputs } from '../inputs/build.ts';
 import { BUILD_OUTPUTS, type BuildOutput, buildUrl, CHECK_OUTPUTS, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
+import { filesAsked } from '../pipeline/build-download.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
@@ -58,6 +59,7 @@ export async function followGivenBuild(t: Given, ctx: Context, run?: NewRun): Pr
         stopOnCancel: run?.stopOnCancel ?? false,
         onReview: t['on-review'],
         report: reportOptions(t),
+        download: filesAsked(t, ctx, consoleUrl),
         onView: check?.onView,
       },
       ctx,

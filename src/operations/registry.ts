@@ -23,6 +23,7 @@ export const OPERATION_NAMES = [
   'build-status',
   'review-build',
   'retry-build',
+  'download-artifacts',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
@@ -47,6 +48,9 @@ function declare<const I extends Readonly<Record<string, string | null>>>(
   return { inputs, secrets, load: async () => (await load()).default };
 }
 
+/** What brings a build's files into the runner: the build operations and download-artifacts. */
+const BUILD_FILES = { download: null, 'download-path': 'bkci-artifacts', 'download-hosts': null } as const;
+
 /** What start-build, build-status and review-build read to show a build. */
 const BUILD_SHOWN = {
   wait: 'true',
@@ -56,6 +60,7 @@ const BUILD_SHOWN = {
   variables: null,
   artifacts: 'false',
   'mask-variables': null,
+  ...BUILD_FILES,
 } as const;
 
 /** What start-build and build-status read to mirror the build as a GitHub check run. */
@@ -120,6 +125,10 @@ export const REGISTRY = {
     },
     () => import('./retry-build.ts'),
     ['github-token'],
+  ),
+  'download-artifacts': declare(
+    { 'project-id': null, 'build-id': null, 'pipeline-id': null, 'console-url': null, ...BUILD_FILES },
+    () => import('./download-artifacts.ts'),
   ),
 } as const satisfies Record<OperationName, Declaration>;
 

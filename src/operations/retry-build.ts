@@ -1,6 +1,7 @@
 import type { z } from '../base/schema.ts';
 import { BUILD_RETRY, type BuildRef } from '../bkci/builds.ts';
 import { checkProblems, retryBuildInputs } from '../inputs/build.ts';
+import { downloadProblems } from '../inputs/download.ts';
 import { buildUrl, consoleRoot } from '../pipeline/build-declarations.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { type Retried, type RetryWhat, retriedWords, retryOnce } from '../pipeline/rerun-retry.ts';
@@ -25,7 +26,7 @@ export default defineOperation({
     waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
-  check: (t) => checkProblems(t),
+  check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
   run: (t, ctx) => runRetryBuild(t, ctx),
 });
 

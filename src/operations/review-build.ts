@@ -4,7 +4,9 @@ import type { z } from '../base/schema.ts';
 import { atBuild, BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
 import { reviewBuildInputs } from '../inputs/build.ts';
+import { downloadProblems } from '../inputs/download.ts';
 import { BUILD_OUTPUTS, type BuildOutput, buildUrl, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
+import { filesAsked } from '../pipeline/build-download.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
 import { describePending, pendingReview } from '../pipeline/review-state.ts';
@@ -32,6 +34,7 @@ export default defineOperation({
     waitRow(t.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
+  check: (t, settings) => downloadProblems(t, settings, { waitsForEnd: true }),
   run: (t, ctx) => runReviewBuild(t, ctx),
 });
 
@@ -89,6 +92,7 @@ async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome
     stopOnCancel: false,
     onReview: t['on-review'],
     report: reportOptions(t),
+    download: filesAsked(t, ctx, consoleUrl),
   };
   try {
     const o = await watchBuild(watched, ctx);

@@ -4,7 +4,9 @@ import type { z } from '../base/schema.ts';
 import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
 import type { BuildCheck } from '../github/check.ts';
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
+import { downloadProblems } from '../inputs/download.ts';
 import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
+import { filesAsked } from '../pipeline/build-download.ts';
 import { reportOptions } from '../pipeline/build-report.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
@@ -35,7 +37,7 @@ export default defineOperation({
     ['on-rerun', t['on-rerun']],
   ],
   waits: (t) => t.wait,
-  check: (t) => checkProblems(t),
+  check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
   run: (t, ctx) => runStartBuild(t, ctx),
 });
 
@@ -76,6 +78,7 @@ async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<O
     stopOnCancel: t['stop-on-cancel'],
     onReview: t['on-review'],
     report: reportOptions(t),
+    download: filesAsked(t, ctx, consoleUrl),
     onView: check?.onView,
   });
   /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */

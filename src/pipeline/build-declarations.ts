@@ -53,5 +53,7 @@ export const BUILD_OUTPUTS = [
   'conclusion',
   'reviewers',
   ...SIGHT_OUTPUTS,
+  'downloaded',
+  'download-path',
 ] as const;
 export type BuildOutput = (typeof BUILD_OUTPUTS)[number];

@@ -268,7 +268,7 @@ function stageOf(s: BuildStatus): string | undefined {
 }
 
 /** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly. */
-function unknownBuild(e: unknown, b: BuildRef): UnknownBuildError | undefined {
+export function unknownBuild(e: unknown, b: BuildRef): UnknownBuildError | undefined {
   if (!(e instanceof HttpError) || e.status !== 400 || !/Invalid buildId/i.test(e.serverMessage)) return undefined;
   return new UnknownBuildError(
     `no build ${b.id} in project ${b.projectId}${b.pipelineId ? ` (pipeline ${b.pipelineId})` : ''}: check build-id and project-id`,

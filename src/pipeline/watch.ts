@@ -9,10 +9,13 @@ import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
 import type { BkciApi } from '../bkci/client.ts';
+import type { DownloadAsk } from '../download/build-files.ts';
+import type { Fetched } from '../download/report.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type PollEnd, type PollOptions, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts';
 import type { BuildOutput } from './build-declarations.ts';
+import { downloadOnEnd, withFilesProblem } from './build-download.ts';
 import { buildName, newState, notify, ofPipeline, type Reading, readPoll, UnknownBuildError, urlOf } from './build-read.ts';
 import { BuildReport, failedSteps, NO_REPORT, type ReportOptions, type Seen } from './build-report.ts';
 import { stopAndSee } from './build-stop.ts';
@@ -34,6 +37,8 @@ export interface Watched extends BuildRef {
   onReview: 'wait' | 'fail';
   /** What to show of it besides its status: its log, variables, artifacts. */
   report?: ReportOptions | undefined;
+  /** The files to bring into the runner once it has ended (src/pipeline/build-download.ts). */
+  download?: DownloadAsk | undefined;
   /** The run a retry just asked for: no end counts before it shows (src/pipeline/rerun-gate.ts). */
   newRun?: number | undefined;
   /**
@@ -152,7 +157,10 @@ async function ended(r: Reading, end: PollEnd): Promise<Outcome<BuildOutput>> {
   if (logAfterEndMs > 0) ctx.log.info(`read the rest of the build's log for ${formatElapsed(logAfterEndMs)} after its end`);
   const last = progress.last;
   const failed = failedSteps(state.detail, last);
-  const seen = await r.report.end(reportEnd(end, last, r.gate.open), failed, last?.buildNum ?? b.num);
+  const over = reportEnd(end, last, r.gate.open);
+  const seen = await r.report.end(over, failed, last?.buildNum ?? b.num);
+  const pipelineId = b.pipelineId ?? state.detail?.pipelineId ?? undefined;
+  const files = await downloadOnEnd(b.download, over !== undefined, { projectId: b.projectId, pipelineId, id: b.id }, ctx);
   const elapsedMs = (endAt ?? clock.now()) - ctx.start;
   const d = decideEnd({
     end,
@@ -169,9 +177,11 @@ async function ended(r: Reading, end: PollEnd): Promise<Outcome<BuildOutput>> {
     trouble: troubleNote(progress, clock.now()),
     problem: seen.problem,
   });
-  const o = outcomeOf(r, { headline: d.headline, conclusion: d.conclusion, seen, elapsedMs, logAfterEndMs });
-  if (d.error === undefined) return o;
-  throw new OperationError(d.error, d.done === undefined ? o : { ...o, done: d.done });
+  const o = outcomeOf(r, { headline: d.headline, conclusion: d.conclusion, seen, elapsedMs, logAfterEndMs, files });
+  const error = withFilesProblem(d.error, files, over !== undefined);
+  if (error === undefined) return o;
+  const done = d.done ?? (d.error === undefined && over !== undefined ? `${buildName(r)} ended ${last?.status ?? ''}` : undefined);
+  throw new OperationError(error, done === undefined ? o : { ...o, done });
 }
 
 /** The wait broken off: the job was cancelled (the build stopped when it is this step's), or a read failed. */
@@ -211,7 +221,15 @@ function seeAfterStop(progress: Progress<BuildStatus>, s: BuildStatus, at: numbe
 /** The outcome of every ending: the build as the step saw it, and what it showed besides its status. */
 function outcomeOf(
   r: Reading,
-  o: { headline: string; conclusion: Conclusion; seen: Seen; elapsedMs: number; logAfterEndMs?: number; stopped?: string | undefined },
+  o: {
+    headline: string;
+    conclusion: Conclusion;
+    seen: Seen;
+    elapsedMs: number;
+    logAfterEndMs?: number;
+    stopped?: string | undefined;
+    files?: Fetched | undefined;
+  },
 ): Outcome<BuildOutput> {
   notify(r, o.conclusion);
   const { b, state } = r;
@@ -237,8 +255,8 @@ function outcomeOf(
   return {
     ...described,
     status: state.http,
-    outputs: { ...described.outputs, ...report },
-    blocks: [...described.blocks, ...o.seen.blocks],
+    outputs: { ...described.outputs, ...report, ...o.files?.outputs },
+    blocks: [...described.blocks, ...o.seen.blocks, ...(o.files?.blocks ?? [])],
     ...(o.seen.diagnostics === undefined ? {} : { diagnostics: o.seen.diagnostics }),
   };
 }

@@ -8,7 +8,8 @@ import { ROOT } from '../support/dist-runner.ts';
 // import of one of Node's modules makes Node read all its exports (some load more of Node).
 
 const DIST = join(ROOT, 'dist');
-const BUILDS = ['start-build', 'build-status', 'review-build', 'retry-build'];
+// The operations on a build, which load the build room (watch.js) too; download-artifacts its download (download.js).
+const BUILDS = ['start-build', 'build-status', 'review-build', 'retry-build', 'download-artifacts'];
 
 /** A chunk's static imports, as rollup writes them at its top (minified: no spaces needed). */
 const importsOf = (code: string): string[] =>
@@ -73,6 +74,19 @@ describe('dist/', () => {
     expect(importers('github.js')).toEqual(['check.js']);
     expect(importers('check.js')).toEqual(['build-check.js']);
     expect(code['github.js']).toMatch(/api\.github\.com/);
+  });
+});
+
+describe('the download', () => {
+  it("loads only when a step asks for the build's files: download.js by one dynamic import from the build room, and with download-artifacts", async () => {
+    const files = (await readdir(DIST)).filter((f) => f.endsWith('.js'));
+    const code = Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(DIST, f), 'utf8')] as const)));
+    const staticImporters = files.filter((f) => importsOf(code[f] ?? '').includes('./download.js'));
+    expect(staticImporters).toEqual(['download-artifacts.js']);
+    expect(files.filter((f) => (code[f] ?? '').includes('import("./download.js")'))).toEqual(['watch.js']);
+    // What streams, hashes and writes files is there, and nowhere a start reads.
+    expect(code['download.js']).toMatch(/X-Checksum-Sha256/);
+    for (const f of ['index.js', 'get-project.js', 'start-build.js', 'watch.js']) expect(code[f], f).not.toMatch(/X-Checksum-Sha256/);
   });
 });
 

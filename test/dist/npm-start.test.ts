@@ -99,6 +99,18 @@ describe('npm start', () => {
       expect(r.left).toEqual([]);
     }, 60_000);
 
+    it("download-artifacts: a build of p-demo that ended, its files downloaded, listed and removed with the step's folder", async ({
+      expect,
+    }) => {
+      const r = await npmStart(['operation=download-artifacts'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/downloaded app\/App\.ipa \(1 MiB, SHA-256 verified\) in /);
+      expect(r.out).toMatch(/^ +1048576 {2}app\/App\.ipa$/m);
+      expect(r.out).toMatch(/^ +\d+ {2}reports\/coverage\.html$/m);
+      expect(r.out).toContain('| app/App.ipa | 1 MiB | SHA-256 |');
+      expect(r.left).toEqual([]);
+    }, 60_000);
+
     it('a failing pipeline fails the step with its error', async ({ expect }) => {
       const r = await npmStart(['operation=start-build', 'pipeline-id=p-fail', 'logs=none'], { npm: false });
       expect(r.code).toBe(1);

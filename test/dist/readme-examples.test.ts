@@ -1,5 +1,6 @@
 // A sample of the README's examples through the built action, as the runner starts it: the first
-// one of each family (request, builds, projects, callbacks, tokens, re-signing, the gateway). What
+// one of each family (request, builds, projects, callbacks, tokens, re-signing, the gateway, the
+// build's files). What
 // needs the process here is the step as a workflow runs it: the inputs as INPUT_ variables, dist/
 // loaded without node_modules, the real clock of its waits. Every example, this sample included,
 // runs in process in test/run/readme-examples.test.ts, from the same extraction
@@ -35,6 +36,8 @@ const FAMILY: Record<string, string> = {
 };
 const familyOf = (e: Example): string => {
   const operation = String(withOf(e)?.operation);
+  // The build's files in the runner are a family of their own, whichever operation brings them.
+  if (withOf(e)?.download !== undefined || operation === 'download-artifacts') return viaGateway(e) ? 'gateway' : 'download';
   return viaGateway(e) ? 'gateway' : (FAMILY[operation] ?? operation);
 };
 
@@ -45,7 +48,16 @@ const sample = [...firsts.values()];
 
 describe.concurrent('a sample of the examples in README.md and docs/, through the built action', () => {
   it('has one of each family', () => {
-    expect(sample.map(familyOf).sort()).toEqual(['builds', 'callbacks', 'gateway', 'projects', 're-signing', 'request', 'tokens']);
+    expect(sample.map(familyOf).sort()).toEqual([
+      'builds',
+      'callbacks',
+      'download',
+      'gateway',
+      'projects',
+      're-signing',
+      'request',
+      'tokens',
+    ]);
   });
 
   for (const e of sample) {

@@ -70,7 +70,7 @@ describe('the mistakes of a first hour', () => {
       const r = await step({ operation: 'get-project', 'project-id': 'demo', 'resign-id': 's-1', 'build-id': 'b-1' });
       expect(r.code).toBe(0);
       expect(warnings(r.stdout)).toEqual([
-        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status, review-build, retry-build). Remove them, or check the operation.',
+        'operation get-project does not read these inputs, so they were ignored: resign-id (read by sign-detail); build-id (read by build-status, review-build, retry-build, download-artifacts). Remove them, or check the operation.',
       ]);
     });
 
@@ -125,8 +125,10 @@ describe('outputs mean what action.yml says, for every operation that sets them'
   const w = useDemo();
   let described: Record<string, string>;
   beforeEach(async () => {
-    w.pipeline({ pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 100 }] });
-    w.pipeline(REVIEW_PIPELINE);
+    // Each build archives a file: what download brings in.
+    const artifacts = [{ path: 'app/App.ipa', size: 1000 }];
+    w.pipeline({ pipelineId: 'p-demo', phases: [{ status: 'RUNNING', ms: 100 }], artifacts });
+    w.pipeline({ ...REVIEW_PIPELINE, artifacts });
     described = Object.fromEntries(
       Object.entries((await readActionYml()).outputs).map(([name, o]) => [name, (o as { description: string }).description]),
     );
@@ -142,8 +144,8 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     return names?.every((n) => (OPERATION_NAMES as readonly string[]).includes(n)) ? names : undefined;
   };
 
-  /** What makes a build's variables and artifacts outputs appear. */
-  const SEEN = { variables: 'BK_CI_BUILD_ID', artifacts: 'true' };
+  /** What makes a build's variables, artifacts and downloaded outputs appear. */
+  const SEEN = { variables: 'BK_CI_BUILD_ID', artifacts: 'true', download: '**' };
   /** A build of p-review, waiting for its stage review: what review-build decides. */
   const waitingForReview = async (): Promise<string> => {
     const r = await step({ operation: 'start-build', 'project-id': 'demo', 'pipeline-id': 'p-review', wait: 'false', logs: 'none' });
@@ -173,6 +175,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     ['build-status', { 'project-id': 'demo', ...SEEN }],
     ['review-build', { 'project-id': 'demo', decision: 'approve', wait: 'true', ...SEEN }],
     ['retry-build', { 'project-id': 'demo', ...SEEN }],
+    ['download-artifacts', { 'project-id': 'demo' }],
   ];
 
   it('each operation sets exactly the outputs whose description names it, and the common ones', async () => {
@@ -181,7 +184,7 @@ describe('outputs mean what action.yml says, for every operation that sets them'
     let buildId = '';
     for (const [operation, inputs] of RUNS) {
       const build =
-        operation === 'build-status' || operation === 'retry-build'
+        operation === 'build-status' || operation === 'retry-build' || operation === 'download-artifacts'
           ? buildId
           : operation === 'review-build'
             ? await waitingForReview()

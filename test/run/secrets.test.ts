@@ -43,6 +43,9 @@ const OPERATIONS: [string, Record<string, string>][] = [
   ],
   ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-app', 'build-params': 'TOKEN_ECHO: x', timeout: '2s', 'poll-interval': '1s' }],
   ['build-status', { 'project-id': 'demo', 'build-id': 'b-nope' }],
+  // The build's files: the login ticket travels as a cookie, with bk-token; without it one bare try.
+  ['start-build', { 'project-id': 'demo', 'pipeline-id': 'p-app', download: '**', timeout: '10s', 'poll-interval': '1s' }],
+  ['download-artifacts', { 'project-id': 'demo', 'build-id': 'b-nope' }],
 ];
 
 describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flavour) => {
@@ -51,7 +54,7 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
     const { emu, clock, bkToken, accessToken } = await worldForTest({ flavour });
     emu.seedSign({ resignId: 's-ok' });
     emu.seedSign({ resignId: 's-fail', result: 'FAIL', failMessage: 'nope' });
-    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app' });
+    emu.seedPipeline({ projectId: 'demo', pipelineId: 'p-app', artifacts: [{ path: 'app/App.ipa', size: 5000 }] });
     // Once with bk-token (issued tokens), once with access-token; then a server error on every call.
     const runs: Record<string, string>[] = [{ 'bk-token': bkToken }];
     if (operation !== 'get-token') runs.push({ 'access-token': accessToken, 'user-id': 'alice' });

@@ -73,8 +73,8 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
   try {
     await run({
       getInput: (name) => (inputs[name] ?? '').trim(),
-      // The runner's environment as run() reads it: its temp folder, and what the test gives.
-      env: { RUNNER_TEMP: env.RUNNER_TEMP, ...o.env },
+      // The runner's environment as run() reads it: its temp folder and workspace, and what the test gives.
+      env: { RUNNER_TEMP: env.RUNNER_TEMP, GITHUB_WORKSPACE: join(work, 'workspace'), ...o.env },
       random: () => 0,
       ownsProcess: false,
       ...(o.clock === undefined ? {} : { clock: o.clock }),

@@ -43,6 +43,8 @@ export interface ReadmeWorld {
   world: World;
   bkToken: string;
   accessToken: string;
+  /** A build of the README's pipeline that ended, with files: what a later job downloads. */
+  endedBuild: string;
 }
 
 /** The expressions the README's examples use, and what each stands for here. One missing fails the example that uses it. */
@@ -58,6 +60,7 @@ const EXPRESSIONS: Record<string, (w: ReadmeWorld) => string> = {
   'secrets.BK_APP_SECRET': () => 'app-secret-0001',
   'matrix.region': () => 'eu',
   'matrix.shard': () => '1',
+  'needs.build.outputs.build-id': (w) => w.endedBuild,
 };
 
 /**
@@ -72,7 +75,7 @@ const CANNOT_RUN: [string, (e: Example) => boolean][] = [
   ],
   [
     'it decides the review of a build another job started and left waiting (needs.…), which this test has not started',
-    (e) => /\$\{\{\s*needs\./.test(JSON.stringify(e.step.with)),
+    (e) => withOf(e)?.operation === 'review-build' && /\$\{\{\s*needs\./.test(JSON.stringify(e.step.with)),
   ],
 ];
 
@@ -93,9 +96,20 @@ export async function readmeWorld(o: { gateway: boolean } & Pick<WorldOptions, '
   const { bkToken, token } = world.emu.addUser('ci-bot');
   for (const englishName of ['my-project', 'mobile-app', 'project'])
     world.emu.seedProject({ englishName, projectName: `README ${englishName}`, creator: 'ci-bot' });
-  world.pipeline({ projectId: 'my-project', pipelineId: 'p-0123456789abcdef', phases: [{ status: 'RUNNING', ms: 300 }] });
+  world.pipeline({
+    projectId: 'my-project',
+    pipelineId: 'p-0123456789abcdef',
+    phases: [{ status: 'RUNNING', ms: 300 }],
+    // What a release build archives: the signed package, the unsigned one it came from, a report.
+    artifacts: [
+      { path: 'app/MyApp.ipa', size: 200_000 },
+      { path: 'app/MyApp-unsigned.ipa', size: 200_000 },
+      { path: 'reports/junit.xml', content: '<testsuite tests="1"/>', type: 'CUSTOM_DIR' },
+    ],
+  });
   world.emu.seedSign({ resignId: 's-readme' });
-  return { world, bkToken, accessToken: token.accessToken };
+  const ended = world.emu.seedBuild({ projectId: 'my-project', pipelineId: 'p-0123456789abcdef', status: 'SUCCEED' });
+  return { world, bkToken, accessToken: token.accessToken, endedBuild: ended.id };
 }
 
 /** The inputs as the runner would get them: every expression replaced, or the name of one this test does not know. */
@@ -128,4 +142,7 @@ export function expectRanAsWritten(expect: ExpectStatic, e: Example, r: StepResu
   expect(r.errors).toEqual([]);
   for (const name of outputsRead(e)) expect(r.outputs, `a later step reads steps.${e.step.id}.outputs.${name}`).toHaveProperty(name);
   if (withOf(e)?.operation === 'request') expect(JSON.parse(r.outputs.data ?? 'null')).not.toBeNull();
+  // A download brought files: the patterns chose some, and each was written.
+  if (withOf(e)?.download !== undefined || withOf(e)?.operation === 'download-artifacts')
+    expect(JSON.parse(r.outputs.downloaded ?? '[]')).not.toEqual([]);
 }

@@ -40,6 +40,7 @@ describe('parseInputs', () => {
       pollIntervalMs: 5000,
       requestTimeoutMs: 30_000,
       retries: 3,
+      allowInsecureHttp: false,
     });
     expect(task).toEqual({ 'project-id': 'demo' });
   });

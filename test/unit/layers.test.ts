@@ -16,6 +16,8 @@ const LAYERS: [string, number][] = [
   ['pipeline/', 4],
   // The step's inputs, each declared once: checked against what bk-ci knows (gateways, project fields).
   ['inputs/', 3.5],
+  // The build's files into the runner: below the inputs (which check its patterns), on bk-ci's client.
+  ['download/', 3.25],
   ['bkci/', 3],
   ['http/', 2],
   ['wait/', 2],

@@ -1,0 +1,191 @@
+// The build's files into the runner (`download`, `download-artifacts`): listed with file_info,
+// chosen by the patterns with their local paths checked (plan.ts), each link from bk-ci, then up
+// to 4 files at once (transfer.ts), with progress for a long one; what came and what did not,
+// said (report.ts). Loaded only when a step asks for files. docs/download.md.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Clock } from '../base/clock.ts';
+import { formatDuration } from '../base/duration.ts';
+import { CancelledError, errorMessage } from '../base/errors.ts';
+import type { Log } from '../base/log.ts';
+import { formatSize } from '../base/size.ts';
+import { type FileInfo, fileLink, listBuildFiles } from '../bkci/artifacts.ts';
+import type { BuildRef } from '../bkci/builds.ts';
+import type { BkciApi } from '../bkci/client.ts';
+import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
+import { streamClient } from '../http/stream-get.ts';
+import { FileError } from './answer.ts';
+import { compile } from './glob.ts';
+import { byteCollector } from './memory.ts';
+import { folderFor, PartFile, removeEmpty, TempFiles } from './part-file.ts';
+import { type Plan, type PlannedFile, planDownload } from './plan.ts';
+import { eachAtOnce } from './pool.ts';
+import { Progress } from './progress.ts';
+import { type Done, type Fetched, refusalWords, report } from './report.ts';
+import { type TransferSettings, transfer } from './transfer.ts';
+
+/** What the step asks of the download: its inputs, and the settings a file's requests take. */
+export interface DownloadAsk {
+  /** As written; none: every file of the build. */
+  patterns: readonly string[];
+  /** download-path, absolute. */
+  root: string;
+  /** Origins that may receive the bk_token cookie: base-url's, console-url's, download-hosts. */
+  origins: readonly string[];
+  token: string | undefined;
+  /** request-timeout: the longest silence. */
+  silenceMs: number;
+  retries: number;
+  /** The step's deadline, by the clock. */
+  deadline: number;
+}
+
+/** What the download needs of the step. */
+export interface DownloadContext {
+  api: Pick<BkciApi, 'call'>;
+  clock: Clock;
+  log: Log;
+  /** Aborted when the job is cancelled. */
+  signal: AbortSignal;
+  /** The step's environment: a proxy is taken from it. */
+  env?: NodeJS.ProcessEnv | undefined;
+  random?: () => number;
+}
+
+/** Files at once. */
+export const PARALLEL = 4;
+const USER_AGENT = 'bkci-action/0.1';
+
+/** Lists, chooses and downloads the build's files; never throws for a file, says it (Fetched.problem). */
+export async function downloadBuildFiles(ask: DownloadAsk, b: BuildRef, d: DownloadContext): Promise<Fetched> {
+  let records: FileInfo[];
+  try {
+    const listed = await listBuildFiles(d.api, b, d);
+    // The files seen are downloaded; those a page that went wrong held back are not known.
+    if (listed.incomplete !== undefined) d.log.warning(`${listed.incomplete.said}: files it did not list are not downloaded`);
+    records = listed.items;
+  } catch (e) {
+    const cancelled = e instanceof CancelledError;
+    const done = nothingDone({ cancelled, problem: cancelled ? undefined : `the build's files could not be listed: ${errorMessage(e)}` });
+    return report(planDownload([], b, []), done, ask.root);
+  }
+  const plan = planDownload(records, b, ask.patterns.map(compile));
+  say(plan, ask, b, d.log);
+  return report(plan, await fetchAll(plan.files, ask, b, d), ask.root);
+}
+
+const nothingDone = (o: Partial<Done>): Done => ({
+  written: [],
+  failed: [],
+  denied: [],
+  stopped: undefined,
+  untried: [],
+  cancelled: false,
+  problem: undefined,
+  ...o,
+});
+
+function say(plan: Plan, ask: DownloadAsk, b: BuildRef, log: Log): void {
+  if (plan.folders.length > 0)
+    log.info(`bk-ci lists ${plan.folders.length} folders among the build's files, which are not downloaded: ${plan.folders.join(', ')}`);
+  const bytes = plan.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
+  log.info(
+    `downloading ${plan.files.length} of the ${plan.all.length} files of build ${b.id} (${formatSize(bytes)}) to ${ask.root}${ask.token === undefined ? ', without bk-token' : ''}`,
+  );
+}
+
+/** Every chosen file, 4 at once (without bk-token the first alone: one bare try before the rest). */
+async function fetchAll(files: readonly PlannedFile[], ask: DownloadAsk, b: BuildRef, d: DownloadContext): Promise<Done> {
+  const done = nothingDone({});
+  try {
+    await mkdir(ask.root, { recursive: true });
+  } catch (e) {
+    return nothingDone({ problem: `could not make download-path ${ask.root}: ${errorMessage(e)}` });
+  }
+  if (files.length === 0) return done;
+  const client = await streamClient(d.env ?? {}, PARALLEL);
+  const stop = new AbortController();
+  const deadlineSignal = d.clock.timeout(Math.max(1, ask.deadline - d.clock.now()));
+  const progress = new Progress(
+    files.reduce((sum, f) => sum + (f.size ?? 0), 0),
+    files.length,
+    d.clock,
+    d.log,
+  );
+  const collect = byteCollector();
+  const made = new Set<string>();
+  const settings: TransferSettings = {
+    get: client.get,
+    origins: ask.origins,
+    token: ask.token,
+    userAgent: USER_AGENT,
+    clock: d.clock,
+    random: d.random ?? Math.random,
+    cancel: AbortSignal.any([d.signal, stop.signal]),
+    deadline: ask.deadline,
+    deadlineSignal,
+    silenceMs: ask.silenceMs,
+    retry: { ...DEFAULT_RETRY_POLICY, retries: ask.retries },
+    log: d.log,
+    temps: new TempFiles(),
+    onBytes: (n) => {
+      progress.add(n);
+      collect(n);
+    },
+  };
+  const one = async (f: PlannedFile): Promise<void> => {
+    if (stop.signal.aborted || d.signal.aborted) {
+      if (!d.signal.aborted) done.untried.push(f.path);
+      return;
+    }
+    try {
+      const entry = await fetchOne(f, ask, b, d, settings, made);
+      done.written.push({ planned: f, ...entry });
+      progress.fileDone();
+    } catch (e) {
+      failed(e, f, ask, done, d, stop);
+    }
+  };
+  try {
+    const [first, ...rest] = files;
+    if (ask.token === undefined && first !== undefined) await one(first);
+    await eachAtOnce(ask.token === undefined ? rest : files, PARALLEL, one);
+  } finally {
+    await client.close();
+    await removeEmpty(made);
+  }
+  // Written in the plan's order, whichever finished first.
+  done.written.sort((x, y) => files.indexOf(x.planned) - files.indexOf(y.planned));
+  return done;
+}
+
+/** One file: its link from bk-ci, its folder, its bytes. */
+async function fetchOne(f: PlannedFile, ask: DownloadAsk, b: BuildRef, d: DownloadContext, s: TransferSettings, made: Set<string>) {
+  const link = await fileLink(d.api, b.projectId, { type: f.type, path: f.path });
+  if (link === '') throw new FileError('server', 'bk-ci gave no link for it (user_download_url answered no url)');
+  const dir = await folderFor(ask.root, f.local, made);
+  const file = join(dir, f.local.split('/').at(-1) ?? '');
+  const part = await PartFile.open(dir, s.temps);
+  const t = await transfer({ link, path: f.local, size: f.size }, part, file, s);
+  d.log.info(
+    `downloaded ${f.local} (${formatSize(t.size)}, ${t.verified === 'sha256' ? 'SHA-256 verified' : 'size verified; no checksum was sent'}) in ${formatDuration(t.ms)}`,
+  );
+  return { entry: { name: f.name, path: f.path, file, size: t.size, sha256: t.sha256, verified: t.verified }, t };
+}
+
+/** A file that failed: said, and when bk-ci refused who asked, the rest is not tried. */
+function failed(e: unknown, f: PlannedFile, ask: DownloadAsk, done: Done, d: DownloadContext, stop: AbortController): void {
+  if (e instanceof CancelledError) {
+    if (d.signal.aborted) done.cancelled = true;
+    else done.untried.push(f.path);
+    return;
+  }
+  if (e instanceof FileError && e.kind === 'login') {
+    done.stopped ??= refusalWords(e, ask.token !== undefined);
+    done.denied.push({ path: f.path, why: `refused by bk-ci (HTTP ${e.status ?? ''})` });
+    stop.abort();
+    return;
+  }
+  d.log.info(`${f.local} was not downloaded: ${errorMessage(e)}`);
+  done.failed.push({ path: f.path, why: errorMessage(e) });
+}
