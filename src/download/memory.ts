@@ -14,9 +14,12 @@ let gc: Gc | undefined;
 /** V8's collector, as --expose-gc gives it, taken once: in a new context the flag has effect. */
 function collector(): Gc | undefined {
   if (gc === undefined) {
+    // Node's documentation warns that flags set after start may do nothing: then no collection is
+    // forced, and memory is what V8 makes of it (a function is checked for, not assumed).
     try {
       setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as Gc;
+      const exposed: unknown = runInNewContext('gc');
+      gc = typeof exposed === 'function' ? (o) => Reflect.apply(exposed, undefined, [o]) : () => undefined;
     } catch {
       gc = () => undefined;
     }
