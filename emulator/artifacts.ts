@@ -4,31 +4,13 @@
 // `/bkrepo/api/user/generic/…`; or on bk-ci's own disk (realm `local`, DiskArchiveFileServiceImpl),
 // `bk-archive/…` paths and links to `/ms/artifactory/api/user/artifactories/file/download/local`.
 // The files' bytes are served by emulator/files.ts.
-import { z } from 'zod';
-import { buildOf } from './build-ref.ts';
-import type { Build, BuildWorld } from './builds.ts';
-import { FileBytes } from './file-bytes.ts';
-import type { Reply, Wire } from './wire.ts';
 
-/** A file a build archives: to the pipeline repository (its path is relative to the build) or the custom one. */
-export const artifactSeedSchema = z
-  .object({
-    /** PIPELINE: relative to the build (`app/app.ipa`); CUSTOM_DIR: the path in the custom repository. */
-    path: z
-      .string()
-      .min(1)
-      .refine((p) => !p.endsWith('/') && !p.split('/').includes('..'), 'a file path, without .. and not ending in /'),
-    size: z.number().int().min(0).default(0),
-    /** The file's text; its size is then the text's. Without it the bytes are made up from the path (emulator/file-bytes.ts). */
-    content: z.string().optional(),
-    type: z.enum(['PIPELINE', 'CUSTOM_DIR']).default('PIPELINE'),
-    /** ms after build_start it is archived; by default when the build ends. */
-    at: z.number().int().min(0).optional(),
-    /** bk-repo metadata beside pipelineId and buildId. */
-    properties: z.record(z.string(), z.string()).default({}),
-  })
-  .strict();
-export type ArtifactSeed = z.infer<typeof artifactSeedSchema>;
+import type { Build } from './build-records.ts';
+import { buildOf } from './build-ref.ts';
+import type { BuildWorld } from './builds.ts';
+import { FileBytes } from './file-bytes.ts';
+import type { ArtifactSeed } from './pipeline-seed.ts';
+import type { Reply, Wire } from './wire.ts';
 
 const ARTIFACTORY_TYPES = new Set(['PIPELINE', 'CUSTOM_DIR', 'IMAGE', 'REPORT', 'CREATIVE']);
 const REPO: Record<string, string> = { PIPELINE: 'pipeline', CUSTOM_DIR: 'custom' };

@@ -3,8 +3,12 @@
 // run `executeCount` names). Stage reviews show as the stage's `checkIn` (StagePauseCheck),
 // manual-review steps as `manualReviewUserTask` elements. Facts from
 // docs/bkci/builds.md (its reviews and retry).
+
+import type { Life } from './build-life.ts';
 import { declaredParams, type StageLayout, type StepLayout, triggerStage } from './build-model.ts';
-import type { Build, BuildWorld, Life } from './builds.ts';
+import type { Build } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
+import { historyRow } from './histories.ts';
 import { runOf } from './retries.ts';
 import { groupId, stageReview, stepReview } from './reviews.ts';
 import type { Reply } from './wire.ts';
@@ -82,7 +86,7 @@ export function buildDetail(w: BuildWorld, projectId: string, query: URLSearchPa
   const b = executeCount === null || executeCount === '' ? found : runOf(found, Number(executeCount));
   const p = w.pipelineOf(b);
   const life = w.life(b);
-  const row = w.history(b, life);
+  const row = historyRow(w, b, life);
   const statuses = w.stageStatuses(b, life);
   const stages = w.layoutOf(b).map((stage, i) => {
     const status = statuses[i];

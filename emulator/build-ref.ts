@@ -1,7 +1,8 @@
 // Which build a v4 log, variable or artifact call means: bk-ci's openapi resolves the build's pipeline
 // (ApigwLogResourceV4Impl/ApigwBuildResourceV4Impl/ApigwArtifactoryResourceV4Impl.checkPipelineId) and
 // throws a ParamBlankException that ApiAspect turns into a 400 with `参数校验失败:{0} ` before its text.
-import type { Build, BuildWorld } from './builds.ts';
+import type { Build } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
 import type { Reply, Wire } from './wire.ts';
 
 /** The build `buildId` names in the project, or the openapi's refusal. */

@@ -6,9 +6,9 @@
 // `taskId` names where the new run starts: a stage (`stage-N`, with failedContainer its failed jobs
 // only), a job, a step or an element. bk-ci ignores failedContainer without taskId, and a taskId it
 // cannot find in the model: both are a whole-build retry. Facts: docs/bkci/builds.md#retry.
-import type { Build, BuildWorld } from './builds.ts';
-import { PIPELINE_LOCKED } from './builds.ts';
-import { type RetryScope, retryBuild, retryRefusal } from './retries.ts';
+import type { Build, RetryScope } from './build-records.ts';
+import { type BuildWorld, PIPELINE_LOCKED } from './builds.ts';
+import { retryBuild, retryRefusal } from './retries.ts';
 import type { Reply } from './wire.ts';
 
 /** pipeline.build.retry.limit_days: bk-ci's default. */

@@ -3,89 +3,12 @@
 // searchable a little later, and every page is sorted by the build machine's timestamp, then by
 // line number. A pipeline's seed scripts what its steps write and when; every build plays it.
 import { z } from 'zod';
+import type { Build, Retry } from './build-records.ts';
 import { buildOf } from './build-ref.ts';
-import type { Build, BuildWorld, Pipeline } from './builds.ts';
-import type { Retry } from './retries.ts';
+import type { BuildWorld } from './builds.ts';
+import { BKCI_LOG_PAGE, type LogScript } from './log-script.ts';
+import type { Pipeline } from './pipeline-seed.ts';
 import type { Reply, Wire } from './wire.ts';
-
-/** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
-export const BKCI_LOG_PAGE = 10_000;
-/** Generated lines a script may ask for: enough for any bench, not enough to exhaust the emulator's memory. */
-const MAX_GENERATED = 1_000_000;
-
-/** A step that writes lines: the ids bk-ci files them under (the build model names the same). */
-const logStepSchema = z
-  .object({
-    /** The element id, `e-…`: LogLine.tag. */
-    tag: z.string().regex(/^e-/),
-    jobId: z.string().default(''),
-    stepId: z.string().default(''),
-    /** The job's hash id, `c-…`. */
-    containerHashId: z.string().default(''),
-  })
-  .strict();
-
-const lineTiming = {
-  /** The run (1 first, 2 for the first retry …): a retried build's later run writes its own lines. */
-  executeCount: z.number().int().min(1).default(1),
-  /** ms from the agent's write to the log service's numbering (parallel jobs upload at different paces). */
-  delayMs: z.number().int().min(0).default(0),
-  /** ms from numbering to being searchable (ES refresh, a slow bulk batch): later lines can show first. */
-  lagMs: z.number().int().min(0).default(0),
-};
-
-export const logLineSchema = z
-  .object({
-    /** ms after build_start the agent writes it: its timestamp. After the build's end is allowed. */
-    at: z.number().int().min(0),
-    /** The tag of a step in `steps`. */
-    step: z.string(),
-    text: z.string(),
-    subTag: z.string().default(''),
-    /** A DEBUG line: left out unless the query asks for `debug=true`. */
-    debug: z.boolean().default(false),
-    ...lineTiming,
-  })
-  .strict();
-
-/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
-export const logGeneratorSchema = z
-  .object({
-    count: z.number().int().min(1).max(MAX_GENERATED),
-    fromMs: z.number().int().min(0).default(0),
-    toMs: z.number().int().min(0),
-    step: z.string(),
-    text: z.string().default('line {i}'),
-    ...lineTiming,
-  })
-  .strict();
-
-export const logScriptSchema = z
-  .object({
-    steps: z.array(logStepSchema).min(1),
-    lines: z.array(logLineSchema).default([]),
-    generate: z.array(logGeneratorSchema).default([]),
-    /** Lines per page; bk-ci's is 10,000 (smaller ones make hasMore easy to reach in a test). */
-    pageSize: z.number().int().min(1).max(BKCI_LOG_PAGE).default(BKCI_LOG_PAGE),
-    /**
-     * ms after build_start (a retried run: after its retry) the build-level `finished` turns true. Default:
-     * when the build ends. bk-ci can say it earlier (a job's stopLog collides with the build's row in
-     * T_LOG_STATUS; docs/bkci/logs.md).
-     */
-    finishedAtMs: z.number().int().min(0).optional(),
-    /** The n-th log requests of each build (after_line_logs, more_logs; 1-based) that answer 999: a failed search. */
-    failQueries: z.array(z.number().int().min(1)).default([]),
-  })
-  .strict()
-  .superRefine((s, ctx) => {
-    const tags = new Set(s.steps.map((st) => st.tag));
-    for (const list of ['lines', 'generate'] as const)
-      for (const [i, { step }] of s[list].entries())
-        if (!tags.has(step)) ctx.addIssue({ code: 'custom', path: [list, i], message: `step "${step}" is not one of steps[].tag` });
-    if (s.generate.reduce((n, g) => n + g.count, 0) > MAX_GENERATED)
-      ctx.addIssue({ code: 'custom', path: ['generate'], message: `at most ${MAX_GENERATED} generated lines in all` });
-  });
-export type LogScript = z.infer<typeof logScriptSchema>;
 
 /** POST /__emulator/logs/fail: the next searches of a build (or of every build) fail. */
 export const logFailBody = z

@@ -3,8 +3,9 @@
 // (docs/bkci/builds.md#reviews; PipelineBuildFacadeService, StagePauseCheck).
 import { z } from 'zod';
 import { allSteps } from './build-model.ts';
-import type { Build, BuildWorld } from './builds.ts';
-import { pendingGroup, type StepDecision, stageReview } from './reviews.ts';
+import type { Build, StepDecision } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
+import { pendingGroup, stageReview } from './reviews.ts';
 import type { Reply } from './wire.ts';
 
 export const reviewBody = z

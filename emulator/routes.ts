@@ -1,6 +1,7 @@
 import type { ArtifactWorld } from './artifacts.ts';
 import { buildDetail } from './build-detail.ts';
 import { buildRetry } from './build-retry.ts';
+import { buildStatus } from './build-status.ts';
 import type { BuildWorld } from './builds.ts';
 import { buildHistories } from './histories.ts';
 import type { LogWorld } from './logs.ts';
@@ -79,7 +80,7 @@ const ROUTES: [string, string, Route][] = [
   ['GET', 'v4/projects/:id/callbacks/callback_list', listCallbacks],
   ['DELETE', 'v4/projects/:id/callbacks/callback', (w, c, p) => deleteCallback(w, c, p, c.query.get('id') ?? '')],
   ['POST', 'v4/projects/:p/build_start', (w, c, p) => w.builds.start(p, c.query.get('pipelineId'), c.userId, c.body)],
-  ['GET', 'v4/projects/:p/build_status', (w, c, p) => w.builds.status(p, c.query.get('buildId'), c.query.get('pipelineId'))],
+  ['GET', 'v4/projects/:p/build_status', (w, c, p) => buildStatus(w.builds, p, c.query)],
   ['POST', 'v4/projects/:p/build_stop', (w, c, p) => w.builds.stop(p, c.query.get('buildId'), c.query.get('pipelineId'), c.userId)],
   ['POST', 'v4/projects/:p/build_retry', (w, c, p) => buildRetry(w.builds, p, c.query, c.userId)],
   ['GET', 'v4/projects/:p/build_histories', (w, c, p) => buildHistories(w.builds, p, c.query)],

@@ -3,8 +3,10 @@
 // and build_retry then see it. A test plays "attempt 1" with it; the build lives as seeded, not as
 // the pipeline's phases.
 import { z } from 'zod';
-import { type Build, type BuildWorld, checkPhases, phaseSchema } from './builds.ts';
+import type { Build } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
 import { BUILD_STATUSES } from './histories.ts';
+import { checkPhases, phaseSchema } from './pipeline-seed.ts';
 
 /** Statuses a build is still in: the seeded build stays in them for `runMs`, then ends with `result`. */
 const UNDER_WAY = new Set([

@@ -3,18 +3,10 @@
 // start parameters, the BK_CI_* built-ins and what the pipeline's steps set, raw (secrets too).
 import { z } from 'zod';
 import { startVariables } from './build-model.ts';
+import type { Build } from './build-records.ts';
 import { buildOf } from './build-ref.ts';
-import type { Build, BuildWorld } from './builds.ts';
+import type { BuildWorld } from './builds.ts';
 import type { Reply, Wire } from './wire.ts';
-
-/**
- * What a pipeline's steps set, by name: a value (set from the start), or `{value, at}` set `at` ms
- * after build_start (a step's output is written when the step completes).
- */
-export const variablesSeedSchema = z.record(
-  z.string().min(1),
-  z.union([z.string(), z.object({ value: z.string(), at: z.number().int().min(0) }).strict()]),
-);
 
 /** bk-ci's limit on names per request (ServiceBuildResourceImpl). */
 const MAX_NAMES = 50;

@@ -3,7 +3,7 @@
 // action). Written once here instead of in every file that needs it.
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, type TestContext } from 'vitest';
 import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
+import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
 import { type Emulator, type EmulatorOptions, type ProjectSeed, startEmulator } from '../../emulator/server.ts';
 import { FakeClock } from './fake-clock.ts';
 
