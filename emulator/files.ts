@@ -7,16 +7,16 @@
 // serves the bytes on a signed link without checksum headers. Faults for these paths (cut, stall,
 // a wrong checksum, other headers) are applied here, on bytes rather than on JSON.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { type ArtifactWorld, LOCAL_DOWNLOAD_PATH, type Node, type Realm } from './artifacts.ts';
 import type { Fault } from './faults.ts';
 import type { FileBytes } from './file-bytes.ts';
 import { readRange } from './file-bytes.ts';
-import type { StoredProject } from './state.ts';
+import { type Listening, listenOnLoopback } from './loopback.ts';
+import type { StoredProject } from './project-record.ts';
 import type { TokenAuthority } from './tokens.ts';
-import { html, json, type Reply } from './wire.ts';
+import { html, json, type Reply, sendReply } from './wire.ts';
 
 const BKREPO_PREFIX = '/bkrepo/api/user/generic/';
 /** Faults about a file's bytes, applied here; the others (a status, a reset, a hang) as for every answer. */
@@ -56,7 +56,7 @@ export class FileServer {
   readonly storageLog: StorageRequest[] = [];
   readonly #h: Hooks;
   readonly #signed = new Map<string, Node>();
-  #storage: { server: Server; url: string; sockets: Set<Socket> } | undefined;
+  #storage: Listening | undefined;
 
   constructor(hooks: Hooks) {
     this.#h = hooks;
@@ -109,7 +109,7 @@ export class FileServer {
     const node = local ? this.#h.artifacts.findLocal(query.get('filePath') ?? '') : this.#bkrepoNode(path);
     const refused = this.#refusal(req, node, local);
     if (refused !== undefined || node === undefined) {
-      send(res, refused ?? json(404, {}));
+      sendReply(res, refused ?? json(404, {}));
       return;
     }
     const bytes = this.#h.artifacts.bytesOf(node);
@@ -172,7 +172,7 @@ export class FileServer {
   ): Promise<void> {
     const range = o.ranges ? readRange(req.headers.range, bytes.size) : undefined;
     if (range === 'unsatisfiable')
-      return send(res, {
+      return sendReply(res, {
         ...json(416, { code: 416, message: 'Requested Range Not Satisfiable' }),
         headers: { 'content-range': `bytes */${bytes.size}` },
       });
@@ -203,17 +203,7 @@ export class FileServer {
 
   /** The storage origin: a server of its own on another port. */
   async start(host: string): Promise<void> {
-    const sockets = new Set<Socket>();
-    const server = createServer((req, res) => this.#storageAnswer(req, res));
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, host, () => resolve());
-    });
-    this.#storage = { server, sockets, url: `http://${host}:${(server.address() as AddressInfo).port}` };
+    this.#storage = await listenOnLoopback((req, res) => this.#storageAnswer(req, res), { host });
   }
 
   #storageAnswer(req: IncomingMessage, res: ServerResponse): void {
@@ -223,12 +213,12 @@ export class FileServer {
     const node = this.#signed.get(`${key}:${new URLSearchParams(query).get('sign')}`);
     // COS's refusal of a link whose signature it does not know.
     if (node === undefined) {
-      send(res, { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code></Error>' });
+      sendReply(res, { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code></Error>' });
       return;
     }
     const fault = this.#h.fault(req.method ?? 'GET', path);
     if (fault !== undefined && !BYTE_FAULTS.has(fault.kind)) {
-      send(res, json(fault.kind === 'status' ? fault.status : 500, { message: 'injected' }));
+      sendReply(res, json(fault.kind === 'status' ? fault.status : 500, { message: 'injected' }));
       return;
     }
     const bytes = this.#h.artifacts.bytesOf(node);
@@ -238,10 +228,7 @@ export class FileServer {
   }
 
   async close(): Promise<void> {
-    const s = this.#storage;
-    if (s === undefined) return;
-    for (const socket of s.sockets) socket.destroy();
-    await new Promise<void>((resolve) => s.server.close(() => resolve()));
+    await this.#storage?.close();
   }
 }
 
@@ -265,11 +252,6 @@ function localHeaders(node: Node): Record<string, string> {
     'content-disposition': `attachment;filename=${encodeURIComponent(name)}`,
     'cache-control': 'no-cache',
   };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { 'content-type': `${reply.contentType};charset=utf-8`, ...reply.headers });
-  res.end(reply.body);
 }
 
 /** Resolves once the response can take more (true), or is closed (false). */

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, type TestContext } from 'vitest';
 import type { z } from 'zod';
 import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
-import { type Emulator, type EmulatorOptions, type ProjectSeed, startEmulator } from '../../emulator/server.ts';
+import type { ProjectSeed } from '../../emulator/projects.ts';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
 import { FakeClock } from './fake-clock.ts';
 
 /** The day every fake clock starts on unless a test says otherwise. */
