@@ -65,10 +65,10 @@ export class ApiGateway {
 
   /** A request at the gateway: its refusal, or the backend path and the verified user. */
   front(method: string, path: string, headers: Record<string, string | string[] | undefined>): Front {
-    const m = /^\/v4\/(apigw-app|apigw-user)\/(.+)$/.exec(path);
-    if (m === null) return { reply: refuse(404, 1640401, 'API_NOT_FOUND', `API not found [method="${method}" path="${path}"]`) };
-    const type = m[1] ?? '';
-    const rest = (m[2] ?? '').split('/');
+    const match = /^\/v4\/(apigw-app|apigw-user)\/(.+)$/.exec(path);
+    if (match === null) return { reply: refuse(404, 1640401, 'API_NOT_FOUND', `API not found [method="${method}" path="${path}"]`) };
+    const type = match[1] ?? '';
+    const rest = (match[2] ?? '').split('/');
     const raw = headers['x-bkapi-authorization'];
     let auth: z.infer<typeof authorization>;
     try {

@@ -13,7 +13,7 @@ import { type ArtifactWorld, LOCAL_DOWNLOAD_PATH, type Node, type Realm } from '
 import type { Fault } from './faults.ts';
 import type { FileBytes } from './file-bytes.ts';
 import { readRange } from './file-bytes.ts';
-import { type Listening, listenOnLoopback } from './loopback.ts';
+import { type LoopbackServer, listenOnLoopback } from './loopback.ts';
 import type { StoredProject } from './project-record.ts';
 import type { TokenAuthority } from './tokens.ts';
 import { html, json, type Reply, sendReply } from './wire.ts';
@@ -56,7 +56,7 @@ export class FileServer {
   readonly storageLog: StorageRequest[] = [];
   readonly #h: Hooks;
   readonly #signed = new Map<string, Node>();
-  #storage: Listening | undefined;
+  #storage: LoopbackServer | undefined;
 
   constructor(hooks: Hooks) {
     this.#h = hooks;
@@ -66,15 +66,15 @@ export class FileServer {
     return this.#h.artifacts.realm;
   }
 
-  set realm(r: Realm) {
-    this.#h.artifacts.realm = r;
+  set realm(realm: Realm) {
+    this.#h.artifacts.realm = realm;
   }
 
   /** Changes how files are served; what they are served as now. */
-  set(b: z.output<typeof filesBody>): { realm: Realm; login: boolean; storage: boolean; storageUrl: string } {
-    if (b.realm !== undefined) this.realm = b.realm;
-    if (b.login !== undefined) this.login = b.login;
-    if (b.storage !== undefined) this.storage = b.storage;
+  set(settings: z.output<typeof filesBody>): { realm: Realm; login: boolean; storage: boolean; storageUrl: string } {
+    if (settings.realm !== undefined) this.realm = settings.realm;
+    if (settings.login !== undefined) this.login = settings.login;
+    if (settings.storage !== undefined) this.storage = settings.storage;
     return { realm: this.realm, login: this.login, storage: this.storage, storageUrl: this.storageUrl };
   }
 
@@ -95,7 +95,7 @@ export class FileServer {
     path: string,
     query: URLSearchParams,
     fault: Fault | undefined,
-    fallback: (f: Fault) => void,
+    fallback: (fault: Fault) => void,
   ): void {
     if (fault?.kind === 'delay') {
       setTimeout(() => this.serve(req, res, path, query, undefined, fallback), fault.ms);
@@ -148,8 +148,8 @@ export class FileServer {
     } catch {
       return undefined;
     }
-    const m = /^\/*([^/]+)\/([^/]+)\/(.*)$/.exec(decoded);
-    return m === null ? undefined : this.#h.artifacts.find(m[1] ?? '', m[2] ?? '', m[3] ?? '');
+    const match = /^\/*([^/]+)\/([^/]+)\/(.*)$/.exec(decoded);
+    return match === null ? undefined : this.#h.artifacts.find(match[1] ?? '', match[2] ?? '', match[3] ?? '');
   }
 
   /** bk-repo's CosRedirectService: 302 to a signed link on the storage origin. */
@@ -167,18 +167,18 @@ export class FileServer {
     req: IncomingMessage,
     res: ServerResponse,
     bytes: FileBytes,
-    o: { ranges: boolean; headers: Record<string, string> },
+    options: { ranges: boolean; headers: Record<string, string> },
     fault: Fault | undefined,
   ): Promise<void> {
-    const range = o.ranges ? readRange(req.headers.range, bytes.size) : undefined;
+    const range = options.ranges ? readRange(req.headers.range, bytes.size) : undefined;
     if (range === 'unsatisfiable')
       return sendReply(res, {
         ...json(416, { code: 416, message: 'Requested Range Not Satisfiable' }),
         headers: { 'content-range': `bytes */${bytes.size}` },
       });
     const { start, end } = range ?? { start: 0, end: bytes.size };
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.ranges) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.ranges) {
       headers['content-length'] = String(end - start);
       headers['content-range'] = `bytes ${start}-${Math.max(start, end - 1)}/${bytes.size}`;
     }
@@ -188,9 +188,9 @@ export class FileServer {
       headers.etag = wrong;
     }
     if (fault?.kind === 'headers')
-      for (const [k, v] of Object.entries(fault.set)) {
-        if (v === null) delete headers[k.toLowerCase()];
-        else headers[k.toLowerCase()] = v;
+      for (const [name, value] of Object.entries(fault.set)) {
+        if (value === null) delete headers[name.toLowerCase()];
+        else headers[name.toLowerCase()] = value;
       }
     res.writeHead(range === undefined ? 200 : 206, headers);
     const stopAt =

@@ -16,13 +16,13 @@ export interface LoopbackOptions {
   keepAliveTimeout?: number;
 }
 
-export interface Listening {
+export interface LoopbackServer {
   readonly url: string;
   /** Ends every connection and stops listening. */
   close(): Promise<void>;
 }
 
-export async function listenOnLoopback(listener: RequestListener, options: LoopbackOptions = {}): Promise<Listening> {
+export async function listenOnLoopback(listener: RequestListener, options: LoopbackOptions = {}): Promise<LoopbackServer> {
   const host = options.host ?? '127.0.0.1';
   const server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, listener) : createServer(listener);
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;

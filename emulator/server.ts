@@ -13,7 +13,7 @@ import type { FaultPlan } from './faults.ts';
 import type { FileServer } from './files.ts';
 import { Installation, type InstallationOptions, type LoggedRequest } from './installation.ts';
 import type { LogWorld } from './logs.ts';
-import { bodyOf, type Listening, listenOnLoopback } from './loopback.ts';
+import { bodyOf, type LoopbackServer, listenOnLoopback } from './loopback.ts';
 import { answerApi } from './openapi.ts';
 import { type Pipeline, pipelineSchema } from './pipeline-seed.ts';
 import type { StoredProject } from './project-record.ts';
@@ -85,7 +85,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 /** The installation as its users in code see it: its state, and seeding as the control API does. */
-function emulatorOf(installation: Installation, server: Listening): Emulator {
+function emulatorOf(installation: Installation, server: LoopbackServer): Emulator {
   const { builds, log } = installation;
   return {
     url: server.url,
