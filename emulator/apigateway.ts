@@ -51,52 +51,35 @@ function backendPath(method: string, rest: string[]): string[] {
 
 export type Front = { reply: Reply } | { segments: string[]; userId: string };
 
+type Authorization = z.infer<typeof authorization>;
+
 export class ApiGateway {
-  readonly #o: GatewayOptions;
+  readonly #options: GatewayOptions;
   readonly #tokens: TokenAuthority;
   readonly #now: () => number;
   readonly #hits = new Map<string, number[]>();
 
   constructor(options: GatewayOptions, tokens: TokenAuthority, now: () => number) {
-    this.#o = options;
+    this.#options = options;
     this.#tokens = tokens;
     this.#now = now;
   }
 
   /** A request at the gateway: its refusal, or the backend path and the verified user. */
   front(method: string, path: string, headers: Record<string, string | string[] | undefined>): Front {
-    const m = /^\/v4\/(apigw-app|apigw-user)\/(.+)$/.exec(path);
-    if (m === null) return { reply: refuse(404, 1640401, 'API_NOT_FOUND', `API not found [method="${method}" path="${path}"]`) };
-    const type = m[1] ?? '';
-    const rest = (m[2] ?? '').split('/');
-    const raw = headers['x-bkapi-authorization'];
-    let auth: z.infer<typeof authorization>;
-    try {
-      auth = authorization.parse(typeof raw === 'string' && raw !== '' ? JSON.parse(raw) : {});
-    } catch {
+    const match = /^\/v4\/(apigw-app|apigw-user)\/(.+)$/.exec(path);
+    if (match === null) return { reply: refuse(404, 1640401, 'API_NOT_FOUND', `API not found [method="${method}" path="${path}"]`) };
+    const type = match[1] ?? '';
+    const rest = (match[2] ?? '').split('/');
+    const auth = readAuthorization(headers['x-bkapi-authorization']);
+    if (auth === undefined)
       return {
         reply: refuse(400, 1640001, 'INVALID_ARGS', 'Parameters error [reason="X-Bkapi-Authorization is not a valid JSON object"]'),
       };
-    }
     const app = auth.bk_app_code;
-    if (app !== undefined && this.#o.apps[app] !== auth.bk_app_secret)
-      return {
-        reply: refuse(
-          401,
-          1640101,
-          'APP_VERIFY_FAILED',
-          `App authentication failed [app_code="${app}", detail="bk_app_code or bk_app_secret is incorrect"]`,
-        ),
-      };
-    if (type === 'apigw-app' && app === undefined)
-      return { reply: refuse(401, 1640101, 'APP_VERIFY_FAILED', 'App authentication failed [detail="app code cannot be empty"]') };
-    // A verified user: a login ticket or a user token. A bare bk_username is not verified.
-    let user: string | undefined;
-    if (auth.bk_token !== undefined) user = this.#tokens.userOfTicket(auth.bk_token);
-    else if (auth.access_token !== undefined) {
-      const check = this.#tokens.check(auth.access_token);
-      user = check.ok ? check.userId : undefined;
-    }
+    const appRefusal = this.#appRefusal(type, app, auth.bk_app_secret);
+    if (appRefusal !== undefined) return { reply: appRefusal };
+    const user = this.#verifiedUser(auth);
     const claimed = user ?? auth.bk_username;
     if (type === 'apigw-user' && user === undefined)
       return {
@@ -107,18 +90,53 @@ export class ApiGateway {
           'User authentication failed, please provide a valid user identity, such as bk_token, access_token',
         ),
       };
-    if (type === 'apigw-app' && this.#o.ungranted.some((p) => new RegExp(p).test(path)))
+    if (type === 'apigw-app' && this.#options.ungranted.some((pattern) => new RegExp(pattern).test(path)))
       return { reply: refuse(403, 1640301, 'APP_NO_PERMISSION', `App has no permission to the resource [app_code="${app}"]`) };
-    if (this.#o.rateLimit > 0) {
-      const key = app ?? claimed ?? '';
-      const now = this.#now();
-      const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < 1000);
-      if (recent.length >= this.#o.rateLimit)
-        return { reply: refuse(429, 1642901, 'RATE_LIMIT_RESTRICTION', 'Request rate exceeds the limit', { 'retry-after': '1' }) };
-      this.#hits.set(key, [...recent, now]);
-    }
+    if (this.#overLimit(app ?? claimed ?? ''))
+      return { reply: refuse(429, 1642901, 'RATE_LIMIT_RESTRICTION', 'Request rate exceeds the limit', { 'retry-after': '1' }) };
     // bk-ci's BlueKingApiFilter with the JWT on: X-DEVOPS-UID from the verified user, else as sent.
     const sent = headers['x-devops-uid'];
     return { segments: backendPath(method, rest), userId: user ?? (typeof sent === 'string' && sent !== '' ? sent : (claimed ?? '')) };
+  }
+
+  /** An app the gateway does not know by that secret, or an app call without an app. */
+  #appRefusal(type: string, app: string | undefined, secret: string | undefined): Reply | undefined {
+    if (app !== undefined && this.#options.apps[app] !== secret)
+      return refuse(
+        401,
+        1640101,
+        'APP_VERIFY_FAILED',
+        `App authentication failed [app_code="${app}", detail="bk_app_code or bk_app_secret is incorrect"]`,
+      );
+    if (type === 'apigw-app' && app === undefined)
+      return refuse(401, 1640101, 'APP_VERIFY_FAILED', 'App authentication failed [detail="app code cannot be empty"]');
+    return undefined;
+  }
+
+  /** A verified user: a login ticket or a user token. A bare bk_username is not verified. */
+  #verifiedUser(auth: Authorization): string | undefined {
+    if (auth.bk_token !== undefined) return this.#tokens.userOfTicket(auth.bk_token);
+    if (auth.access_token === undefined) return undefined;
+    const check = this.#tokens.check(auth.access_token);
+    return check.ok ? check.userId : undefined;
+  }
+
+  /** Whether this request makes one more than `rateLimit` in the last second for the app (or user); counted if not. */
+  #overLimit(key: string): boolean {
+    if (this.#options.rateLimit <= 0) return false;
+    const now = this.#now();
+    const recent = (this.#hits.get(key) ?? []).filter((hit) => now - hit < 1000);
+    if (recent.length >= this.#options.rateLimit) return true;
+    this.#hits.set(key, [...recent, now]);
+    return false;
+  }
+}
+
+/** X-Bkapi-Authorization as the gateway reads it; undefined when it is not a JSON object. */
+function readAuthorization(raw: string | string[] | undefined): Authorization | undefined {
+  try {
+    return authorization.parse(typeof raw === 'string' && raw !== '' ? JSON.parse(raw) : {});
+  } catch {
+    return undefined;
   }
 }

@@ -4,31 +4,13 @@
 // `/bkrepo/api/user/generic/…`; or on bk-ci's own disk (realm `local`, DiskArchiveFileServiceImpl),
 // `bk-archive/…` paths and links to `/ms/artifactory/api/user/artifactories/file/download/local`.
 // The files' bytes are served by emulator/files.ts.
-import { z } from 'zod';
-import { buildOf } from './build-ref.ts';
-import type { Build, BuildWorld } from './builds.ts';
-import { FileBytes } from './file-bytes.ts';
-import type { Reply, Wire } from './wire.ts';
 
-/** A file a build archives: to the pipeline repository (its path is relative to the build) or the custom one. */
-export const artifactSeedSchema = z
-  .object({
-    /** PIPELINE: relative to the build (`app/app.ipa`); CUSTOM_DIR: the path in the custom repository. */
-    path: z
-      .string()
-      .min(1)
-      .refine((p) => !p.endsWith('/') && !p.split('/').includes('..'), 'a file path, without .. and not ending in /'),
-    size: z.number().int().min(0).default(0),
-    /** The file's text; its size is then the text's. Without it the bytes are made up from the path (emulator/file-bytes.ts). */
-    content: z.string().optional(),
-    type: z.enum(['PIPELINE', 'CUSTOM_DIR']).default('PIPELINE'),
-    /** ms after build_start it is archived; by default when the build ends. */
-    at: z.number().int().min(0).optional(),
-    /** bk-repo metadata beside pipelineId and buildId. */
-    properties: z.record(z.string(), z.string()).default({}),
-  })
-  .strict();
-export type ArtifactSeed = z.infer<typeof artifactSeedSchema>;
+import type { Build } from './build-records.ts';
+import { buildOf } from './build-ref.ts';
+import type { BuildWorld } from './builds.ts';
+import { FileBytes } from './file-bytes.ts';
+import type { ArtifactSeed } from './pipeline-seed.ts';
+import type { Reply, Wire } from './wire.ts';
 
 const ARTIFACTORY_TYPES = new Set(['PIPELINE', 'CUSTOM_DIR', 'IMAGE', 'REPORT', 'CREATIVE']);
 const REPO: Record<string, string> = { PIPELINE: 'pipeline', CUSTOM_DIR: 'custom' };
@@ -51,8 +33,8 @@ export interface Node {
 }
 
 /** java.net.URLEncoder.encode(s, "UTF-8"): like encodeURIComponent, but `+` for a space and `!'()~` encoded. */
-function javaUrlEncode(s: string): string {
-  return encodeURIComponent(s)
+function javaUrlEncode(text: string): string {
+  return encodeURIComponent(text)
     .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replaceAll('%20', '+');
 }
@@ -74,11 +56,11 @@ export class ArtifactWorld {
   }
 
   /** The file's bytes, made once. */
-  bytesOf(n: Node): FileBytes {
-    const key = `${n.build.projectId}/${n.repo}${n.fullPath.startsWith('/') ? '' : '/'}${n.fullPath}`;
+  bytesOf(node: Node): FileBytes {
+    const key = `${node.build.projectId}/${node.repo}${node.fullPath.startsWith('/') ? '' : '/'}${node.fullPath}`;
     let bytes = this.#bytes.get(key);
     if (bytes === undefined) {
-      bytes = new FileBytes(key, n.seed.size, n.seed.content);
+      bytes = new FileBytes(key, node.seed.size, node.seed.content);
       this.#bytes.set(key, bytes);
     }
     return bytes;
@@ -95,85 +77,87 @@ export class ArtifactWorld {
 
   /** The local realm's file at `filePath` (`/bk-archive/{project}/…` or `/bk-custom/{project}/…`). */
   findLocal(filePath: string): Node | undefined {
-    const m = /^\/*bk-(archive|custom)\/([^/]+)\//.exec(filePath);
-    if (m === null) return undefined;
-    return this.find(m[2] ?? '', m[1] === 'archive' ? 'pipeline' : 'custom', filePath);
+    const match = /^\/*bk-(archive|custom)\/([^/]+)\//.exec(filePath);
+    if (match === null) return undefined;
+    return this.find(match[2] ?? '', match[1] === 'archive' ? 'pipeline' : 'custom', filePath);
   }
 
   /** The files of a build archived by now, in the order the pipeline's seed names them. */
-  #nodes(b: Build): Node[] {
-    const p = this.#builds.pipelines.get(`${b.projectId}/${b.pipelineId}`);
-    const end = this.#builds.state(b).endTime;
+  #nodes(build: Build): Node[] {
+    const pipeline = this.#builds.pipelines.get(`${build.projectId}/${build.pipelineId}`);
+    const end = this.#builds.state(build).endTime;
     const now = this.#now();
     const nodes: Node[] = [];
-    for (const seed of p?.artifacts ?? []) {
-      const archivedAt = seed.at === undefined ? end : b.startedAt + seed.at;
+    for (const seed of pipeline?.artifacts ?? []) {
+      const archivedAt = seed.at === undefined ? end : build.startedAt + seed.at;
       if (archivedAt === null || archivedAt > now) continue;
       // A stopped build archives nothing after the stop.
-      if (b.canceledAt !== undefined && archivedAt > b.canceledAt) continue;
+      if (build.canceledAt !== undefined && archivedAt > build.canceledAt) continue;
       const relative = seed.path.replace(/^\/+/, '');
       const fullPath =
         this.realm === 'local'
           ? seed.type === 'PIPELINE'
-            ? `bk-archive/${b.projectId}/${b.pipelineId}/${b.id}/${relative}`
-            : `bk-custom/${b.projectId}/${relative}`
+            ? `bk-archive/${build.projectId}/${build.pipelineId}/${build.id}/${relative}`
+            : `bk-custom/${build.projectId}/${relative}`
           : seed.type === 'PIPELINE'
-            ? `/${b.pipelineId}/${b.id}/${relative}`
+            ? `/${build.pipelineId}/${build.id}/${relative}`
             : `/${relative}`;
-      nodes.push({ repo: REPO[seed.type] ?? 'custom', fullPath, build: b, seed, archivedAt });
+      nodes.push({ repo: REPO[seed.type] ?? 'custom', fullPath, build, seed, archivedAt });
     }
     return nodes;
   }
 
   /** FileInfo as buildGenericFileInfo fills it: no downloadUrl, shortUrl or md5; modifiedTime in seconds. */
-  #fileInfo(n: Node): Record<string, unknown> {
-    const name = n.fullPath.split('/').at(-1) ?? '';
+  #fileInfo(node: Node): Record<string, unknown> {
+    const name = node.fullPath.split('/').at(-1) ?? '';
     if (this.realm === 'local')
       // DiskArchiveFileServiceImpl.searchFileList: the path on bk-ci's disk, below its archive folder; time in ms.
       return {
         name,
         fullName: name,
-        path: n.fullPath,
-        fullPath: n.fullPath,
-        size: this.bytesOf(n).size,
+        path: node.fullPath,
+        fullPath: node.fullPath,
+        size: this.bytesOf(node).size,
         folder: false,
-        modifiedTime: n.archivedAt,
-        artifactoryType: n.seed.type,
+        modifiedTime: node.archivedAt,
+        artifactoryType: node.seed.type,
       };
-    const p = this.#builds.pipelines.get(`${n.build.projectId}/${n.build.pipelineId}`);
+    const pipeline = this.#builds.pipelines.get(`${node.build.projectId}/${node.build.pipelineId}`);
     // getFullName: the pipeline repository's ids shown as the pipeline's name and the build's number.
     const fullName =
-      n.repo === 'pipeline' ? n.fullPath.replace(`/${n.build.pipelineId}/${n.build.id}`, `/${p?.name ?? ''}/${n.build.num}`) : n.fullPath;
+      node.repo === 'pipeline'
+        ? node.fullPath.replace(`/${node.build.pipelineId}/${node.build.id}`, `/${pipeline?.name ?? ''}/${node.build.num}`)
+        : node.fullPath;
     return {
       name,
       fullName,
-      path: n.fullPath,
-      fullPath: n.fullPath,
-      size: this.bytesOf(n).size,
+      path: node.fullPath,
+      fullPath: node.fullPath,
+      size: this.bytesOf(node).size,
       folder: false,
       // LocalDateTime.timestamp() is epochSecond, not milliseconds.
-      modifiedTime: Math.floor(n.archivedAt / 1000),
-      artifactoryType: n.seed.type,
+      modifiedTime: Math.floor(node.archivedAt / 1000),
+      artifactoryType: node.seed.type,
       properties: [
-        { key: 'pipelineId', value: n.build.pipelineId },
-        { key: 'buildId', value: n.build.id },
-        ...Object.entries(n.seed.properties).map(([key, value]) => ({ key, value })),
+        { key: 'pipelineId', value: node.build.pipelineId },
+        { key: 'buildId', value: node.build.id },
+        ...Object.entries(node.seed.properties).map(([key, value]) => ({ key, value })),
       ],
     };
   }
 
   /** GET v4/projects/{p}/artifactories/file_info?buildId&pipelineId&page&pageSize: bk-repo's page. */
-  fileInfo(projectId: string, q: URLSearchParams): Reply {
-    const found = buildOf(this.#wire, this.#builds, projectId, q);
+  fileInfo(projectId: string, query: URLSearchParams): Reply {
+    const found = buildOf(this.#wire, this.#builds, projectId, query);
     if ('reply' in found) return found.reply;
-    const b = found.build;
-    const pageText = q.get('page');
-    const sizeText = q.get('pageSize');
+    const build = found.build;
+    const pageText = query.get('page');
+    const sizeText = query.get('pageSize');
     if ((pageText && !NUMBER.test(pageText)) || (sizeText && !NUMBER.test(sizeText))) return this.#wire.error(400, 400, '查询参数类型错误');
     // The openapi sends page ?: 1 and pageSize ?: 20 (not "everything", whatever its doc says).
     const page = pageText ? Math.max(1, Number(pageText)) : 1;
     const pageSize = sizeText ? Math.max(1, Number(sizeText)) : 20;
-    const nodes = this.#nodes(b);
+    const nodes = this.#nodes(build);
     const records = nodes.slice((page - 1) * pageSize, page * pageSize).map((n) => this.#fileInfo(n));
     // The local realm counts what it has (PageUtil.calTotalPage).
     if (this.realm === 'local')
@@ -183,11 +167,11 @@ export class ArtifactWorld {
   }
 
   /** GET v4/projects/{p}/artifactories/user_download_url?artifactoryType&path: {url, url2}, the first match. */
-  userDownloadUrl(projectId: string, q: URLSearchParams): Reply {
-    const type = q.get('artifactoryType');
+  userDownloadUrl(projectId: string, query: URLSearchParams): Reply {
+    const type = query.get('artifactoryType');
     if (type === null) return this.#wire.error(400, 400, '参数校验失败:request param artifactoryType cannot be empty');
     if (!ARTIFACTORY_TYPES.has(type)) return this.#wire.error(400, 400, '查询参数类型错误');
-    const path = q.get('path');
+    const path = query.get('path');
     if (path === null) return this.#wire.error(400, 400, '参数校验失败:request param path cannot be empty');
     const invalid = () => this.#wire.domain(path.includes('..') ? 400 : 404, 2100004, `参数值[${path}]为非法数据`);
     if (path.includes('..')) return invalid();
@@ -199,9 +183,9 @@ export class ArtifactWorld {
     const match = [...this.#builds.builds.values()]
       .filter((b) => b.projectId === projectId)
       .flatMap((b) => this.#nodes(b))
-      .find((n) => {
-        if (n.repo !== repo) return false;
-        const full = `/${n.fullPath.replace(/^\/+/, '')}`;
+      .find((node) => {
+        if (node.repo !== repo) return false;
+        const full = `/${node.fullPath.replace(/^\/+/, '')}`;
         const at = full.lastIndexOf('/') + 1;
         return full.slice(0, at) === folder && (name === '*' || full.slice(at) === name);
       });

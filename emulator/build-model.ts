@@ -79,28 +79,28 @@ const hex = (...parts: (string | number)[]): string => createHash('md5').update(
  */
 export function layout(pipelineId: string, stages: string[], jobs: Record<string, z.infer<typeof jobSeedSchema>[]>): StageLayout[] {
   let container = 0;
-  return stages.map((name, s) => ({
-    id: `stage-${s + 2}`,
+  return stages.map((name, stageIndex) => ({
+    id: `stage-${stageIndex + 2}`,
     name,
-    jobs: (jobs[name] ?? [{ name: `Job ${s + 2}-1`, steps: [name] }]).map((job, j) => {
+    jobs: (jobs[name] ?? [{ name: `Job ${stageIndex + 2}-1`, steps: [name] }]).map((job, jobIndex) => {
       const containerId = String(++container);
       return {
         id: containerId,
-        containerHashId: `c-${hex(pipelineId, s, j)}`,
+        containerHashId: `c-${hex(pipelineId, stageIndex, jobIndex)}`,
         jobId: job.jobId ?? null,
         name: job.name,
-        steps: job.steps.map((seed, k): StepLayout => {
+        steps: job.steps.map((seed, stepIndex): StepLayout => {
           const step = typeof seed === 'string' ? { name: seed } : seed;
           return {
-            id: `e-${hex(pipelineId, s, j, k)}`,
+            id: `e-${hex(pipelineId, stageIndex, jobIndex, stepIndex)}`,
             stepId: step.stepId ?? null,
             name: step.name,
             atomCode: step.atomCode ?? (step.reviewers ? 'manualReviewUserTask' : 'run'),
             ...(step.reviewers ? { reviewers: step.reviewers } : {}),
             ...(step.desc === undefined ? {} : { desc: step.desc }),
             ...(step.params === undefined ? {} : { params: step.params }),
-            stageIndex: s,
-            jobIndex: j,
+            stageIndex,
+            jobIndex,
             containerId,
           };
         }),
@@ -115,7 +115,7 @@ export const allSteps = (stages: StageLayout[]): StepLayout[] => stages.flatMap(
 const MATERIAL_KEYS = new Set(['BK_CI_MATERIAL_ID', 'BK_CI_MATERIAL_NAME', 'BK_CI_MATERIAL_URL']);
 
 /** What of a pipeline's seed says which start parameters it declares. */
-export interface Declares {
+export interface ParamDeclarations {
   /** Declared start parameters and their defaults; absent: every value a start gives is declared (default ""). */
   params?: Record<string, string> | undefined;
   required: string[];
@@ -123,9 +123,9 @@ export interface Declares {
 }
 
 /** The start parameters the pipeline declares (the trigger container's params), each with its default. */
-function declared(p: Declares | undefined, given: Record<string, string>): [string, string][] {
-  const named = p?.params ?? Object.fromEntries(Object.keys(given).map((k) => [k, '']));
-  const ids = new Set([...Object.keys(named), ...(p?.required ?? []), ...(p?.passwords ?? [])]);
+function declared(declarations: ParamDeclarations | undefined, given: Record<string, string>): [string, string][] {
+  const named = declarations?.params ?? Object.fromEntries(Object.keys(given).map((k) => [k, '']));
+  const ids = new Set([...Object.keys(named), ...(declarations?.required ?? []), ...(declarations?.passwords ?? [])]);
   return [...ids].filter((id) => !MATERIAL_KEYS.has(id) && id !== 'BK_CI_BUILD_MSG').map((id) => [id, named[id] ?? '']);
 }
 
@@ -134,13 +134,13 @@ function declared(p: Declares | undefined, given: Record<string, string>): [stri
  * declares, each with its type and default; those seeded as passwords are PASSWORD, the others STRING.
  */
 export function declaredParams(
-  p: Declares | undefined,
+  declarations: ParamDeclarations | undefined,
   given: Record<string, string>,
 ): { id: string; type: string; required: boolean; defaultValue: string }[] {
-  return declared(p, given).map(([id, defaultValue]) => ({
+  return declared(declarations, given).map(([id, defaultValue]) => ({
     id,
-    type: p?.passwords.includes(id) ? 'PASSWORD' : 'STRING',
-    required: p?.required.includes(id) ?? false,
+    type: declarations?.passwords.includes(id) ? 'PASSWORD' : 'STRING',
+    required: declarations?.required.includes(id) ?? false,
     defaultValue,
   }));
 }
@@ -152,12 +152,12 @@ export function declaredParams(
  * custom trigger material the start gave, read-only (initMaterialParams). Facts from
  * docs/bkci/builds.md.
  */
-export function startParameters(p: Declares | undefined, given: Record<string, string>): Record<string, unknown>[] {
+export function startParameters(declarations: ParamDeclarations | undefined, given: Record<string, string>): Record<string, unknown>[] {
   return [
-    ...declared(p, given).map(([key, defaultValue]) => ({
+    ...declared(declarations, given).map(([key, defaultValue]) => ({
       key,
       value: given[key] ?? defaultValue,
-      valueType: p?.passwords.includes(key) ? 'PASSWORD' : 'STRING',
+      valueType: declarations?.passwords.includes(key) ? 'PASSWORD' : 'STRING',
       readOnly: false,
       defaultValue,
     })),
@@ -168,8 +168,8 @@ export function startParameters(p: Declares | undefined, given: Record<string, s
 }
 
 /** The start parameters as build variables: name → value. */
-export const startVariables = (p: Declares | undefined, given: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(startParameters(p, given).map((x) => [String(x.key), String(x.value)]));
+export const startVariables = (declarations: ParamDeclarations | undefined, given: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(startParameters(declarations, given).map((param) => [String(param.key), String(param.value)]));
 
 /** The trigger stage bk-ci puts first in every model: stage-1, container 0, the manual trigger. */
 export function triggerStage(status: string | undefined, params: Record<string, unknown>[] = []): Record<string, unknown> {

@@ -37,8 +37,8 @@ try {
       help: { type: 'boolean', default: false },
     },
   }));
-} catch (e) {
-  fail(e instanceof Error ? e.message : String(e));
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
 }
 if (values.help) {
   console.log(USAGE);
@@ -57,13 +57,13 @@ if (lifetime !== undefined && !/^\d+$/.test(lifetime)) fail(`--token-lifetime mu
 const seed = values.seed === true && values['no-seed'] !== true;
 const user = text('user') ?? 'admin';
 
-function credentialsOf(u: { bkToken: string; token: { accessToken: string } }): { bkToken: string; accessToken: string } {
-  return { bkToken: u.bkToken, accessToken: u.token.accessToken };
+function credentialsOf(user: { bkToken: string; token: { accessToken: string } }): { bkToken: string; accessToken: string } {
+  return { bkToken: user.bkToken, accessToken: user.token.accessToken };
 }
 
 /** Why the port cannot be had, in one line that says what to do; undefined for anything else. */
-function portProblem(e: unknown): string | undefined {
-  const code = (e as { code?: unknown } | null)?.code;
+function portProblem(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
   if (code === 'EADDRINUSE')
     return `port ${port} on 127.0.0.1 is already in use (another emulator, or another server, listens there): stop it, or choose another port with --port N (--port 0 picks a free one)`;
   if (code === 'EACCES') return `port ${port} needs privileges this user does not have: choose a port above 1023 with --port N`;
@@ -79,9 +79,9 @@ const emulator = await startEmulator({
   ...(lifetime === undefined ? {} : { tokenLifetimeMs: Number(lifetime) }),
   ...(tokenResponse === undefined ? {} : { tokenResponse }),
   ...(values.gateway === true ? { gateway: {} } : {}),
-}).catch((e: unknown) => {
-  const problem = portProblem(e);
-  if (problem === undefined) throw e;
+}).catch((error: unknown) => {
+  const problem = portProblem(error);
+  if (problem === undefined) throw error;
   console.error(problem);
   process.exit(1);
 });

@@ -2,7 +2,7 @@
 // in parallel, bk-ci's own `##[group]` markers and colours, a line that looks like a runner command,
 // a line written after the build ended, a step output, a secret and two files.
 import type { z } from 'zod';
-import type { pipelineSchema } from './builds.ts';
+import type { pipelineSchema } from './pipeline-seed.ts';
 
 type Seed = z.input<typeof pipelineSchema>;
 

@@ -3,8 +3,8 @@
 // (demo-build.ts), one that pauses at a stage review, a long one, one that fails, and a build
 // already at its review for build-status to read and review-build to decide.
 import { z } from 'zod';
-import type { pipelineSchema } from './builds.ts';
 import { demoBuild } from './demo-build.ts';
+import type { pipelineSchema } from './pipeline-seed.ts';
 import type { Emulator } from './server.ts';
 
 /** The ids the README's examples and `npm start` use. */

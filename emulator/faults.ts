@@ -60,9 +60,9 @@ export const faultRuleBody = z
     path: z.string().startsWith('/').optional(),
     pattern: z
       .string()
-      .refine((p) => {
+      .refine((pattern) => {
         try {
-          new RegExp(p);
+          new RegExp(pattern);
           return true;
         } catch {
           return false;
@@ -77,24 +77,25 @@ export const faultRuleBody = z
   .strict()
   .refine((r) => r.path === undefined || r.pattern === undefined, 'give path or pattern, not both')
   .transform(
-    (r): FaultRule => ({
-      fault: r.fault,
-      times: r.times === null ? Infinity : (r.times ?? 1),
-      ...(r.method === undefined ? {} : { method: r.method }),
-      ...(r.path === undefined ? {} : { path: r.path }),
-      ...(r.pattern === undefined ? {} : { pattern: new RegExp(r.pattern) }),
-      ...(r.skip === undefined ? {} : { skip: r.skip }),
-      ...(r.after === undefined ? {} : { after: r.after }),
+    (rule): FaultRule => ({
+      fault: rule.fault,
+      times: rule.times === null ? Infinity : (rule.times ?? 1),
+      ...(rule.method === undefined ? {} : { method: rule.method }),
+      ...(rule.path === undefined ? {} : { path: rule.path }),
+      ...(rule.pattern === undefined ? {} : { pattern: new RegExp(rule.pattern) }),
+      ...(rule.skip === undefined ? {} : { skip: rule.skip }),
+      ...(rule.after === undefined ? {} : { after: rule.after }),
     }),
   );
 
-interface Armed extends FaultRule {
+/** A rule as armed: how many more requests it applies to, how many it still lets through first. */
+interface ArmedRule extends FaultRule {
   left: number;
   toSkip: number;
 }
 
 export class FaultPlan {
-  #rules: Armed[] = [];
+  #rules: ArmedRule[] = [];
 
   add(...rules: FaultRule[]): void {
     for (const rule of rules) this.#rules.push({ ...rule, left: rule.times ?? 1, toSkip: rule.skip ?? 0 });
@@ -108,14 +109,14 @@ export class FaultPlan {
   list(): { method?: string; path?: string; pattern?: string; left: number | null; skip: number; after?: boolean; fault: Fault }[] {
     return this.#rules
       .filter((r) => r.left > 0)
-      .map((r) => ({
-        ...(r.method === undefined ? {} : { method: r.method }),
-        ...(r.path === undefined ? {} : { path: r.path }),
-        ...(r.pattern === undefined ? {} : { pattern: r.pattern.source }),
-        left: Number.isFinite(r.left) ? r.left : null,
-        skip: r.toSkip,
-        ...(r.after ? { after: true } : {}),
-        fault: r.fault,
+      .map((rule) => ({
+        ...(rule.method === undefined ? {} : { method: rule.method }),
+        ...(rule.path === undefined ? {} : { path: rule.path }),
+        ...(rule.pattern === undefined ? {} : { pattern: rule.pattern.source }),
+        left: Number.isFinite(rule.left) ? rule.left : null,
+        skip: rule.toSkip,
+        ...(rule.after ? { after: true } : {}),
+        fault: rule.fault,
       }));
   }
 
@@ -142,7 +143,7 @@ export class FaultPlan {
   }
 }
 
-const matches = (r: FaultRule, method: string, path: string): boolean =>
-  (r.method === undefined || r.method.toUpperCase() === method) &&
-  (r.path === undefined || r.path === path) &&
-  (r.pattern === undefined || r.pattern.test(path));
+const matches = (rule: FaultRule, method: string, path: string): boolean =>
+  (rule.method === undefined || rule.method.toUpperCase() === method) &&
+  (rule.path === undefined || rule.path === path) &&
+  (rule.pattern === undefined || rule.pattern.test(path));

@@ -20,7 +20,8 @@ export class FileBytes {
     this.size = size;
     const block = Buffer.allocUnsafe(Math.min(BLOCK, Math.max(size, 1)));
     const seed = createHash('sha256').update(key).digest();
-    for (let at = 0, n = 0; at < block.length; at += 32, n++) createHash('sha256').update(seed).update(String(n)).digest().copy(block, at);
+    for (let at = 0, round = 0; at < block.length; at += 32, round++)
+      createHash('sha256').update(seed).update(String(round)).digest().copy(block, at);
     this.#block = block;
   }
 
@@ -28,9 +29,9 @@ export class FileBytes {
   *chunks(start: number, end: number): Generator<Buffer> {
     for (let at = start; at < end; ) {
       const offset = at % this.#block.length;
-      const n = Math.min(this.#block.length - offset, end - at);
-      yield this.#block.subarray(offset, offset + n);
-      at += n;
+      const length = Math.min(this.#block.length - offset, end - at);
+      yield this.#block.subarray(offset, offset + length);
+      at += length;
     }
   }
 
@@ -45,9 +46,9 @@ export class FileBytes {
   }
 
   #digest(algorithm: string): string {
-    const h = createHash(algorithm);
-    for (const c of this.chunks(0, this.size)) h.update(c);
-    return h.digest('hex');
+    const hash = createHash(algorithm);
+    for (const chunk of this.chunks(0, this.size)) hash.update(chunk);
+    return hash.digest('hex');
   }
 }
 
@@ -58,13 +59,13 @@ export class FileBytes {
  */
 export function readRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (m === null || (m[1] === '' && m[2] === '')) return 'unsatisfiable';
-  if (m[1] === '') {
-    const n = Number(m[2]);
-    return n === 0 ? 'unsatisfiable' : { start: Math.max(0, size - n), end: size };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (match === null || (match[1] === '' && match[2] === '')) return 'unsatisfiable';
+  if (match[1] === '') {
+    const count = Number(match[2]);
+    return count === 0 ? 'unsatisfiable' : { start: Math.max(0, size - count), end: size };
   }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size : Math.min(size, Number(m[2]) + 1);
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size : Math.min(size, Number(match[2]) + 1);
   return start >= size || end <= start ? 'unsatisfiable' : { start, end };
 }

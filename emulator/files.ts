@@ -7,16 +7,16 @@
 // serves the bytes on a signed link without checksum headers. Faults for these paths (cut, stall,
 // a wrong checksum, other headers) are applied here, on bytes rather than on JSON.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { type ArtifactWorld, LOCAL_DOWNLOAD_PATH, type Node, type Realm } from './artifacts.ts';
 import type { Fault } from './faults.ts';
 import type { FileBytes } from './file-bytes.ts';
 import { readRange } from './file-bytes.ts';
-import type { StoredProject } from './state.ts';
+import { type LoopbackServer, listenOnLoopback } from './loopback.ts';
+import type { StoredProject } from './project-record.ts';
 import type { TokenAuthority } from './tokens.ts';
-import { html, json, type Reply } from './wire.ts';
+import { html, json, type Reply, sendReply } from './wire.ts';
 
 const BKREPO_PREFIX = '/bkrepo/api/user/generic/';
 /** Faults about a file's bytes, applied here; the others (a status, a reset, a hang) as for every answer. */
@@ -56,7 +56,7 @@ export class FileServer {
   readonly storageLog: StorageRequest[] = [];
   readonly #h: Hooks;
   readonly #signed = new Map<string, Node>();
-  #storage: { server: Server; url: string; sockets: Set<Socket> } | undefined;
+  #storage: LoopbackServer | undefined;
 
   constructor(hooks: Hooks) {
     this.#h = hooks;
@@ -66,15 +66,15 @@ export class FileServer {
     return this.#h.artifacts.realm;
   }
 
-  set realm(r: Realm) {
-    this.#h.artifacts.realm = r;
+  set realm(realm: Realm) {
+    this.#h.artifacts.realm = realm;
   }
 
   /** Changes how files are served; what they are served as now. */
-  set(b: z.output<typeof filesBody>): { realm: Realm; login: boolean; storage: boolean; storageUrl: string } {
-    if (b.realm !== undefined) this.realm = b.realm;
-    if (b.login !== undefined) this.login = b.login;
-    if (b.storage !== undefined) this.storage = b.storage;
+  set(settings: z.output<typeof filesBody>): { realm: Realm; login: boolean; storage: boolean; storageUrl: string } {
+    if (settings.realm !== undefined) this.realm = settings.realm;
+    if (settings.login !== undefined) this.login = settings.login;
+    if (settings.storage !== undefined) this.storage = settings.storage;
     return { realm: this.realm, login: this.login, storage: this.storage, storageUrl: this.storageUrl };
   }
 
@@ -95,7 +95,7 @@ export class FileServer {
     path: string,
     query: URLSearchParams,
     fault: Fault | undefined,
-    fallback: (f: Fault) => void,
+    fallback: (fault: Fault) => void,
   ): void {
     if (fault?.kind === 'delay') {
       setTimeout(() => this.serve(req, res, path, query, undefined, fallback), fault.ms);
@@ -109,7 +109,7 @@ export class FileServer {
     const node = local ? this.#h.artifacts.findLocal(query.get('filePath') ?? '') : this.#bkrepoNode(path);
     const refused = this.#refusal(req, node, local);
     if (refused !== undefined || node === undefined) {
-      send(res, refused ?? json(404, {}));
+      sendReply(res, refused ?? json(404, {}));
       return;
     }
     const bytes = this.#h.artifacts.bytesOf(node);
@@ -148,8 +148,8 @@ export class FileServer {
     } catch {
       return undefined;
     }
-    const m = /^\/*([^/]+)\/([^/]+)\/(.*)$/.exec(decoded);
-    return m === null ? undefined : this.#h.artifacts.find(m[1] ?? '', m[2] ?? '', m[3] ?? '');
+    const match = /^\/*([^/]+)\/([^/]+)\/(.*)$/.exec(decoded);
+    return match === null ? undefined : this.#h.artifacts.find(match[1] ?? '', match[2] ?? '', match[3] ?? '');
   }
 
   /** bk-repo's CosRedirectService: 302 to a signed link on the storage origin. */
@@ -167,18 +167,18 @@ export class FileServer {
     req: IncomingMessage,
     res: ServerResponse,
     bytes: FileBytes,
-    o: { ranges: boolean; headers: Record<string, string> },
+    options: { ranges: boolean; headers: Record<string, string> },
     fault: Fault | undefined,
   ): Promise<void> {
-    const range = o.ranges ? readRange(req.headers.range, bytes.size) : undefined;
+    const range = options.ranges ? readRange(req.headers.range, bytes.size) : undefined;
     if (range === 'unsatisfiable')
-      return send(res, {
+      return sendReply(res, {
         ...json(416, { code: 416, message: 'Requested Range Not Satisfiable' }),
         headers: { 'content-range': `bytes */${bytes.size}` },
       });
     const { start, end } = range ?? { start: 0, end: bytes.size };
-    const headers: Record<string, string> = { ...o.headers };
-    if (o.ranges) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.ranges) {
       headers['content-length'] = String(end - start);
       headers['content-range'] = `bytes ${start}-${Math.max(start, end - 1)}/${bytes.size}`;
     }
@@ -188,9 +188,9 @@ export class FileServer {
       headers.etag = wrong;
     }
     if (fault?.kind === 'headers')
-      for (const [k, v] of Object.entries(fault.set)) {
-        if (v === null) delete headers[k.toLowerCase()];
-        else headers[k.toLowerCase()] = v;
+      for (const [name, value] of Object.entries(fault.set)) {
+        if (value === null) delete headers[name.toLowerCase()];
+        else headers[name.toLowerCase()] = value;
       }
     res.writeHead(range === undefined ? 200 : 206, headers);
     const stopAt =
@@ -203,17 +203,7 @@ export class FileServer {
 
   /** The storage origin: a server of its own on another port. */
   async start(host: string): Promise<void> {
-    const sockets = new Set<Socket>();
-    const server = createServer((req, res) => this.#storageAnswer(req, res));
-    server.on('connection', (s: Socket) => {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, host, () => resolve());
-    });
-    this.#storage = { server, sockets, url: `http://${host}:${(server.address() as AddressInfo).port}` };
+    this.#storage = await listenOnLoopback((req, res) => this.#storageAnswer(req, res), { host });
   }
 
   #storageAnswer(req: IncomingMessage, res: ServerResponse): void {
@@ -223,12 +213,12 @@ export class FileServer {
     const node = this.#signed.get(`${key}:${new URLSearchParams(query).get('sign')}`);
     // COS's refusal of a link whose signature it does not know.
     if (node === undefined) {
-      send(res, { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code></Error>' });
+      sendReply(res, { status: 403, contentType: 'application/xml', body: '<Error><Code>AccessDenied</Code></Error>' });
       return;
     }
     const fault = this.#h.fault(req.method ?? 'GET', path);
     if (fault !== undefined && !BYTE_FAULTS.has(fault.kind)) {
-      send(res, json(fault.kind === 'status' ? fault.status : 500, { message: 'injected' }));
+      sendReply(res, json(fault.kind === 'status' ? fault.status : 500, { message: 'injected' }));
       return;
     }
     const bytes = this.#h.artifacts.bytesOf(node);
@@ -238,10 +228,7 @@ export class FileServer {
   }
 
   async close(): Promise<void> {
-    const s = this.#storage;
-    if (s === undefined) return;
-    for (const socket of s.sockets) socket.destroy();
-    await new Promise<void>((resolve) => s.server.close(() => resolve()));
+    await this.#storage?.close();
   }
 }
 
@@ -265,11 +252,6 @@ function localHeaders(node: Node): Record<string, string> {
     'content-disposition': `attachment;filename=${encodeURIComponent(name)}`,
     'cache-control': 'no-cache',
   };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { 'content-type': `${reply.contentType};charset=utf-8`, ...reply.headers });
-  res.end(reply.body);
 }
 
 /** Resolves once the response can take more (true), or is closed (false). */

@@ -84,21 +84,21 @@ export interface Act {
 }
 
 /** Each kind of fault, as GitHub (or the network) shows it; `apply` makes the change as GitHub would. */
-export const FAULTS: Record<Fault['kind'], (f: Fault, apply: () => Answer, nowSeconds: number) => Act> = {
-  secondary: (f) => ({
+export const FAULTS: Record<Fault['kind'], (fault: Fault, apply: () => Answer, nowSeconds: number) => Act> = {
+  secondary: (fault) => ({
     answer: {
-      ...message(f.status ?? 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
-      headers: { 'retry-after': String(f.retryAfter) },
+      ...message(fault.status ?? 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'),
+      headers: { 'retry-after': String(fault.retryAfter) },
     },
   }),
-  primary: (f, _, now) => ({
+  primary: (fault, _, now) => ({
     answer: {
       ...message(403, 'API rate limit exceeded for installation ID 1.'),
-      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now + f.retryAfter) },
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now + fault.retryAfter) },
     },
   }),
-  error: (f) => {
-    const status = f.status ?? 502;
+  error: (fault) => {
+    const status = fault.status ?? 502;
     return { answer: status >= 500 ? errorPage(status) : message(status, 'Fault') };
   },
   invalid: () => ({
@@ -125,15 +125,15 @@ function bodyHas(text: string, path: string): boolean {
 
 /** The first armed fault the request matches, counted down (and disarmed at 0). */
 export function takeFault(faults: Fault[], method: string, path: string, body: string): Fault | undefined {
-  const i = faults.findIndex(
-    (f) =>
-      (f.method === undefined || f.method === method) &&
-      (f.path === undefined || path.includes(f.path)) &&
-      (f.bodyHas === undefined || bodyHas(body, f.bodyHas)),
+  const index = faults.findIndex(
+    (fault) =>
+      (fault.method === undefined || fault.method === method) &&
+      (fault.path === undefined || path.includes(fault.path)) &&
+      (fault.bodyHas === undefined || bodyHas(body, fault.bodyHas)),
   );
-  const f = faults[i];
-  if (f === undefined) return undefined;
-  f.times -= 1;
-  if (f.times <= 0) faults.splice(i, 1);
-  return f;
+  const fault = faults[index];
+  if (fault === undefined) return undefined;
+  fault.times -= 1;
+  if (fault.times <= 0) faults.splice(index, 1);
+  return fault;
 }

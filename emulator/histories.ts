@@ -2,9 +2,14 @@
 // updateTimeDesc), paged, filtered as bk-ci's PipelineBuildDao does: buildMsg, materialCommitId and
 // remark are SQL `LIKE '%value%'` (the value's own % and _ are wildcards too; MySQL's default
 // collation ignores case), startUser and status are `IN`, times are bounds on columns that stay
-// NULL until set (START_TIME while a build is queued). Facts from docs/bkci/builds.md.
-import type { Build, BuildWorld, Life } from './builds.ts';
-import type { Reply } from './wire.ts';
+// NULL until set (START_TIME while a build is queued). And the BuildHistory row every build
+// answer is made from. Facts from docs/bkci/builds.md.
+
+import type { Life } from './build-life.ts';
+import { startParameters } from './build-model.ts';
+import type { Build } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
+import type { Reply, Wire } from './wire.ts';
 
 /** bk-ci's BuildStatus names: any other name in `status` is JAX-RS's 400 查询参数类型错误. */
 export const BUILD_STATUSES = new Set([
@@ -41,83 +46,66 @@ export const BUILD_STATUSES = new Set([
 
 /** MySQL's `LIKE '%needle%'` with its default escape (backslash) and a case-insensitive collation. */
 export function sqlContains(haystack: string, needle: string): boolean {
-  let re = '';
-  for (let i = 0; i < needle.length; i++) {
-    const c = needle[i] ?? '';
-    if (c === '\\' && i + 1 < needle.length) re += (needle[++i] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    else if (c === '%') re += '[\\s\\S]*';
-    else if (c === '_') re += '[\\s\\S]';
-    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let pattern = '';
+  for (let at = 0; at < needle.length; at++) {
+    const char = needle[at] ?? '';
+    if (char === '\\' && at + 1 < needle.length) pattern += literal(needle[++at] ?? '');
+    else if (char === '%') pattern += '[\\s\\S]*';
+    else if (char === '_') pattern += '[\\s\\S]';
+    else pattern += literal(char);
   }
-  return new RegExp(re, 'iu').test(haystack);
+  return new RegExp(pattern, 'iu').test(haystack);
 }
 
-type Query = URLSearchParams;
+/** The query's numbers, each converted by JAX-RS before the method runs: a wrong type fails the call. */
+const NUMBER_PARAMS = [
+  'page',
+  'pageSize',
+  'startTimeStartTime',
+  'startTimeEndTime',
+  'endTimeStartTime',
+  'endTimeEndTime',
+  'queueTimeStartTime',
+  'queueTimeEndTime',
+  'buildNoStart',
+  'buildNoEnd',
+] as const;
 
-export function buildHistories(w: BuildWorld, projectId: string, query: Query): Reply {
-  const wire = w.wire;
-  const pipelineId = query.get('pipelineId');
-  if (!pipelineId) return wire.error(400, 400, '参数校验失败:request param pipelineId cannot be empty');
-  const badType = () => wire.error(400, 400, '查询参数类型错误');
-  // JAX-RS converts every query parameter before the method runs: a wrong type fails the call.
-  const int = (name: string): number | undefined | null => {
-    const v = query.get(name);
-    if (v === null || v === '') return undefined;
-    return /^-?\d+$/.test(v.trim()) ? Number(v) : null;
-  };
-  const nums: Record<string, number | undefined> = {};
-  for (const name of [
-    'page',
-    'pageSize',
-    'startTimeStartTime',
-    'startTimeEndTime',
-    'endTimeStartTime',
-    'endTimeEndTime',
-    'queueTimeStartTime',
-    'queueTimeEndTime',
-    'buildNoStart',
-    'buildNoEnd',
-  ]) {
-    const v = int(name);
-    if (v === null) return badType();
-    nums[name] = v;
+/** build_histories' query as bk-ci has read it. */
+interface HistoryQuery {
+  pipelineId: string;
+  numbers: Partial<Record<(typeof NUMBER_PARAMS)[number], number>>;
+  statuses: string[];
+  /** updateTimeDesc: `true`, `false`, or not given (by number). */
+  updateTimeDesc: string | null;
+  startUsers: string[];
+  buildMsg: string;
+  commit: string;
+}
+
+interface Row {
+  build: Build;
+  life: Life;
+}
+
+export function buildHistories(builds: BuildWorld, projectId: string, query: URLSearchParams): Reply {
+  const read = readQuery(builds.wire, query);
+  if ('reply' in read) return read.reply;
+  const filter = read.query;
+  const rows: Row[] = [];
+  for (const build of builds.builds.values()) {
+    if (build.projectId !== projectId || build.pipelineId !== filter.pipelineId) continue;
+    if (builds.now() < build.startedAt + (builds.pipelineOf(build)?.historyLagMs ?? 0)) continue;
+    const life = builds.life(build);
+    if (matches(builds, filter, build, life)) rows.push({ build, life });
   }
-  const statuses = query.getAll('status').filter((s) => s !== '');
-  if (statuses.some((s) => !BUILD_STATUSES.has(s))) return badType();
-  const desc = query.get('updateTimeDesc');
-  if (desc !== null && !['true', 'false', ''].includes(desc)) return badType();
-  const startUsers = query.getAll('startUser').filter((s) => s !== '');
-  const buildMsg = query.get('buildMsg') ?? '';
-  const commit = query.get('materialCommitId') ?? '';
-  const page = Math.max(1, nums.page ?? 1);
+  rows.sort(order(filter.updateTimeDesc));
+  const page = Math.max(1, filter.numbers.page ?? 1);
   // ApigwParamUtil.standardSize: at most 100; default 20.
-  const pageSize = Math.min(100, Math.max(1, nums.pageSize ?? 20));
-  const after = (v: number | undefined, min: number | undefined) => min === undefined || min <= 0 || (v !== undefined && v >= min);
-  const before = (v: number | undefined, max: number | undefined) => max === undefined || max <= 0 || (v !== undefined && v <= max);
-
-  const rows: { b: Build; life: Life }[] = [];
-  for (const b of w.builds.values()) {
-    if (b.projectId !== projectId || b.pipelineId !== pipelineId) continue;
-    if (w.now() < b.startedAt + (w.pipelineOf(b)?.historyLagMs ?? 0)) continue;
-    const life = w.life(b);
-    const start = life.startTime === 0 ? undefined : life.startTime;
-    const end = life.endTime ?? undefined;
-    if (buildMsg.trim() !== '' && !sqlContains(b.buildMsg, buildMsg)) continue;
-    if (startUsers.length > 0 && !startUsers.includes(b.userId)) continue;
-    if (statuses.length > 0 && !statuses.includes(life.status)) continue;
-    if (commit.trim() !== '' && !w.material(b).some((m) => sqlContains(String(m.newCommitId), commit))) continue;
-    if (!after(start, nums.startTimeStartTime) || !before(start, nums.startTimeEndTime)) continue;
-    if (!after(end, nums.endTimeStartTime) || !before(end, nums.endTimeEndTime)) continue;
-    if (!after(b.startedAt, nums.queueTimeStartTime) || !before(b.startedAt, nums.queueTimeEndTime)) continue;
-    if (!after(b.num, nums.buildNoStart) || !before(b.num, nums.buildNoEnd)) continue;
-    rows.push({ b, life });
-  }
-  const updated = (r: { b: Build; life: Life }) => r.life.endTime ?? (r.life.startTime || r.b.startedAt);
-  if (desc === 'true') rows.sort((x, y) => updated(y) - updated(x) || x.b.id.localeCompare(y.b.id));
-  else if (desc === 'false') rows.sort((x, y) => updated(x) - updated(y) || x.b.id.localeCompare(y.b.id));
-  else rows.sort((x, y) => y.b.num - x.b.num);
-  const records = rows.slice((page - 1) * pageSize, page * pageSize).map((r) => w.history(r.b, r.life));
-  return wire.ok({
+  const pageSize = Math.min(100, Math.max(1, filter.numbers.pageSize ?? 20));
+  const records = rows.slice((page - 1) * pageSize, page * pageSize).map((row) => historyRow(builds, row.build, row.life));
+  return builds.wire.ok({
     count: rows.length,
     page,
     pageSize,
@@ -126,4 +114,106 @@ export function buildHistories(w: BuildWorld, projectId: string, query: Query): 
     hasDownloadPermission: true,
     pipelineVersion: 1,
   });
+}
+
+function readQuery(wire: Wire, query: URLSearchParams): { query: HistoryQuery } | { reply: Reply } {
+  const pipelineId = query.get('pipelineId');
+  if (!pipelineId) return { reply: wire.error(400, 400, '参数校验失败:request param pipelineId cannot be empty') };
+  const badType = { reply: wire.error(400, 400, '查询参数类型错误') };
+  const numbers: HistoryQuery['numbers'] = {};
+  for (const name of NUMBER_PARAMS) {
+    const text = query.get(name);
+    if (text === null || text === '') continue;
+    if (!/^-?\d+$/.test(text.trim())) return badType;
+    numbers[name] = Number(text);
+  }
+  const statuses = query.getAll('status').filter((status) => status !== '');
+  if (statuses.some((status) => !BUILD_STATUSES.has(status))) return badType;
+  const updateTimeDesc = query.get('updateTimeDesc');
+  if (updateTimeDesc !== null && !['true', 'false', ''].includes(updateTimeDesc)) return badType;
+  return {
+    query: {
+      pipelineId,
+      numbers,
+      statuses,
+      updateTimeDesc,
+      startUsers: query.getAll('startUser').filter((user) => user !== ''),
+      buildMsg: query.get('buildMsg') ?? '',
+      commit: query.get('materialCommitId') ?? '',
+    },
+  };
+}
+
+/** Whether the build's row is one the query asks for: SQL's LIKE, IN and bounds on columns that may be NULL. */
+function matches(builds: BuildWorld, filter: HistoryQuery, build: Build, life: Life): boolean {
+  const { numbers } = filter;
+  const after = (value: number | undefined, min: number | undefined) =>
+    min === undefined || min <= 0 || (value !== undefined && value >= min);
+  const before = (value: number | undefined, max: number | undefined) =>
+    max === undefined || max <= 0 || (value !== undefined && value <= max);
+  const within = (value: number | undefined, min: number | undefined, max: number | undefined) => after(value, min) && before(value, max);
+  const start = life.startTime === 0 ? undefined : life.startTime;
+  const end = life.endTime ?? undefined;
+  return (
+    (filter.buildMsg.trim() === '' || sqlContains(build.buildMsg, filter.buildMsg)) &&
+    (filter.startUsers.length === 0 || filter.startUsers.includes(build.userId)) &&
+    (filter.statuses.length === 0 || filter.statuses.includes(life.status)) &&
+    (filter.commit.trim() === '' || builds.material(build).some((material) => sqlContains(String(material.newCommitId), filter.commit))) &&
+    within(start, numbers.startTimeStartTime, numbers.startTimeEndTime) &&
+    within(end, numbers.endTimeStartTime, numbers.endTimeEndTime) &&
+    within(build.startedAt, numbers.queueTimeStartTime, numbers.queueTimeEndTime) &&
+    within(build.num, numbers.buildNoStart, numbers.buildNoEnd)
+  );
+}
+
+/** By update time when updateTimeDesc says so (ties by id), else by number, newest first. */
+function order(updateTimeDesc: string | null): (one: Row, other: Row) => number {
+  const updated = (row: Row) => row.life.endTime ?? (row.life.startTime || row.build.startedAt);
+  if (updateTimeDesc === 'true') return (one, other) => updated(other) - updated(one) || one.build.id.localeCompare(other.build.id);
+  if (updateTimeDesc === 'false') return (one, other) => updated(one) - updated(other) || one.build.id.localeCompare(other.build.id);
+  return (one, other) => other.build.num - one.build.num;
+}
+
+/** A BuildHistory row (build_histories), the core of build_status and build_detail. */
+export function historyRow(builds: BuildWorld, build: Build, life = builds.life(build)): Record<string, unknown> {
+  const pipeline = builds.pipelineOf(build);
+  const statuses = builds.stageStatuses(build, life);
+  const stageStatus = [
+    { stageId: 'stage-1', name: 'stage-1', ...(life.startTime === 0 ? {} : { status: 'SUCCEED', elapsed: 0 }) },
+    ...(pipeline?.stages ?? []).map((name, index) => {
+      const status = statuses[index];
+      return {
+        stageId: `stage-${index + 2}`,
+        name,
+        ...(status === undefined ? {} : { status }),
+        ...(status === 'SUCCEED' ? { elapsed: 1000 } : {}),
+      };
+    }),
+  ];
+  return {
+    id: build.id,
+    userId: build.userId,
+    trigger: '服务触发',
+    buildNum: build.num,
+    pipelineVersion: 1,
+    startTime: life.startTime,
+    endTime: life.endTime,
+    status: life.status,
+    stageStatus,
+    currentTimestamp: builds.now(),
+    isMobileStart: false,
+    material: builds.material(build),
+    queueTime: build.startedAt,
+    artifactList: [],
+    ...(life.endTime !== null && life.startTime !== 0
+      ? { totalTime: life.endTime - build.startedAt, executeTime: life.endTime - life.startTime }
+      : {}),
+    buildParameters: startParameters(pipeline, build.params),
+    startType: 'SERVICE',
+    retry: false,
+    errorInfoList: builds.errorInfoList(build, life),
+    buildMsg: build.buildMsg,
+    executeCount: build.executeCount,
+    updateTime: life.endTime ?? (life.startTime || builds.runQueuedAt(build)),
+  };
 }

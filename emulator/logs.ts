@@ -1,91 +1,17 @@
 // A build's log as bk-ci's log service serves it (docs/bkci/logs.md; bk-ci
 // LogServiceESImpl.doQueryLogsAfterLine): lines are numbered as they arrive at the log service,
 // searchable a little later, and every page is sorted by the build machine's timestamp, then by
-// line number. A pipeline's seed scripts what its steps write and when; every build plays it.
+// line number. A pipeline's seed scripts what its steps write and when (log-script.ts); every
+// build plays it (log-lines.ts); a search reads its query and pages what it finds (log-query.ts).
 import { z } from 'zod';
+import type { Build, Retry } from './build-records.ts';
 import { buildOf } from './build-ref.ts';
-import type { Build, BuildWorld, Pipeline } from './builds.ts';
-import type { Retry } from './retries.ts';
+import type { BuildWorld } from './builds.ts';
+import { arrivedBy, type StoredLine, stoppedAt, storeLines, withRetries } from './log-lines.ts';
+import { finds, type LogCall, lineView, pageOf, readLogQuery } from './log-query.ts';
+import { BKCI_LOG_PAGE, type LogScript } from './log-script.ts';
+import type { Pipeline } from './pipeline-seed.ts';
 import type { Reply, Wire } from './wire.ts';
-
-/** bk-ci's Constants.NORMAL_MAX_LINES: the most lines one after_line_logs answer holds. */
-export const BKCI_LOG_PAGE = 10_000;
-/** Generated lines a script may ask for: enough for any bench, not enough to exhaust the emulator's memory. */
-const MAX_GENERATED = 1_000_000;
-
-/** A step that writes lines: the ids bk-ci files them under (the build model names the same). */
-const logStepSchema = z
-  .object({
-    /** The element id, `e-…`: LogLine.tag. */
-    tag: z.string().regex(/^e-/),
-    jobId: z.string().default(''),
-    stepId: z.string().default(''),
-    /** The job's hash id, `c-…`. */
-    containerHashId: z.string().default(''),
-  })
-  .strict();
-
-const lineTiming = {
-  /** The run (1 first, 2 for the first retry …): a retried build's later run writes its own lines. */
-  executeCount: z.number().int().min(1).default(1),
-  /** ms from the agent's write to the log service's numbering (parallel jobs upload at different paces). */
-  delayMs: z.number().int().min(0).default(0),
-  /** ms from numbering to being searchable (ES refresh, a slow bulk batch): later lines can show first. */
-  lagMs: z.number().int().min(0).default(0),
-};
-
-export const logLineSchema = z
-  .object({
-    /** ms after build_start the agent writes it: its timestamp. After the build's end is allowed. */
-    at: z.number().int().min(0),
-    /** The tag of a step in `steps`. */
-    step: z.string(),
-    text: z.string(),
-    subTag: z.string().default(''),
-    /** A DEBUG line: left out unless the query asks for `debug=true`. */
-    debug: z.boolean().default(false),
-    ...lineTiming,
-  })
-  .strict();
-
-/** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
-export const logGeneratorSchema = z
-  .object({
-    count: z.number().int().min(1).max(MAX_GENERATED),
-    fromMs: z.number().int().min(0).default(0),
-    toMs: z.number().int().min(0),
-    step: z.string(),
-    text: z.string().default('line {i}'),
-    ...lineTiming,
-  })
-  .strict();
-
-export const logScriptSchema = z
-  .object({
-    steps: z.array(logStepSchema).min(1),
-    lines: z.array(logLineSchema).default([]),
-    generate: z.array(logGeneratorSchema).default([]),
-    /** Lines per page; bk-ci's is 10,000 (smaller ones make hasMore easy to reach in a test). */
-    pageSize: z.number().int().min(1).max(BKCI_LOG_PAGE).default(BKCI_LOG_PAGE),
-    /**
-     * ms after build_start (a retried run: after its retry) the build-level `finished` turns true. Default:
-     * when the build ends. bk-ci can say it earlier (a job's stopLog collides with the build's row in
-     * T_LOG_STATUS; docs/bkci/logs.md).
-     */
-    finishedAtMs: z.number().int().min(0).optional(),
-    /** The n-th log requests of each build (after_line_logs, more_logs; 1-based) that answer 999: a failed search. */
-    failQueries: z.array(z.number().int().min(1)).default([]),
-  })
-  .strict()
-  .superRefine((s, ctx) => {
-    const tags = new Set(s.steps.map((st) => st.tag));
-    for (const list of ['lines', 'generate'] as const)
-      for (const [i, { step }] of s[list].entries())
-        if (!tags.has(step)) ctx.addIssue({ code: 'custom', path: [list, i], message: `step "${step}" is not one of steps[].tag` });
-    if (s.generate.reduce((n, g) => n + g.count, 0) > MAX_GENERATED)
-      ctx.addIssue({ code: 'custom', path: ['generate'], message: `at most ${MAX_GENERATED} generated lines in all` });
-  });
-export type LogScript = z.infer<typeof logScriptSchema>;
 
 /** POST /__emulator/logs/fail: the next searches of a build (or of every build) fail. */
 export const logFailBody = z
@@ -105,108 +31,20 @@ const SUCCEED = 0;
 const CLEAN = 2;
 const FAIL = 999;
 
-/** A line as the log service holds it: its number, when it arrived and when it can be found. */
-interface Stored {
-  lineNo: number;
-  /** ms after build_start. */
-  at: number;
-  arrivesAt: number;
-  visibleAt: number;
-  message: string;
-  tag: string;
-  subTag: string;
-  jobId: string;
-  containerHashId: string;
-  stepId: string;
-  executeCount: number;
-  debug: boolean;
-}
-
-/** Every line a script writes, numbered in order of arrival (one counter for all runs, as IndexService keeps). */
-function store(script: LogScript): Stored[] {
-  const steps = new Map(script.steps.map((s) => [s.tag, s]));
-  const raw: Omit<Stored, 'lineNo'>[] = [];
-  const add = (
-    at: number,
-    step: string,
-    message: string,
-    rest: { subTag?: string; debug?: boolean; executeCount: number; delayMs: number; lagMs: number },
-  ) => {
-    const s = steps.get(step);
-    raw.push({
-      at,
-      arrivesAt: at + rest.delayMs,
-      visibleAt: at + rest.delayMs + rest.lagMs,
-      message,
-      tag: step,
-      subTag: rest.subTag ?? '',
-      jobId: s?.jobId ?? '',
-      containerHashId: s?.containerHashId ?? '',
-      stepId: s?.stepId ?? '',
-      executeCount: rest.executeCount,
-      debug: rest.debug ?? false,
-    });
-  };
-  for (const l of script.lines) add(l.at, l.step, l.text, l);
-  for (const g of script.generate) {
-    const span = Math.max(0, g.toMs - g.fromMs);
-    for (let i = 0; i < g.count; i++) add(g.fromMs + Math.floor((i * span) / g.count), g.step, g.text.replaceAll('{i}', String(i + 1)), g);
+/** Lines worked out once, by what names them all. */
+function cached<K extends object>(memo: WeakMap<K, StoredLine[]>, key: K, make: () => StoredLine[]): StoredLine[] {
+  let lines = memo.get(key);
+  if (lines === undefined) {
+    lines = make();
+    memo.set(key, lines);
   }
-  // Stable: lines that arrive together keep the order they were scripted in.
-  return raw
-    .map((l, i) => ({ l, i }))
-    .sort((a, b) => a.l.arrivesAt - b.l.arrivesAt || a.i - b.i)
-    .map(({ l }, n) => ({ ...l, lineNo: n + 1 }));
+  return lines;
 }
 
-const NUMBER = /^-?\d+$/;
-
-function cached<K extends object>(m: WeakMap<K, Stored[]>, key: K, make: () => Stored[]): Stored[] {
-  let s = m.get(key);
-  if (s === undefined) {
-    s = make();
-    m.set(key, s);
-  }
-  return s;
-}
-
-/**
- * The pipeline's script with what each retried run writes added: the retry's own lines, or the
- * first run's again (the same steps run again), `at` counted from the retry and marked with the
- * run's executeCount. Numbered together, as the log service numbers every run of a build.
- */
-function withRetries(script: LogScript, b: Build): LogScript {
-  const firstRun = {
-    lines: script.lines.filter((l) => l.executeCount === 1),
-    generate: script.generate.filter((g) => g.executeCount === 1),
-  };
-  const lines = [...script.lines];
-  const generate = [...script.generate];
-  for (const r of b.retries) {
-    const shift = r.at - b.startedAt;
-    const own = r.logs ?? firstRun;
-    lines.push(...own.lines.map((l) => ({ ...l, at: l.at + shift, executeCount: r.executeCount })));
-    generate.push(...own.generate.map((g) => ({ ...g, fromMs: g.fromMs + shift, toMs: g.toMs + shift, executeCount: r.executeCount })));
-  }
-  return { ...script, lines, generate };
-}
-
-/** ms after build_start from which run `n`'s agent writes nothing: when that run was stopped, if it was. */
-function stoppedAt(b: Build, n: number): number {
-  const at = n < b.executeCount ? b.retries[n - 1]?.previous.canceledAt : b.canceledAt;
-  return at === undefined ? Number.POSITIVE_INFINITY : at - b.startedAt;
-}
-
-/** How many of the lines (sorted by arrival) have arrived `t` ms after build_start. */
-function arrivedBy(lines: Stored[], t: number): number {
-  let lo = 0;
-  let hi = lines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((lines[mid]?.arrivesAt ?? Number.POSITIVE_INFINITY) <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** A failed search: what it says of `finished`, and its status. */
+interface SearchFailure {
+  finished: boolean;
+  status: number;
 }
 
 /** The log service of the emulated installation: after_line_logs and more_logs, and failed searches on demand. */
@@ -214,13 +52,13 @@ export class LogWorld {
   readonly #wire: Wire;
   readonly #now: () => number;
   readonly #builds: BuildWorld;
-  readonly #stored = new WeakMap<LogScript, Stored[]>();
+  readonly #stored = new WeakMap<LogScript, StoredLine[]>();
   /** A retried build's lines, by its latest retry: retries only add runs, so that names the whole set. */
-  readonly #retried = new WeakMap<Retry, Stored[]>();
+  readonly #retried = new WeakMap<Retry, StoredLine[]>();
   /** Log requests so far, per build (what `failQueries` counts). */
   readonly #queries = new Map<string, number>();
   /** Failed searches armed through the control API: build id (or `*`) → how many are left. */
-  readonly #failures = new Map<string, { left: number; finished: boolean; status: number }>();
+  readonly #failures = new Map<string, SearchFailure & { left: number }>();
 
   constructor(wire: Wire, now: () => number, builds: BuildWorld) {
     this.#wire = wire;
@@ -229,32 +67,17 @@ export class LogWorld {
   }
 
   /** The next `times` searches of the build (every build when none is given) fail: 999, or 3 for a closed index. */
-  failSearches(f: LogFailure): void {
-    this.#failures.set(f.buildId ?? '*', { left: f.times, finished: f.status === FAIL && f.finished, status: f.status });
-  }
-
-  #lines(script: LogScript, b: Build): Stored[] {
-    const latest = b.retries.at(-1);
-    if (latest === undefined) return cached(this.#stored, script, () => store(script));
-    return cached(this.#retried, latest, () => store(withRetries(script, b)));
-  }
-
-  /** A failed search now, armed by seed or control API: consumed if so. */
-  #fails(b: Build, script: LogScript | undefined, query: number): { finished: boolean; status: number } | undefined {
-    for (const key of [b.id, '*']) {
-      const f = this.#failures.get(key);
-      if (f !== undefined && f.left > 0) {
-        f.left -= 1;
-        return { finished: f.finished, status: f.status };
-      }
-    }
-    // LogServiceESImpl: any error but an ES status one also says finished = true, hasMore = false.
-    return script?.failQueries.includes(query) ? { finished: true, status: FAIL } : undefined;
+  failSearches(failure: LogFailure): void {
+    this.#failures.set(failure.buildId ?? '*', {
+      left: failure.times,
+      finished: failure.status === FAIL && failure.finished,
+      status: failure.status,
+    });
   }
 
   /** GET v4/projects/{p}/logs/after_line_logs?buildId&start&pipelineId&executeCount&tag&jobId&stepId&containerHashId&subTag&debug. */
-  afterLine(projectId: string, q: URLSearchParams): Reply {
-    return this.#search(projectId, q, 'after');
+  afterLine(projectId: string, params: URLSearchParams): Reply {
+    return this.#search(projectId, params, 'after');
   }
 
   /**
@@ -262,98 +85,71 @@ export class LogWorld {
    * inclusive), the first `num` (default 100) by time, or with fromStart=false the last `num` in
    * ascending order; hasMore always false (queryLogsBetweenLines).
    */
-  moreLines(projectId: string, q: URLSearchParams): Reply {
-    return this.#search(projectId, q, 'more');
+  moreLines(projectId: string, params: URLSearchParams): Reply {
+    return this.#search(projectId, params, 'more');
   }
 
-  #search(projectId: string, q: URLSearchParams, kind: 'after' | 'more'): Reply {
+  #search(projectId: string, params: URLSearchParams, call: LogCall): Reply {
     const began = this.#now();
-    const found = buildOf(this.#wire, this.#builds, projectId, q);
+    const found = buildOf(this.#wire, this.#builds, projectId, params);
     if ('reply' in found) return found.reply;
-    const b = found.build;
-    // Required Long parameters: missing is the openapi's NPE message, not a number Jersey's conversion error.
-    const required = kind === 'after' ? ['start'] : ['start', 'end'];
-    for (const name of required)
-      if (q.get(name) === null) return this.#wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`);
-    // A Long or Int parameter: its value, the default when not sent, NaN when not a number (Jersey refuses it).
-    const number = (name: string, fallback: number): number => {
-      const v = q.get(name);
-      return v === null || v === '' ? fallback : NUMBER.test(v) ? Number(v) : Number.NaN;
-    };
-    const start = number('start', 1);
-    const executeCount = number('executeCount', 1);
-    // after_line_logs has no end or num: whatever is sent as those is ignored there.
-    const end = kind === 'more' ? number('end', Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY;
-    const num = kind === 'more' ? number('num', 100) : 0;
-    if ([start, executeCount, end, num].some(Number.isNaN)) return this.#wire.error(400, 400, '查询参数类型错误');
-    const fromStart = q.get('fromStart') !== 'false';
-    const filter = (name: string) => q.get(name) || undefined;
-    const tag = filter('tag');
-    const stepId = filter('stepId');
-    // The openapi drops jobId when a tag or stepId is given.
-    const jobId = tag === undefined && stepId === undefined ? filter('jobId') : undefined;
-    const containerHashId = filter('containerHashId');
-    const subTag = filter('subTag');
-    const debug = q.get('debug') === 'true';
-
-    const p = this.#builds.pipelines.get(`${b.projectId}/${b.pipelineId}`);
-    const script = p?.logs;
-    const query = (this.#queries.get(b.id) ?? 0) + 1;
-    this.#queries.set(b.id, query);
-    const all = script === undefined ? [] : this.#lines(script, b);
-    const t = this.#now() - b.startedAt;
+    const read = readLogQuery(this.#wire, params, call);
+    if ('reply' in read) return read.reply;
+    const { build } = found;
+    const { query } = read;
+    const pipeline = this.#builds.pipelines.get(`${build.projectId}/${build.pipelineId}`);
+    const script = pipeline?.logs;
+    const queryNumber = (this.#queries.get(build.id) ?? 0) + 1;
+    this.#queries.set(build.id, queryNumber);
+    const all = script === undefined ? [] : this.#lines(script, build);
+    const elapsed = this.#now() - build.startedAt;
     // A stopped run's agent is gone: what it would have written after that never arrives.
-    const written = (l: Stored) => l.at <= stoppedAt(b, l.executeCount);
-    // Lines are numbered in order of arrival: those arrived by now are the first `count`, line n at n - 1.
-    const count = arrivedBy(all, t);
-    const window = all.slice(Math.min(count, Math.max(0, start - 1)), Math.min(count, end)).filter(written);
-    const finished = this.#finished(b, p, script, executeCount, all, t);
+    const written = (line: StoredLine) => line.at <= stoppedAt(build, line.executeCount);
+    // Lines are numbered in order of arrival: those arrived by now are the first `arrived`, line n at n - 1.
+    const arrived = arrivedBy(all, elapsed);
+    const finished = this.#finished(build, pipeline, query.executeCount, all, elapsed);
     const base = {
-      buildId: b.id,
+      buildId: build.id,
       finished,
       hasMore: false,
       logs: [] as unknown[],
       // BuildLogQueryService: the time the search took (none on a test's clock).
       timeUsed: this.#now() - began,
       status: SUCCEED,
-      ...(tag === undefined ? {} : { subTags: [...new Set(all.filter((l) => l.tag === tag && l.subTag !== '').map((l) => l.subTag))] }),
+      ...(query.tag === undefined ? {} : { subTags: subTagsOf(all, query.tag) }),
     };
     // No line has reached the log service: the build has no index yet, as after the logs expired.
-    if (!all.slice(0, count).some(written)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
-    const failed = this.#fails(b, script, query);
+    if (!all.slice(0, arrived).some(written)) return this.#wire.ok({ ...base, status: CLEAN, message: '构建日志过期，已被清理' });
+    const failed = this.#fails(build, script, queryNumber);
     // Only after_line_logs's catch-all also says finished = true.
     if (failed !== undefined)
-      return this.#wire.ok({ ...base, status: failed.status, finished: (kind === 'after' && failed.finished) || finished });
-    const order = kind === 'more' && !fromStart ? -1 : 1;
-    const hits = window
-      .filter(
-        (l) =>
-          l.visibleAt <= t &&
-          l.executeCount === executeCount &&
-          (debug || !l.debug) &&
-          (tag === undefined || l.tag === tag) &&
-          (stepId === undefined || l.stepId === stepId) &&
-          (jobId === undefined || l.jobId === jobId) &&
-          (containerHashId === undefined || l.containerHashId === containerHashId) &&
-          (subTag === undefined || l.subTag === subTag),
-      )
-      .sort((x, y) => order * (x.at - y.at || x.lineNo - y.lineNo));
-    const size = kind === 'after' ? (script?.pageSize ?? BKCI_LOG_PAGE) : Math.max(0, num);
-    const taken = hits.slice(0, size);
-    if (order === -1) taken.reverse();
-    const page = taken.map((l) => ({
-      lineNo: l.lineNo,
-      timestamp: b.startedAt + l.at,
-      message: l.message,
-      priority: 40,
-      tag: l.tag,
-      subTag: l.subTag,
-      jobId: l.jobId,
-      executeCount: l.executeCount,
-      containerHashId: l.containerHashId,
-      stepId: l.stepId,
-    }));
-    return this.#wire.ok({ ...base, logs: page, hasMore: kind === 'after' && hits.length > page.length });
+      return this.#wire.ok({ ...base, status: failed.status, finished: (call === 'after' && failed.finished) || finished });
+    const window = all.slice(Math.min(arrived, Math.max(0, query.start - 1)), Math.min(arrived, query.end)).filter(written);
+    const page = pageOf(
+      window.filter((line) => finds(query, line, elapsed)),
+      query,
+      script?.pageSize ?? BKCI_LOG_PAGE,
+    );
+    return this.#wire.ok({ ...base, logs: page.lines.map((line) => lineView(line, build.startedAt)), hasMore: page.hasMore });
+  }
+
+  #lines(script: LogScript, build: Build): StoredLine[] {
+    const latest = build.retries.at(-1);
+    if (latest === undefined) return cached(this.#stored, script, () => storeLines(script));
+    return cached(this.#retried, latest, () => storeLines(withRetries(script, build)));
+  }
+
+  /** A failed search now, armed by seed or control API: consumed if so. */
+  #fails(build: Build, script: LogScript | undefined, queryNumber: number): SearchFailure | undefined {
+    for (const key of [build.id, '*']) {
+      const armed = this.#failures.get(key);
+      if (armed !== undefined && armed.left > 0) {
+        armed.left -= 1;
+        return { finished: armed.finished, status: armed.status };
+      }
+    }
+    // LogServiceESImpl: any error but an ES status one also says finished = true, hasMore = false.
+    return script?.failQueries.includes(queryNumber) ? { finished: true, status: FAIL } : undefined;
   }
 
   /**
@@ -361,12 +157,18 @@ export class LogWorld {
    * build's, before it was retried; a script's later-run lines: when that run writes its first
    * line); the current run's when the build ends (or `finishedAtMs` after that run's start).
    */
-  #finished(b: Build, p: Pipeline | undefined, script: LogScript | undefined, executeCount: number, all: Stored[], t: number): boolean {
-    if (executeCount < b.executeCount) return true;
-    const latest = all.reduce((m, l) => (l.at <= t ? Math.max(m, l.executeCount) : m), 1);
+  #finished(build: Build, pipeline: Pipeline | undefined, executeCount: number, all: StoredLine[], elapsed: number): boolean {
+    if (executeCount < build.executeCount) return true;
+    const latest = all.reduce((highest, line) => (line.at <= elapsed ? Math.max(highest, line.executeCount) : highest), 1);
     if (executeCount < latest) return true;
-    const runT = this.#now() - this.#builds.runQueuedAt(b);
-    if (script?.finishedAtMs !== undefined && runT >= script.finishedAtMs) return true;
-    return p !== undefined && this.#builds.state(b).endTime !== null;
+    const sinceRunQueued = this.#now() - this.#builds.runQueuedAt(build);
+    const finishedAtMs = pipeline?.logs?.finishedAtMs;
+    if (finishedAtMs !== undefined && sinceRunQueued >= finishedAtMs) return true;
+    return pipeline !== undefined && this.#builds.state(build).endTime !== null;
   }
+}
+
+/** The tag's sub-tags, in the order their lines arrived. */
+function subTagsOf(all: StoredLine[], tag: string): string[] {
+  return [...new Set(all.filter((line) => line.tag === tag && line.subTag !== '').map((line) => line.subTag))];
 }

@@ -3,8 +3,9 @@
 // (docs/bkci/builds.md#reviews; PipelineBuildFacadeService, StagePauseCheck).
 import { z } from 'zod';
 import { allSteps } from './build-model.ts';
-import type { Build, BuildWorld } from './builds.ts';
-import { pendingGroup, type StepDecision, stageReview } from './reviews.ts';
+import type { Build, StepDecision } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
+import { pendingGroup, stageReview } from './reviews.ts';
 import type { Reply } from './wire.ts';
 
 export const reviewBody = z
@@ -20,30 +21,30 @@ export const reviewBody = z
 
 /** What the build waits for now: a stage review's pending group or a manual-review step. */
 export function waitingReview(
-  w: BuildWorld,
-  b: Build,
+  builds: BuildWorld,
+  build: Build,
 ): { kind: 'stage'; phase: number; group: number } | { kind: 'step'; phase: number } | undefined {
-  const life = w.life(b);
-  const p = w.pipelineOf(b);
-  if (life.pending === undefined || p === undefined || life.endTime !== null) return undefined;
-  const phase = p.phases[life.pending.phase];
+  const life = builds.life(build);
+  const pipeline = builds.pipelineOf(build);
+  if (life.pending === undefined || pipeline === undefined || life.endTime !== null) return undefined;
+  const phase = pipeline.phases[life.pending.phase];
   if (phase?.review !== undefined) {
-    const group = pendingGroup(stageReview(p, b, life.pending.phase, life.pending.since, w.now()).groups);
+    const group = pendingGroup(stageReview(pipeline, build, life.pending.phase, life.pending.since, builds.now()).groups);
     return group < 0 ? undefined : { kind: 'stage', phase: life.pending.phase, group };
   }
-  if (phase?.step !== undefined && !b.decisions.some((d) => d.kind === 'step' && d.phase === life.pending?.phase))
+  if (phase?.step !== undefined && !build.decisions.some((d) => d.kind === 'step' && d.phase === life.pending?.phase))
     return { kind: 'step', phase: life.pending.phase };
   return undefined;
 }
 
 /** The control API's decision: made at once, as `user`, whoever that is. */
-export function decideByControl(w: BuildWorld, input: z.output<typeof reviewBody>): { decided: string } {
-  const b = w.builds.get(input.buildId);
-  if (b === undefined) throw new Error(`buildId: no build ${input.buildId}`);
-  const waiting = waitingReview(w, b);
-  if (waiting === undefined) throw new Error(`build ${b.id} waits for no review now (status ${w.life(b).status})`);
+export function decideByControl(builds: BuildWorld, input: z.output<typeof reviewBody>): { decided: string } {
+  const build = builds.builds.get(input.buildId);
+  if (build === undefined) throw new Error(`buildId: no build ${input.buildId}`);
+  const waiting = waitingReview(builds, build);
+  if (waiting === undefined) throw new Error(`build ${build.id} waits for no review now (status ${builds.life(build).status})`);
   const action = input.action === 'approve' ? 'PROCESS' : 'ABORT';
-  const at = w.now();
+  const at = builds.now();
   const common = {
     phase: waiting.phase,
     action,
@@ -53,17 +54,17 @@ export function decideByControl(w: BuildWorld, input: z.output<typeof reviewBody
     ...(input.params === undefined ? {} : { params: input.params }),
   } as const;
   if (waiting.kind === 'stage') {
-    b.decisions.push({ kind: 'stage', group: waiting.group, ...common });
+    build.decisions.push({ kind: 'stage', group: waiting.group, ...common });
     return { decided: `stage review group ${waiting.group + 1}: ${action}` };
   }
-  b.decisions.push({ kind: 'step', effectiveAt: at, ...common });
+  build.decisions.push({ kind: 'step', effectiveAt: at, ...common });
   return { decided: `manual-review step: ${action}` };
 }
 
 /** A query parameter bk-ci declares non-null: missing, it is ApiAspect's 400. */
-function required(w: BuildWorld, query: URLSearchParams, name: string): string | Reply {
-  const v = query.get(name);
-  return v === null ? w.wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`) : v;
+function required(builds: BuildWorld, query: URLSearchParams, name: string): string | Reply {
+  const value = query.get(name);
+  return value === null ? builds.wire.error(400, 400, `参数校验失败:request param ${name} cannot be empty`) : value;
 }
 
 const stageReviewRequest = z
@@ -79,47 +80,50 @@ const stageReviewRequest = z
  * optional StageReviewRequest: PipelineBuildFacadeService.buildManualStartStage's checks, in its
  * order, then the decision on the pending group, applied at once.
  */
-export function manualStartStage(w: BuildWorld, projectId: string, query: URLSearchParams, userId: string, body: unknown): Reply {
-  const buildId = required(w, query, 'buildId');
+export function manualStartStage(builds: BuildWorld, projectId: string, query: URLSearchParams, userId: string, body: unknown): Reply {
+  const buildId = required(builds, query, 'buildId');
   if (typeof buildId !== 'string') return buildId;
-  const stageId = required(w, query, 'stageId');
+  const stageId = required(builds, query, 'stageId');
   if (typeof stageId !== 'string') return stageId;
-  const b = w.find(projectId, buildId, query.get('pipelineId'));
-  if (!('id' in b)) return b;
+  const build = builds.find(projectId, buildId, query.get('pipelineId'));
+  if (!('id' in build)) return build;
   let request: z.infer<typeof stageReviewRequest> | undefined;
   if (body !== undefined && body !== null) {
     const parsed = stageReviewRequest.safeParse(body);
-    if (!parsed.success) return w.wire.error(400, 400, '请求体内容参数错误。温馨提示：请确认reviewParams是否符合要求');
+    if (!parsed.success) return builds.wire.error(400, 400, '请求体内容参数错误。温馨提示：请确认reviewParams是否符合要求');
     request = parsed.data;
   }
-  const p = w.pipelineOf(b);
-  const index = p?.stages.findIndex((_, i) => `stage-${i + 2}` === stageId) ?? -1;
-  if (stageId !== 'stage-1' && index < 0) return w.wire.error(404, 2101166, `构建中Stage[${stageId}]不存在`);
-  const life = w.life(b);
-  if (index < 0 || w.stageStatuses(b, life)[index] !== 'PAUSE')
-    return w.wire.error(400, 2101167, `构建中Stage[${stageId}]未处于等待把关状态`);
+  const pipeline = builds.pipelineOf(build);
+  const index = pipeline?.stages.findIndex((_, i) => `stage-${i + 2}` === stageId) ?? -1;
+  if (stageId !== 'stage-1' && index < 0) return builds.wire.error(404, 2101166, `构建中Stage[${stageId}]不存在`);
+  const life = builds.life(build);
+  if (index < 0 || builds.stageStatuses(build, life)[index] !== 'PAUSE')
+    return builds.wire.error(400, 2101167, `构建中Stage[${stageId}]未处于等待把关状态`);
   // A timed pause without review groups has no checkIn: no group matches and nobody may review.
   const pending = life.pending;
-  const review = pending === undefined || p === undefined ? undefined : p.phases[pending.phase]?.review;
+  const review = pending === undefined || pipeline === undefined ? undefined : pipeline.phases[pending.phase]?.review;
   const groups =
-    pending === undefined || p === undefined || review === undefined ? [] : stageReview(p, b, pending.phase, pending.since, w.now()).groups;
+    pending === undefined || pipeline === undefined || review === undefined
+      ? []
+      : stageReview(pipeline, build, pending.phase, pending.since, builds.now()).groups;
   const id = request?.id;
   const asked = id === undefined || id === null || id.trim() === '' ? groups[0] : groups.find((g) => g.id === id);
   const next = pendingGroup(groups);
-  if (asked?.id !== groups[next]?.id) return w.wire.error(403, 2101073, `Stage[${stageId}]的审核组ID[${id ?? 'Flow 1'}]不存在`);
-  if (!groups[next]?.reviewers.includes(userId) || pending === undefined) return w.wire.error(403, 2101008, `流水线: 用户无${stageId}权限`);
+  if (asked?.id !== groups[next]?.id) return builds.wire.error(403, 2101073, `Stage[${stageId}]的审核组ID[${id ?? 'Flow 1'}]不存在`);
+  if (!groups[next]?.reviewers.includes(userId) || pending === undefined)
+    return builds.wire.error(403, 2101008, `流水线: 用户无${stageId}权限`);
   const cancel = (query.get('cancel') ?? '').toLowerCase() === 'true';
-  b.decisions.push({
+  build.decisions.push({
     kind: 'stage',
     phase: pending.phase,
     group: next,
     action: cancel ? 'ABORT' : 'PROCESS',
     user: userId,
-    at: w.now(),
+    at: builds.now(),
     ...(request?.suggest === undefined || request.suggest === null ? {} : { suggest: request.suggest }),
     ...(request === undefined ? {} : { params: request.reviewParams }),
   });
-  return w.wire.ok(true);
+  return builds.wire.ok(true);
 }
 
 const reviewParam = z
@@ -137,38 +141,38 @@ const reviewParam = z
  * decision is stored on the step (a later one before the engine acts replaces it, as taskParams
  * are overwritten) and acted on `decisionDelayMs` later; `status` missing is stored as "null".
  */
-export function manualReview(w: BuildWorld, projectId: string, query: URLSearchParams, userId: string, body: unknown): Reply {
-  const buildId = required(w, query, 'buildId');
+export function manualReview(builds: BuildWorld, projectId: string, query: URLSearchParams, userId: string, body: unknown): Reply {
+  const buildId = required(builds, query, 'buildId');
   if (typeof buildId !== 'string') return buildId;
-  const b = w.find(projectId, buildId, query.get('pipelineId'));
-  if (!('id' in b)) return b;
+  const build = builds.find(projectId, buildId, query.get('pipelineId'));
+  if (!('id' in build)) return build;
   const elementId = query.get('elementId') ?? '';
   const stepId = query.get('stepId') ?? '';
   // ParamBlankException("Invalid elementId&stepId"): the mapper shows its generic text, the detail in data.
-  if (elementId.trim() === '' && stepId.trim() === '') return w.wire.error(400, 400, '请求的参数内容为空', 'Invalid elementId&stepId');
+  if (elementId.trim() === '' && stepId.trim() === '') return builds.wire.error(400, 400, '请求的参数内容为空', 'Invalid elementId&stepId');
   const parsed = reviewParam.safeParse(body);
-  if (!parsed.success) return w.wire.error(400, 400, 'JSON参数错误');
+  if (!parsed.success) return builds.wire.error(400, 400, 'JSON参数错误');
   let taskId = elementId;
-  for (const step of allSteps(w.layoutOf(b))) {
+  for (const step of allSteps(builds.layoutOf(build))) {
     if (elementId.trim() !== '' && step.id !== elementId) continue;
     if (stepId.trim() !== '' && step.stepId !== stepId) continue;
     if (step.reviewers === undefined) continue;
     taskId = step.id;
-    if (!step.reviewers.includes(userId)) return w.wire.error(400, 2101018, `流水线: 用户(${userId})不在审核人员名单中`);
+    if (!step.reviewers.includes(userId)) return builds.wire.error(400, 2101018, `流水线: 用户(${userId})不在审核人员名单中`);
   }
-  const life = w.life(b);
-  const p = w.pipelineOf(b);
+  const life = builds.life(build);
+  const pipeline = builds.pipelineOf(build);
   const phase = life.pending?.phase;
-  const waiting = phase === undefined ? undefined : p?.phases[phase]?.step;
-  const step = allSteps(w.layoutOf(b)).find((s) => s.id === taskId);
-  if (phase === undefined || p === undefined || step === undefined || waiting !== step.name)
-    return w.wire.error(400, 2101279, `插件【ID:${taskId}】不存在或者不是可审核状态`);
-  const now = w.now();
-  const earlier = b.decisions.findIndex((d) => d.kind === 'step' && d.phase === phase);
-  const effectiveAt = earlier >= 0 ? (b.decisions[earlier] as StepDecision).effectiveAt : now + p.decisionDelayMs;
-  if (earlier >= 0) b.decisions.splice(earlier, 1);
+  const waiting = phase === undefined ? undefined : pipeline?.phases[phase]?.step;
+  const step = allSteps(builds.layoutOf(build)).find((s) => s.id === taskId);
+  if (phase === undefined || pipeline === undefined || step === undefined || waiting !== step.name)
+    return builds.wire.error(400, 2101279, `插件【ID:${taskId}】不存在或者不是可审核状态`);
+  const now = builds.now();
+  const earlier = build.decisions.findIndex((d) => d.kind === 'step' && d.phase === phase);
+  const effectiveAt = earlier >= 0 ? (build.decisions[earlier] as StepDecision).effectiveAt : now + pipeline.decisionDelayMs;
+  if (earlier >= 0) build.decisions.splice(earlier, 1);
   const { status, suggest, desc, params } = parsed.data;
-  b.decisions.push({
+  build.decisions.push({
     kind: 'step',
     phase,
     action: status ?? 'null',
@@ -179,6 +183,6 @@ export function manualReview(w: BuildWorld, projectId: string, query: URLSearchP
     ...(desc === undefined || desc === null ? {} : { desc }),
     ...(params === undefined || params === null ? {} : { params }),
   });
-  if (status === 'ABORT') b.cancelUserId = userId;
-  return w.wire.ok(true);
+  if (status === 'ABORT') build.cancelUserId = userId;
+  return builds.wire.ok(true);
 }

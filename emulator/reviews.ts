@@ -3,35 +3,8 @@
 // bk-ci's StagePauseCheck (groupToReview, reviewGroup, getReviewGroupById) and PipelineStageService
 // (cancelStage: a timeout is rejected by "SYSTEM" with suggest "TIMEOUT", on the first group).
 import { createHash } from 'node:crypto';
-import type { Build, Pipeline } from './builds.ts';
-
-/** A decision on a stage's review group. */
-export interface StageDecision {
-  kind: 'stage';
-  phase: number;
-  group: number;
-  action: 'PROCESS' | 'ABORT';
-  user: string;
-  suggest?: string;
-  params?: unknown[];
-  at: number;
-}
-
-/** A decision on a manual-review step; `null` is what bk-ci stores when `status` is missing. */
-export interface StepDecision {
-  kind: 'step';
-  phase: number;
-  action: 'PROCESS' | 'ABORT' | 'null';
-  user: string;
-  suggest?: string;
-  desc?: string;
-  params?: unknown[];
-  at: number;
-  /** When the build moves on: bk-ci's engine picks the decision up moments later. */
-  effectiveAt: number;
-}
-
-export type Decision = StageDecision | StepDecision;
+import type { Build, StepDecision } from './build-records.ts';
+import type { Pipeline } from './pipeline-seed.ts';
 
 /** A StageReviewGroup as build_detail shows it; `status` absent (null) while pending. */
 export interface GroupView {
@@ -60,30 +33,30 @@ export const groupId = (pipelineId: string, phase: number, group: number): strin
   createHash('md5').update(`${pipelineId}/review/${phase}/${group}`).digest('hex');
 
 /** The stage review of phase `phase`, paused since `since`, as it stands at `at`. */
-export function stageReview(p: Pipeline, b: Build, phase: number, since: number, at: number): StageReviewState {
-  const review = p.phases[phase]?.review;
-  const groups: GroupView[] = (review?.groups ?? []).map((g, i) => ({
-    id: groupId(p.pipelineId, phase, i),
-    name: g.name,
-    reviewers: g.reviewers,
-    groups: g.groups,
+export function stageReview(pipeline: Pipeline, build: Build, phase: number, since: number, at: number): StageReviewState {
+  const review = pipeline.phases[phase]?.review;
+  const groups: GroupView[] = (review?.groups ?? []).map((group, index) => ({
+    id: groupId(pipeline.pipelineId, phase, index),
+    name: group.name,
+    reviewers: group.reviewers,
+    groups: group.groups,
   }));
-  const reviewParams = (review?.params ?? []).map((x) => ({ ...x }));
+  const reviewParams = (review?.params ?? []).map((param) => ({ ...param }));
   const state: StageReviewState = { groups, reviewParams, status: 'REVIEWING' };
-  for (const d of b.decisions) {
-    if (d.kind !== 'stage' || d.phase !== phase || d.at > at) continue;
-    const g = groups[d.group];
-    if (g === undefined || g.status !== undefined) continue;
-    const changed = changedParams(reviewParams, d.params);
-    Object.assign(g, {
-      status: d.action,
-      operator: d.user,
-      reviewTime: d.at,
-      ...(d.suggest === undefined ? {} : { suggest: d.suggest }),
+  for (const decision of build.decisions) {
+    if (decision.kind !== 'stage' || decision.phase !== phase || decision.at > at) continue;
+    const group = groups[decision.group];
+    if (group === undefined || group.status !== undefined) continue;
+    const changed = changedParams(reviewParams, decision.params);
+    Object.assign(group, {
+      status: decision.action,
+      operator: decision.user,
+      reviewTime: decision.at,
+      ...(decision.suggest === undefined ? {} : { suggest: decision.suggest }),
       ...(changed.length === 0 ? {} : { params: changed }),
     });
-    if (d.action === 'ABORT') return { ...state, status: 'REVIEW_ABORT', decidedAt: d.at };
-    if (groups.every((x) => x.status !== undefined)) return { ...state, status: 'REVIEW_PROCESSED', decidedAt: d.at };
+    if (decision.action === 'ABORT') return { ...state, status: 'REVIEW_ABORT', decidedAt: decision.at };
+    if (groups.every((other) => other.status !== undefined)) return { ...state, status: 'REVIEW_PROCESSED', decidedAt: decision.at };
   }
   const deadline = since + (review?.timeout ?? 24) * 3_600_000;
   if (at >= deadline) {
@@ -105,7 +78,7 @@ function changedParams(current: { key: string; value?: unknown }[], given: unkno
   for (const param of given ?? []) {
     if (typeof param !== 'object' || param === null || !('key' in param)) continue;
     const { key, value } = param as { key: unknown; value?: unknown };
-    const origin = current.find((c) => c.key === key);
+    const origin = current.find((candidate) => candidate.key === key);
     if (origin === undefined || String(origin.value) === String(value)) continue;
     changed.push(param);
     origin.value = value;
@@ -114,9 +87,11 @@ function changedParams(current: { key: string; value?: unknown }[], given: unkno
 }
 
 /** The first group still pending (StagePauseCheck.groupToReview). */
-export const pendingGroup = (groups: GroupView[]): number => groups.findIndex((g) => g.status === undefined);
+export const pendingGroup = (groups: GroupView[]): number => groups.findIndex((group) => group.status === undefined);
 
 /** The decision on the manual-review step of phase `phase`, if one was made by `at`. */
-export function stepReview(b: Build, phase: number, at: number): StepDecision | undefined {
-  return b.decisions.find((d): d is StepDecision => d.kind === 'step' && d.phase === phase && d.at <= at);
+export function stepReview(build: Build, phase: number, at: number): StepDecision | undefined {
+  return build.decisions.find(
+    (decision): decision is StepDecision => decision.kind === 'step' && decision.phase === phase && decision.at <= at,
+  );
 }

@@ -3,8 +3,10 @@
 // and build_retry then see it. A test plays "attempt 1" with it; the build lives as seeded, not as
 // the pipeline's phases.
 import { z } from 'zod';
-import { type Build, type BuildWorld, checkPhases, phaseSchema } from './builds.ts';
+import type { Build } from './build-records.ts';
+import type { BuildWorld } from './builds.ts';
 import { BUILD_STATUSES } from './histories.ts';
+import { checkPhases, phaseSchema } from './pipeline-seed.ts';
 
 /** Statuses a build is still in: the seeded build stays in them for `runMs`, then ends with `result`. */
 const UNDER_WAY = new Set([
@@ -45,9 +47,9 @@ export const seededBuildBody = z
 export type BuildSeed = z.input<typeof seededBuildBody>;
 
 /** Adds the build to its pipeline's history; throws when the pipeline is not seeded or the phases name what it lacks. */
-export function seedBuild(w: BuildWorld, input: z.output<typeof seededBuildBody>): Build {
-  const p = w.pipelines.get(`${input.projectId}/${input.pipelineId}`);
-  if (p === undefined) throw new Error(`pipelineId: no pipeline ${input.pipelineId} in project ${input.projectId}; seed it first`);
+export function seedBuild(builds: BuildWorld, input: z.output<typeof seededBuildBody>): Build {
+  const pipeline = builds.pipelines.get(`${input.projectId}/${input.pipelineId}`);
+  if (pipeline === undefined) throw new Error(`pipelineId: no pipeline ${input.pipelineId} in project ${input.projectId}; seed it first`);
   // An end: it ran from startTime and ended there; under way: that status for runMs.
   const script =
     input.phases !== undefined
@@ -55,14 +57,14 @@ export function seedBuild(w: BuildWorld, input: z.output<typeof seededBuildBody>
       : UNDER_WAY.has(input.status)
         ? { phases: [{ status: input.status, ms: input.runMs }], result: input.result }
         : { phases: [{ status: 'RUNNING', ms: 0 }], result: input.status };
-  checkPhases(p, script.phases);
-  const b = w.create({
+  checkPhases(pipeline, script.phases);
+  const build = builds.create({
     projectId: input.projectId,
     pipelineId: input.pipelineId,
     userId: input.userId,
     params: { ...input.params, ...(input.buildMsg === '' ? {} : { BK_CI_BUILD_MSG: input.buildMsg }) },
-    startedAt: input.startTime ?? w.now(),
+    startedAt: input.startTime ?? builds.now(),
   });
-  b.script = script;
-  return b;
+  build.script = script;
+  return build;
 }

@@ -1,4 +1,8 @@
+// Who may call: BlueKing login tickets (the `bk_token` cookie) and the OpenAPI's access tokens, issued
+// and checked as bk-ci's ApiAccessTokenService does. A user is a ticket and a ready token
+// (POST /__emulator/users).
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 
 export interface TokenInfo {
   userId: string;
@@ -6,6 +10,18 @@ export interface TokenInfo {
   /** As bk-ci returns it: base64, then percent-encoded once. */
   accessToken: string;
 }
+
+/** POST /__emulator/users. */
+export const userBody = z.object({ userId: z.string().min(1).default('admin'), tokenLifetimeMs: z.number().int().optional() }).strict();
+
+/** A user as the control API makes one: a login ticket and a ready access token. */
+export interface User {
+  bkToken: string;
+  token: TokenInfo;
+}
+
+/** The login ticket a request's Cookie header carries (`bk_token`), if any. */
+export const ticketOf = (cookie: string | undefined): string | undefined => /(?:^|;\s*)bk_token=([^;]*)/.exec(cookie ?? '')?.[1];
 
 export type TokenCheck =
   | { ok: true; userId: string }
@@ -27,6 +43,11 @@ export class TokenAuthority {
   constructor(lifetimeMs: () => number, now: () => number) {
     this.#lifetimeMs = lifetimeMs;
     this.#now = now;
+  }
+
+  /** A user with a login ticket (`bk_token`) and a ready access token. */
+  addUser(userId: string, lifetimeMs?: number): User {
+    return { bkToken: this.addTicket(userId), token: this.issue(userId, lifetimeMs) };
   }
 
   /** A BlueKing login ticket (the `bk_token` cookie) for `userId`. */

@@ -1,4 +1,7 @@
+// How the emulated bk-ci puts an answer on the wire: a Reply (status, body, content type), the
+// flavour's wrappers and error texts, and sending one.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 
 export type Flavour = 'spec' | 'bkci';
 
@@ -23,6 +26,12 @@ export const html = (status: number, title: string): Reply => ({
   contentType: 'text/html',
   body: `<html>\r\n<head><title>${status} ${title}</title></head>\r\n<body>\r\n<center><h1>${status} ${title}</h1></center>\r\n<hr><center>openresty</center>\r\n</body>\r\n</html>\r\n`,
 });
+
+/** Sends the reply whole, its content type in UTF-8. */
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { 'content-type': `${reply.contentType};charset=utf-8`, ...reply.headers });
+  res.end(reply.body);
+}
 
 /**
  * How one flavour puts things on the wire. `spec` is the API specification read literally; `bkci` is

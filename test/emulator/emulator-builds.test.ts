@@ -3,7 +3,7 @@
 // control API and the TypeScript API, in the bkci flavour and behind the BlueKing API Gateway.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
+import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
 import { raw } from '../support/raw-http.ts';
 import { doorOptions, startWorld, T0, type World } from '../support/world.ts';
 

@@ -1,10 +1,13 @@
 // The emulator as a product: its control API refuses what it cannot take, faults match exactly
 // or by an explicit pattern, and `npm run emulator` behaves as a command-line tool should.
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Emulator, OPENAPI_PREFIX, startEmulator } from '../../emulator/server.ts';
+import { ROOT } from '../support/dist-runner.ts';
 import { raw } from '../support/raw-http.ts';
 import { worldForTest } from '../support/world.ts';
 
@@ -46,6 +49,16 @@ describe('the control API', () => {
     expect(String((res.json() as { message: string }).message)).toMatch(
       /there are: POST users, POST projects, .*GET faults, DELETE faults/,
     );
+  });
+
+  it('every endpoint the 404 lists has its section in emulator/README.md, and the README names none it lacks', async () => {
+    const listed = String(((await control('GET', 'nothing')).json() as { message: string }).message)
+      .replace(/^.*there are: /, '')
+      .split(', ');
+    expect(listed.length).toBeGreaterThan(15);
+    const readme = await readFile(join(ROOT, 'emulator/README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/`(GET|POST|DELETE) \/__emulator\/([a-z/-]+)`/g)].map((m) => `${m[1]} ${m[2]}`));
+    expect([...documented].filter((name) => !name.includes('github/')).sort()).toEqual([...listed].sort());
   });
 
   it('seeds over HTTP: a user, a project with a Long id, a re-sign task', async () => {

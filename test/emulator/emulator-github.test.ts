@@ -1,6 +1,9 @@
 // The emulator's GitHub side answers as GitHub does, and checks bodies by GitHub's own description.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GitHubEmulator, startGitHub } from '../../emulator/github.ts';
+import { ROOT } from '../support/dist-runner.ts';
 
 let gh: GitHubEmulator;
 const SHA = 'a'.repeat(40);
@@ -150,5 +153,16 @@ describe("the emulator's GitHub side", () => {
     expect((await call('GET', `/repos/o/r/commits/${SHA}/check-runs`, undefined, 'ghs_ctl')).status).toBe(200);
     const received = (await (await fetch(`${gh.url}/__emulator/github/received`)).json()) as { headers: { authorization?: string } }[];
     expect(received.at(-1)?.headers.authorization).toBe('token ghs_ctl');
+  });
+
+  it('lists its control endpoints in a 404, each a row of emulator/README.md', async () => {
+    const unknown = await fetch(`${gh.url}/__emulator/github/nothing`);
+    expect(unknown.status).toBe(404);
+    const listed = String(((await unknown.json()) as { message: string }).message)
+      .replace(/^.*nothing: /, '')
+      .split(', ');
+    const readme = await readFile(join(ROOT, 'emulator/README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| `((?:GET|POST) [a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(listed.sort());
   });
 });

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
 import { demoBuild } from '../../emulator/demo-build.ts';
+import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
 import { type Emulator, startEmulator } from '../../emulator/server.ts';
 import { type Route, seededBuild, v4 } from '../support/emu-v4.ts';
 

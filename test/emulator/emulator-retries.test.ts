@@ -3,7 +3,7 @@
 // read over loopback: build_detail's executeCount, build_status without one, after_line_logs per run.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
+import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
 import type { Emulator } from '../../emulator/server.ts';
 import { type Route, seededBuild } from '../support/emu-v4.ts';
 

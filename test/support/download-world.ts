@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { FileBytes } from '../../emulator/file-bytes.ts';
-import type { LoggedRequest } from '../../emulator/server.ts';
+import type { LoggedRequest } from '../../emulator/installation.ts';
 import type { PipelineSeed, World } from './world.ts';
 
 export const REPORT = '<testsuite tests="3" failures="1"/>';

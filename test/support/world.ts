@@ -3,8 +3,9 @@
 // action). Written once here instead of in every file that needs it.
 import { afterAll, afterEach, beforeAll, beforeEach, onTestFinished, type TestContext } from 'vitest';
 import type { z } from 'zod';
-import type { pipelineSchema } from '../../emulator/builds.ts';
-import { type Emulator, type EmulatorOptions, type ProjectSeed, startEmulator } from '../../emulator/server.ts';
+import type { pipelineSchema } from '../../emulator/pipeline-seed.ts';
+import type { ProjectSeed } from '../../emulator/projects.ts';
+import { type Emulator, type EmulatorOptions, startEmulator } from '../../emulator/server.ts';
 import { FakeClock } from './fake-clock.ts';
 
 /** The day every fake clock starts on unless a test says otherwise. */

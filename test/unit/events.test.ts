@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CALLBACK_EVENTS as EMULATED_EVENTS } from '../../emulator/routes.ts';
+import { CALLBACK_EVENTS as EMULATED_EVENTS } from '../../emulator/callbacks.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../../src/bkci/events.ts';
 import { splitList, suggest } from '../../src/inputs/fields.ts';
 

@@ -1,3 +1,5 @@
+// A project as bk-ci stores it (T_PROJECT) and as its API shows it (ProjectVO), and the day
+// strings bk-ci keeps its times in. The projects themselves and their endpoints: emulator/projects.ts.
 /** Java's Long: exact beyond 2^53, as Jackson reads it. */
 export type Long = number | bigint;
 
@@ -38,75 +40,51 @@ export interface StoredProject {
   offlined: boolean;
 }
 
-export interface SignTask {
-  resignId: string;
-  createdAt: number;
-  runningMs: number;
-  result: 'SUCCESS' | 'FAIL';
-  failMessage: string;
-  projectId: string;
-  pipelineId: string;
-  buildId: string;
-  resultFileName: string;
-}
-
-export interface Callback {
-  id: number;
-  projectId: string;
-  url: string;
-  event: string;
-  region: string;
-  secretToken: string | null;
-  creator: string;
-  /** bk-ci's circuit breaker clears it after 12 h of failed deliveries; re-registering does not set it again. */
-  enable: boolean;
-  createdAt: number;
-}
-
-const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** The day of an epoch time, as bk-ci's project rows keep `createdAt` and `updatedAt`. */
+export const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** ProjectVO as `ProjectUtils.packagingBean` builds it: numeric ids become strings. */
-export function projectVO(p: StoredProject): Record<string, unknown> {
-  const str = (n: Long | null): string | null => (n === null ? null : String(n));
+export function projectVO(project: StoredProject): Record<string, unknown> {
+  const text = (id: Long | null): string | null => (id === null ? null : String(id));
   return {
-    id: p.id,
-    projectId: p.projectId,
-    projectName: p.projectName,
-    projectCode: p.englishName,
-    projectType: p.projectType,
+    id: project.id,
+    projectId: project.projectId,
+    projectName: project.projectName,
+    projectCode: project.englishName,
+    projectType: project.projectType,
     approvalStatus: 2,
     approver: '',
     ccAppId: 0,
     ccAppName: '',
-    createdAt: p.createdAt,
-    creator: p.creator,
+    createdAt: project.createdAt,
+    creator: project.creator,
     dataId: 0,
-    bgId: str(p.bgId),
-    bgName: p.bgName,
-    businessLineId: str(p.businessLineId),
-    businessLineName: p.businessLineName,
-    centerId: str(p.centerId),
-    centerName: p.centerName,
-    deptId: str(p.deptId),
-    deptName: p.deptName,
-    description: p.description,
-    englishName: p.englishName,
-    offlined: p.offlined,
-    secrecy: p.secrecy,
-    hidden: p.hidden,
-    projectScope: p.projectScope,
-    kind: p.kind,
-    logoAddr: p.logoAddr ?? '',
-    updatedAt: p.updatedAt,
-    updator: p.updator ?? '',
-    enabled: p.enabled,
+    bgId: text(project.bgId),
+    bgName: project.bgName,
+    businessLineId: text(project.businessLineId),
+    businessLineName: project.businessLineName,
+    centerId: text(project.centerId),
+    centerName: project.centerName,
+    deptId: text(project.deptId),
+    deptName: project.deptName,
+    description: project.description,
+    englishName: project.englishName,
+    offlined: project.offlined,
+    secrecy: project.secrecy,
+    hidden: project.hidden,
+    projectScope: project.projectScope,
+    kind: project.kind,
+    logoAddr: project.logoAddr ?? '',
+    updatedAt: project.updatedAt,
+    updator: project.updator ?? '',
+    enabled: project.enabled,
     gray: false,
     enableIdc: false,
     pipelineLimit: 500,
-    properties: p.properties ?? {},
-    subjectScopes: p.subjectScopes,
-    authSecrecy: p.authSecrecy,
-    productId: p.productId,
+    properties: project.properties ?? {},
+    subjectScopes: project.subjectScopes,
+    authSecrecy: project.authSecrecy,
+    productId: project.productId,
   };
 }
 
@@ -114,7 +92,7 @@ export function newProject(
   fields: Partial<StoredProject> & { englishName: string; projectName: string },
   id: number,
   creator: string,
-  now: number,
+  createdAt: number,
 ): StoredProject {
   return {
     id,
@@ -140,7 +118,7 @@ export function newProject(
     subjectScopes: [],
     productId: null,
     creator,
-    createdAt: day(now),
+    createdAt: day(createdAt),
     updator: null,
     updatedAt: '',
     members: new Set([creator]),
@@ -149,5 +127,3 @@ export function newProject(
     ...fields,
   };
 }
-
-export { day };
