@@ -114,7 +114,7 @@ describe('npm start', () => {
     it('a failing pipeline fails the step with its error', async ({ expect }) => {
       const r = await npmStart(['operation=start-build', 'pipeline-id=p-fail', 'logs=none'], { npm: false });
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/Error: bk-ci start-build failed: build #1 \(b-\w+\) of pipeline p-fail ended FAILED: .*3 tests failed/);
+      expect(r.out).toMatch(/Error: bk-ci start-build failed: build #\d+ \(b-\w+\) of pipeline p-fail ended FAILED: .*3 tests failed/);
     }, 60_000);
 
     it('Ctrl-C while a long build runs: the step says it stopped, the script shows it, and nothing is left in the temporary directory', async ({
