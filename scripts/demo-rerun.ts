@@ -14,11 +14,14 @@ import { workflowContext } from '../src/runner/context.ts';
 /** Statuses of a build under way: seeded as started just now, so the re-run finds it running. */
 const UNDER_WAY = new Set(['QUEUE', 'QUEUE_CACHE', 'RUNNING', 'PREPARE_ENV', 'REVIEWING', 'PAUSE']);
 
-/** What a start-build step's task holds that its build's message and values are made of. */
+/** What a start-build step's task holds that its build's message and values are made of (a build-params value as read: its text, or that text in a list). */
 const startTask = z.looseObject({
   'project-id': z.string(),
   'pipeline-id': z.string(),
-  'build-params': z.record(z.string(), z.string()).optional(),
+  'build-params': z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .transform((p) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : (v[0] ?? '')])))
+    .optional(),
   'rerun-key': z.string().optional(),
 });
 

@@ -72,8 +72,8 @@ const earlier =
     ? undefined
     : await (await import('./demo-rerun.ts'))
         .seedEarlierAttempt(emulator, { inputs, env: run, status: args.earlierStatus, user: USER })
-        .catch((e: unknown) => {
-          console.error(`earlier-status=${args.earlierStatus}: ${e instanceof Error ? e.message : String(e)}`);
+        .catch(() => {
+          console.error(`earlier-status=${args.earlierStatus} is not one of bk-ci's build statuses: FAILED, SUCCEED, RUNNING, CANCELED, …`);
           process.exit(2);
         });
 if (earlier !== undefined) console.log(earlier.said);

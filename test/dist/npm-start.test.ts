@@ -194,6 +194,14 @@ describe('npm start', () => {
       expect(lastLine(r.out)).toMatch(/── exit code 0 after \d/);
     }, 60_000);
 
+    it('a status bk-ci does not have for attempt 1 is refused before anything runs', async ({ expect }) => {
+      const r = await npmStart(['operation=start-build', 'run-attempt=2', 'earlier-status=DONE'], { npm: false });
+      expect(r.code).toBe(2);
+      expect(r.out).toContain("earlier-status=DONE is not one of bk-ci's build statuses: FAILED, SUCCEED, RUNNING, CANCELED, …");
+      expect(r.out).not.toContain('── step log');
+      expect(r.left).toEqual([]);
+    }, 60_000);
+
     it('against an emulator started on its own: the banner shows its URL, and nothing else is started or seeded', async (test) => {
       const { expect } = test;
       const { emu, bkToken } = await worldForTest({ realTime: true, project: false }, test);
