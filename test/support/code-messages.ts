@@ -383,8 +383,11 @@ class Reader {
       if (!(this.#checker.getTypeAtLocation(e).flags & ts.TypeFlags.StringLike)) return undefined;
       return product(this.#part(e.left, env, depth), this.#part(e.right, env, depth));
     }
-    if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken)
-      return union(this.#texts(e.left, env, depth), this.#texts(e.right, env, depth));
+    if (op === ts.SyntaxKind.QuestionQuestionToken || op === ts.SyntaxKind.BarBarToken) {
+      // `x ?? 'unknown'`: x may hold a value, whatever was found of it.
+      const left = this.#texts(e.left, env, depth);
+      return union(left?.length === 0 ? undefined : left, this.#texts(e.right, env, depth));
+    }
     if (op === ts.SyntaxKind.AmpersandAmpersandToken) return this.#texts(e.right, env, depth);
     return undefined;
   }

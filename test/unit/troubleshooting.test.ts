@@ -172,6 +172,66 @@ describe('docs/troubleshooting.md lists every message the code can give', () => 
   });
 });
 
+/**
+ * How much of `quote` the code's `template` writes itself: of the quote's characters, the share
+ * one text can take from the template's own words, where that text is an instance of the
+ * template (each hole any text) and holds an instance of the quote (each `…` any text). A quote
+ * with real values (`API_NOT_FOUND (1640401)`) where the code has a hole keeps most of its share;
+ * one in other words than the code's has almost none (a hole of the code's may stand for it, but
+ * then the code did not write it).
+ */
+function written(template: string, quote: string): number {
+  const [t, q] = [[...template.replace(/\s+/g, ' ')], [HOLE, ...quote.replace(/\s+/g, ' '), HOLE]];
+  const width = q.length + 1;
+  const best = new Int32Array((t.length + 1) * width).fill(-1);
+  best[0] = 0;
+  const reach = (i: number, j: number, v: number): void => {
+    if (i <= t.length && j <= q.length && (best[i * width + j] ?? 0) < v) best[i * width + j] = v;
+  };
+  for (let i = 0; i <= t.length; i++)
+    for (let j = 0; j <= q.length; j++) {
+      const v = best[i * width + j] ?? -1;
+      if (v < 0) continue;
+      // A hole (either side's) takes the other side's next character, or ends; equal words count.
+      if (t[i] === HOLE) reach(i + 1, j, v);
+      if (t[i] === HOLE && j < q.length) reach(i, j + 1, v);
+      if (q[j] === HOLE) reach(i, j + 1, v);
+      if (q[j] === HOLE && i < t.length) reach(i + 1, j, v);
+      if (t[i] !== undefined && t[i] !== HOLE && t[i] === q[j]) reach(i + 1, j + 1, v + (t[i] === ' ' ? 0 : 1));
+    }
+  const own = q.filter((c) => c !== HOLE && c !== ' ').length;
+  return Math.max(0, best[t.length * width + q.length] ?? 0) / own;
+}
+/** The share of a quote the code must write itself. */
+const WRITTEN = 0.6;
+
+describe("the README's first hour quotes what the code says", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const hour = /^## Your first hour$([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+  const quoted = [...hour.matchAll(/\*\*(?:Warning )?`([^`]+)`\*\*/g)].map((m) => (m[1] ?? '').replace(/\s+/g, ' '));
+
+  it('finds its quotes', () => {
+    expect(quoted.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(quoted)('%s', (quote) => {
+    // The texts that hold half of its words, then the share the best of them writes.
+    const words = quote.match(/\p{L}{4,}/gu) ?? [];
+    const near = texts.filter((t) => words.filter((w) => t.text.includes(w)).length * 2 >= words.length);
+    const share = Math.max(0, ...near.map((t) => written(t.text, quote)));
+    expect(share).toBeGreaterThanOrEqual(WRITTEN);
+  });
+
+  it("tells a quote in other words than the code's", () => {
+    const found = 'project "…" was not found (or the user may not see it)';
+    expect(written(found, 'project "demo" was not found')).toBeGreaterThan(WRITTEN);
+    expect(written(found, 'project "demo" is missing')).toBeLessThan(WRITTEN);
+    const ignored = 'operation … does not read this input, so it was ignored: …';
+    expect(written(ignored, 'does not read this input, so it was ignored: resign-id')).toBeGreaterThan(WRITTEN);
+    expect(written(ignored, 'does not read these inputs, so they were ignored')).toBeLessThan(WRITTEN);
+  });
+});
+
 describe('a message added without a row fails', () => {
   // src/base/ as it is, and a new file that warns through a table, a helper and its caller's argument, and throws.
   const found = codeMessages(ROOT, {
