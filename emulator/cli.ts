@@ -12,7 +12,8 @@ const USAGE = `usage: npm run emulator -- [options]
   --gateway             put the BlueKing API Gateway in front (app ci-app, secret app-secret-0001;
                         bk-ci's own /ms/openapi/… paths are then refused)
   --no-seed             start without the demo world (project demo, a re-sign task, pipelines
-                        p-demo, p-review, p-long, p-fail, a build at its review, one ended with files)
+                        p-demo, p-review, p-long, p-fail, a build at its review, one ended with files,
+                        one failed)
   --help                this text
 
 Control endpoints and their bodies: emulator/README.md.`;

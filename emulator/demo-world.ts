@@ -1,14 +1,31 @@
 // The demo world, one for `npm start` and `npm run emulator`: what the README's examples need. A
 // project, a re-sign task, a pipeline whose builds write a log, set variables and archive files
-// (demo-build.ts), one that pauses at a stage review, a long one, one that fails, and a build
-// already at its review for build-status to read and review-build to decide.
+// (demo-build.ts), one that pauses at a stage review, a long one, one that fails (and passes when
+// retried: a flaky test), a build already at its review for build-status to read and
+// review-build to decide, one that ended with its files for download-artifacts, and one that
+// failed for retry-build to retry.
 import { z } from 'zod';
 import { demoBuild } from './demo-build.ts';
 import type { pipelineSchema } from './pipeline-seed.ts';
 import type { Emulator } from './server.ts';
 
 /** The ids the README's examples and `npm start` use. */
-export const DEMO = { projectId: 'demo', resignId: 's-5f1c9e7a', review: 'p-review', long: 'p-long', fail: 'p-fail' } as const;
+export const DEMO = {
+  projectId: 'demo',
+  resignId: 's-5f1c9e7a',
+  demo: 'p-demo',
+  review: 'p-review',
+  long: 'p-long',
+  fail: 'p-fail',
+} as const;
+
+/** The pipelines' names, as bk-ci shows them (and a check run is named after, `bk-ci <name>`). */
+export const PIPELINE_NAMES: Readonly<Record<string, string>> = {
+  [DEMO.demo]: 'Demo app',
+  [DEMO.review]: 'Release with review',
+  [DEMO.long]: 'Long build',
+  [DEMO.fail]: 'Unit tests',
+};
 
 export interface DemoWorld {
   bkToken: string;
@@ -17,6 +34,8 @@ export interface DemoWorld {
   reviewBuild: string;
   /** A build of p-demo that ended, with its files: what download-artifacts downloads. */
   endedBuild: string;
+  /** A build of p-fail that failed an hour ago: what retry-build retries (the flaky test passes then). */
+  failedBuild: string;
   /** What was seeded, in lines for a banner. */
   banner: string[];
 }
@@ -47,33 +66,47 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
   emulator.seedSign({ resignId: DEMO.resignId, runningMs: 4000, result: 'SUCCESS', projectId });
   emulator.seedPipeline({
     projectId,
-    pipelineId: 'p-demo',
+    pipelineId: DEMO.demo,
+    name: PIPELINE_NAMES[DEMO.demo],
     phases: [
       { status: 'QUEUE', ms: 1000 },
       { status: 'RUNNING', ms: 3000 },
     ],
     ...demoBuild(1000, 3000),
   });
-  emulator.seedPipeline({ projectId, pipelineId: DEMO.review, name: 'Release with review', ...atReview(user) });
-  emulator.seedPipeline({ projectId, pipelineId: DEMO.long, phases: [{ status: 'RUNNING', ms: 10 * 60_000 }], ...demoBuild(0, 600_000) });
+  emulator.seedPipeline({ projectId, pipelineId: DEMO.review, name: PIPELINE_NAMES[DEMO.review], ...atReview(user) });
+  emulator.seedPipeline({
+    projectId,
+    pipelineId: DEMO.long,
+    name: PIPELINE_NAMES[DEMO.long],
+    phases: [{ status: 'RUNNING', ms: 10 * 60_000 }],
+    ...demoBuild(0, 600_000),
+  });
   emulator.seedPipeline({
     projectId,
     pipelineId: DEMO.fail,
+    name: PIPELINE_NAMES[DEMO.fail],
     phases: [{ status: 'RUNNING', ms: 2000 }],
     result: 'FAILED',
+    // A flaky test: its build fails, and passes when its failed jobs are run again.
+    retryResult: 'SUCCEED',
     errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
   });
   const reviewBuild = startedBuild(emulator, user, DEMO.review);
-  const endedBuild = emulator.seedBuild({ projectId, pipelineId: 'p-demo', status: 'SUCCEED', startTime: Date.now() - 3_600_000 }).id;
+  const anHourAgo = Date.now() - 3_600_000;
+  const endedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.demo, status: 'SUCCEED', startTime: anHourAgo, userId: user }).id;
+  const failedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.fail, status: 'FAILED', startTime: anHourAgo, userId: user }).id;
   return {
     bkToken,
     accessToken: token.accessToken,
     reviewBuild,
     endedBuild,
+    failedBuild,
     banner: [
       `project "${projectId}"; re-sign task "${DEMO.resignId}" RUNNING for 4 s from now, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED (a log, variables and artifacts)`,
       `pipelines "${DEMO.review}" (pauses at a review of stage Release by ${user}), "${DEMO.long}" (runs 10 min), "${DEMO.fail}" (fails after 2 s); build ${reviewBuild} of ${DEMO.review} waits for its review`,
       `build ${endedBuild} of p-demo ended SUCCEED an hour ago, with its files (app/App.ipa, 1 MiB; reports/coverage.html): download-artifacts brings them in`,
+      `build ${failedBuild} of ${DEMO.fail} FAILED an hour ago (3 tests failed, a flaky test): retry-build runs its failed jobs again, and they pass`,
     ],
   };
 }

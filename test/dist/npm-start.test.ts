@@ -67,13 +67,27 @@ async function npmStart(
   }
 }
 
+/** The output as a terminal shows it: its colours taken out. */
+const plain = (out: string): string => out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+
+/** The output's last line: the exit banner, when nothing was printed after it. */
+const lastLine = (out: string): string => plain(out).trimEnd().split('\n').at(-1) ?? '';
+
+/** The check view's lines (`[check N "name"] state`), in order, as `N name: state`. */
+const checkLines = (out: string): string[] =>
+  [...plain(out).matchAll(/^\[check (\d+) "([^"]+)"\] (.*)$/gm)].map((m) => `${m[1]} ${m[2]}: ${m[3]}`);
+
 describe('npm start', () => {
-  it('--help lists every operation with the inputs it reads, and runs nothing', async ({ expect }) => {
+  it('--help lists every operation with the inputs it reads, the re-run and check demos, and runs nothing', async ({ expect }) => {
     const r = await npmStart(['--help'], { npm: false });
     expect(r.code).toBe(0);
     for (const name of OPERATION_NAMES) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(r.out).toMatch(/^ {2}review-build +project-id, build-id, pipeline-id, decision, suggestion, review-params, wait,/m);
     expect(r.out).toContain('Every operation: base-url, gateway,');
+    // The commands the scenarios below run, as --help gives them.
+    expect(r.out).toMatch(/^ {2}npm start -- operation=start-build check=true run-attempt=2 {3}\(a re-run/m);
+    expect(r.out).toMatch(/^ {2}npm start -- operation=start-build check=true run-attempt=2 earlier-status=RUNNING {3}\(follows/m);
+    expect(r.out).toMatch(/^ {2}npm start -- operation=retry-build {13}\(runs the failed jobs of the failed build of p-fail/m);
     expect(r.out).not.toContain('bk-ci emulator on');
   }, 30_000);
 
@@ -114,7 +128,7 @@ describe('npm start', () => {
     it('a failing pipeline fails the step with its error', async ({ expect }) => {
       const r = await npmStart(['operation=start-build', 'pipeline-id=p-fail', 'logs=none'], { npm: false });
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/Error: bk-ci start-build failed: build #1 \(b-\w+\) of pipeline p-fail ended FAILED: .*3 tests failed/);
+      expect(r.out).toMatch(/Error: bk-ci start-build failed: build #\d+ \(b-\w+\) of pipeline p-fail ended FAILED: .*3 tests failed/);
     }, 60_000);
 
     it('Ctrl-C while a long build runs: the step says it stopped, the script shows it, and nothing is left in the temporary directory', async ({
@@ -124,6 +138,67 @@ describe('npm start', () => {
       expect(r.out).toContain('received SIGINT: stopping');
       expect(r.out).toMatch(/Error: bk-ci start-build failed: cancelled after/);
       expect(r.out).toMatch(/exit code 1 after/);
+      expect(r.left).toEqual([]);
+    }, 60_000);
+
+    it("a re-run with its check: attempt 1's failed build is its own, retried in bk-ci, and a new check run completed beside attempt 1's", async ({
+      expect,
+    }) => {
+      const r = await npmStart(['operation=start-build', 'check=true', 'run-attempt=2'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      const [, num, id] =
+        /^attempt 1's build #(\d+) \((b-\w+)\) of p-demo seeded, ended FAILED 10 minutes ago; this step runs as attempt 2$/m.exec(r.out) ??
+        [];
+      expect(id, r.out).toBeDefined();
+      expect(r.out).toContain(`re-run (attempt 2): build #${num} (${id}) of attempt 1 ended FAILED: retrying it in bk-ci`);
+      expect(r.out).toMatch(/^rerun=retried$/m);
+      expect(r.out).toMatch(/^execute-count=2$/m);
+      expect(r.out).toMatch(/^conclusion=success$/m);
+      // Attempt 1's check run stays as attempt 1 left it; the step's own ends with the build's conclusion, and the view ends there.
+      const view = checkLines(r.out);
+      expect(view[0]).toBe(`1 bk-ci Demo app: completed → failure: Build #${num} failed`);
+      expect(view.at(-1)).toBe(`2 bk-ci Demo app: completed → success: Build #${num} (run 2) succeeded`);
+      expect(r.out).toMatch(
+        new RegExp(`^\\S*check 1 "bk-ci Demo app" of build ${id} left completed → failure: Build #${num} failed\\S*$`, 'm'),
+      );
+      expect(r.out).toMatch(/^\S*check 2 "bk-ci Demo app" .* left completed → success: .* \(this step's: check-run-id\)\S*$/m);
+      expect(r.out.indexOf('── check runs on demo/app@3f2c1e9')).toBeLessThan(r.out.indexOf('── outputs'));
+      expect(lastLine(r.out)).toMatch(/── exit code 0 after \d/);
+      expect(r.left).toEqual([]);
+    }, 60_000);
+
+    it('a re-run of a build still running: followed, and the check run attempt 1 left in progress taken over and completed', async ({
+      expect,
+    }) => {
+      const r = await npmStart(['operation=start-build', 'check=true', 'run-attempt=2', 'earlier-status=RUNNING'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      const [, num, id] = /^attempt 1's build #(\d+) \((b-\w+)\) of p-demo seeded, RUNNING since just now/m.exec(r.out) ?? [];
+      expect(r.out).toContain(`re-run (attempt 2): build #${num} (${id}) of attempt 1 is still RUNNING: following it`);
+      expect(r.out).toContain(`check: took over the check run "bk-ci Demo app" (4000000001) of build ${id} on 3f2c1e9`);
+      expect(r.out).toMatch(/^rerun=followed$/m);
+      const view = checkLines(r.out);
+      expect(view[0]).toBe('1 bk-ci Demo app: in_progress: Running in bk-ci (RUNNING)');
+      expect(view.at(-1)).toBe(`1 bk-ci Demo app: completed → success: Build #${num} succeeded`);
+      expect(view.every((l) => l.startsWith('1 '))).toBe(true);
+      expect(lastLine(r.out)).toMatch(/── exit code 0 after \d/);
+    }, 60_000);
+
+    it('retry-build: the failed build of p-fail has its failed jobs run again, and its flaky tests pass', async ({ expect }) => {
+      const r = await npmStart(['operation=retry-build'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      const id = /^build (b-\w+) of p-fail FAILED an hour ago/m.exec(r.out)?.[1];
+      expect(r.out).toContain(`bk-ci retried the failed jobs of stage-3 of build ${id}: its run 2`);
+      expect(r.out).toMatch(/^execute-count=2$/m);
+      expect(r.out).toMatch(/^conclusion=success$/m);
+      expect(r.out).not.toMatch(/Warning:/);
+      expect(lastLine(r.out)).toMatch(/── exit code 0 after \d/);
+    }, 60_000);
+
+    it('a status bk-ci does not have for attempt 1 is refused before anything runs', async ({ expect }) => {
+      const r = await npmStart(['operation=start-build', 'run-attempt=2', 'earlier-status=DONE'], { npm: false });
+      expect(r.code).toBe(2);
+      expect(r.out).toContain("earlier-status=DONE is not one of bk-ci's build statuses: FAILED, SUCCEED, RUNNING, CANCELED, …");
+      expect(r.out).not.toContain('── step log');
       expect(r.left).toEqual([]);
     }, 60_000);
 

@@ -51,11 +51,17 @@ describe('npm run emulator on its own', () => {
     expect(banner).toContain(
       `try: npm start -- base-url=${url} bk-token=${bkToken} operation=review-build project-id=demo build-id=${id} decision=approve\n`,
     );
-    // The builds are where the banner says: one at the review of its stage Release, one ended with its files.
+    // The builds are where the banner says: one at the review of its stage Release, one ended with
+    // its files, one failed (its flaky test passes when retried).
     const ended = /build (b-\w+) of p-demo ended SUCCEED an hour ago, with its files/.exec(banner)?.[1];
+    const failed =
+      /build (b-\w+) of p-fail FAILED an hour ago \(3 tests failed, a flaky test\): retry-build runs its failed jobs again/.exec(
+        banner,
+      )?.[1];
     expect(await control('builds')).toEqual([
       expect.objectContaining({ id, projectId: 'demo', pipelineId: 'p-review', status: 'STAGE_SUCCESS', stage: 'Release' }),
       expect.objectContaining({ id: ended, pipelineId: 'p-demo', status: 'SUCCEED' }),
+      expect.objectContaining({ id: failed, pipelineId: 'p-fail', status: 'FAILED' }),
     ]);
     // The long and the failing pipeline start (bk-ci's own front door, with the printed token).
     const accessToken = /^access-token: (\S+)$/m.exec(banner)?.[1] ?? '';
@@ -69,6 +75,7 @@ describe('npm run emulator on its own', () => {
     expect(await control('builds')).toEqual([
       expect.objectContaining({ pipelineId: 'p-review' }),
       expect.objectContaining({ pipelineId: 'p-demo' }),
+      expect.objectContaining({ pipelineId: 'p-fail', status: 'FAILED' }),
       expect.objectContaining({ pipelineId: 'p-long', status: 'RUNNING' }),
       expect.objectContaining({ pipelineId: 'p-fail', status: 'RUNNING' }),
     ]);
