@@ -58,6 +58,11 @@ export const buildStatus = z.looseObject({
     .nullish(),
   /** Only each parameter's name and type are kept: its value may be a secret. */
   buildParameters: z.array(z.object({ key: z.string(), valueType: z.string().nullish() })).nullish(),
+  /**
+   * Every variable of the build, raw, secrets included: read only to mask the secret ones early
+   * (src/pipeline/variables.ts), never shown. Unreadable, it costs nothing but that.
+   */
+  variables: z.record(z.string(), z.string().nullable()).nullish().catch(null),
 });
 export type BuildStatus = z.infer<typeof buildStatus>;
 

@@ -107,6 +107,7 @@ export async function readPoll(r: Reading): Promise<BuildStatus> {
       throw e;
     });
   seeReview(r, reviewNow(s, state.detail));
+  r.report.see(s);
   const d = state.detail;
   r.gate.see(
     endOf(s) !== 'waiting',
@@ -115,6 +116,8 @@ export async function readPoll(r: Reading): Promise<BuildStatus> {
   );
   notify(r, undefined, s);
   state.readAt = ctx.clock.now();
+  // An end that counts: the variables' masks before any line of the log read after it is printed.
+  if (r.gate.open && endOf(s) !== 'waiting') await r.report.ended();
   return s;
 }
 

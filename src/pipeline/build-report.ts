@@ -17,7 +17,7 @@ import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
 import type { Calls, SideReads } from './side-reads.ts';
-import { readVariables } from './variables.ts';
+import { maskSecret, readVariables } from './variables.ts';
 
 export interface ReportOptions {
   logs: LogsMode;
@@ -58,6 +58,9 @@ export interface Seen {
   diagnostics?: FoundDiagnostics;
 }
 
+/** The variables a later step asks for, as read at the build's end, or why they could not be. */
+type VariablesRead = { values: Record<string, string> } | { problem: string };
+
 /** Nothing shown but the status. */
 export const NO_REPORT: ReportOptions = { logs: 'none', variables: [], maskVariables: [], artifacts: false };
 
@@ -76,6 +79,10 @@ export class BuildReport {
   /** The start parameters the pipeline declares passwords, once its model was read. */
   #passwords: Set<string> | undefined;
   readonly #outputs: Partial<Record<ReportInputs, string>> = {};
+  /** The variables read once the build ended (values, or why they could not be had), read once. */
+  #variables: Promise<VariablesRead> | undefined;
+  /** How long reading them took: time after the end that was not the log's. */
+  #variablesMs = 0;
 
   constructor(ctx: ReportContext, b: BuildRef, o: ReportOptions, executeCount: () => number) {
     this.#ctx = ctx;
@@ -114,6 +121,41 @@ export class BuildReport {
     this.#passwords = passwordParams(detail);
   }
 
+  /**
+   * Masks what a status shows of the variables the step asks for, once it is known secret: listed
+   * in mask-variables, shaped like a credential, or a password-type parameter (as soon as the model
+   * says so). bk-ci's status carries every variable raw; a line of the log printed while the build
+   * runs is then already scrubbed of it. Nothing is said here: the end says what is not masked.
+   */
+  see(s: BuildStatus): void {
+    const shown = s.variables;
+    if (this.#o.variables.length === 0 || shown === null || shown === undefined) return;
+    const values: Record<string, string> = {};
+    for (const name of this.#o.variables) {
+      const value = shown[name];
+      if (typeof value === 'string') values[name] = value;
+    }
+    maskSecret(values, { passwords: this.#passwords ?? new Set(), listed: this.#o.maskVariables }, this.#ctx.secrets);
+  }
+
+  /**
+   * The build ended: its variables are read now, once, and every mask they call for registered,
+   * before any line of its log read after the end is printed (logs: on-failure prints its failed
+   * steps' last lines then).
+   */
+  async ended(): Promise<void> {
+    if (this.#o.variables.length === 0 || this.#variables !== undefined) return;
+    const from = this.#ctx.clock.now();
+    this.#variables = this.#readVariables();
+    await this.#variables;
+    this.#variablesMs = this.#ctx.clock.now() - from;
+  }
+
+  /** How long reading the variables at the end took. */
+  get variablesMs(): number {
+    return this.#variablesMs;
+  }
+
   /** Outputs known so far: set on every ending, a cancel included. */
   get outputs(): Partial<Record<ReportInputs, string>> {
     return this.#outputs;
@@ -132,7 +174,10 @@ export class BuildReport {
    * its variables and its artifacts. `ended` is undefined when the build goes on (a timeout,
    * `wait: false`, a cancel): then only the log is said.
    */
-  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[], num?: number): Promise<Seen> {
+  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[]): Promise<Seen> {
+    // Their masks before any line is printed: the wait read them at the end already, unless it was not followed.
+    if (ended !== undefined) await this.ended();
+    const variables = ended === undefined ? undefined : await this.#variables;
     const blocks: Block[] = [];
     const read = this.follow?.finish();
     if (read !== undefined) blocks.push(...this.#logBlocks(read));
@@ -142,26 +187,12 @@ export class BuildReport {
       blocks.push(...this.#explain(failed, culprits));
       diagnostics = this.#diagnostics?.of(culprits.map((c) => c.tail.key));
     }
-    let problem: string | undefined;
-    const { reads } = this.#ctx;
-    if (ended !== undefined && this.#o.variables.length > 0) {
-      try {
-        // The model first, on a budget of its own: a model that hangs costs the masks' knowledge, not the variables.
-        const ask = { passwords: await this.#passwordNames(reads.read('model')), listed: this.#o.maskVariables };
-        const values = await readVariables(
-          reads.read('variables'),
-          this.#ctx.secrets,
-          this.#ctx.log,
-          { ...this.#b, num },
-          this.#o.variables,
-          ask,
-        );
-        this.#outputs.variables = JSON.stringify(values);
-        blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
-      } catch (e) {
-        problem = `reading the build's variables (${this.#o.variables.join(', ')}) failed: ${errorMessage(e)}`;
-      }
+    const problem = variables !== undefined && 'problem' in variables ? variables.problem : undefined;
+    if (variables !== undefined && 'values' in variables) {
+      this.#outputs.variables = JSON.stringify(variables.values);
+      blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(variables.values).join(', ')]] });
     }
+    const { reads } = this.#ctx;
     if (ended !== undefined && this.#o.artifacts) {
       try {
         const files = await listArtifacts(reads.read('artifacts'), this.#ctx.log, this.#b, this.#ctx);
@@ -178,6 +209,19 @@ export class BuildReport {
       ...(problem === undefined ? {} : { problem }),
       ...(diagnostics === undefined ? {} : { diagnostics }),
     };
+  }
+
+  /** The variables the step asks for, their secret values masked; or why they could not be read. */
+  async #readVariables(): Promise<VariablesRead> {
+    const { reads } = this.#ctx;
+    try {
+      // The model first, on a budget of its own: a model that hangs costs the masks' knowledge, not the variables.
+      const ask = { passwords: await this.#passwordNames(reads.read('model')), listed: this.#o.maskVariables };
+      const values = await readVariables(reads.read('variables'), this.#ctx.secrets, this.#ctx.log, this.#b, this.#o.variables, ask);
+      return { values };
+    } catch (e) {
+      return { problem: `reading the build's variables (${this.#o.variables.join(', ')}) failed: ${errorMessage(e)}` };
+    }
   }
 
   /**

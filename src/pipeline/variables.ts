@@ -9,11 +9,6 @@ import type { Secrets } from '../runner/secrets.ts';
 import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
 
-export interface VariablesOf extends BuildRef {
-  /** The build's number, once known. */
-  num?: number | undefined;
-}
-
 /**
  * The values of the named variables, name → value, as bk-ci holds them. Those that are secret
  * (see variable-masks.ts) are masked at once, before anything can print them; the values handed
@@ -23,7 +18,7 @@ export async function readVariables(
   api: Calls,
   secrets: Secrets,
   log: Log,
-  b: VariablesOf,
+  b: BuildRef,
   names: readonly string[],
   ask: MaskAsk,
 ): Promise<Record<string, string>> {
@@ -37,8 +32,17 @@ export async function readVariables(
   const got = reply.data ?? {};
   const out: Record<string, string> = {};
   for (const name of names) out[name] = got[name] ?? '';
-  const plan = maskPlan(out, ask);
-  for (const name of plan.masked) secrets.add(out[name], { own: false });
-  if (plan.refused.length > 0) log.warning(refusedWarning(plan.refused));
+  maskSecret(out, ask, secrets, log);
   return out;
+}
+
+/**
+ * Masks the values that are secret (see variable-masks.ts) at once, before anything can print
+ * them; with `log`, says which asked-for ones are not masked. The values are the step's to output
+ * as they are: masking protects the log only.
+ */
+export function maskSecret(values: Readonly<Record<string, string>>, ask: MaskAsk, secrets: Secrets, log?: Log): void {
+  const plan = maskPlan(values, ask);
+  for (const name of plan.masked) secrets.add(values[name], { own: false });
+  if (log !== undefined && plan.refused.length > 0) log.warning(refusedWarning(plan.refused));
 }

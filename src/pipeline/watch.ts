@@ -153,12 +153,13 @@ async function ended(r: Reading, end: PollEnd): Promise<Outcome<BuildOutput>> {
   const { b, ctx, state, progress } = r;
   const { clock } = ctx;
   const endAt = end === 'done' || end === 'failed' ? state.readAt : undefined;
-  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt;
+  // The variables read at the end are not the log's time.
+  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt - r.report.variablesMs;
   if (logAfterEndMs > 0) ctx.log.info(`read the rest of the build's log for ${formatElapsed(logAfterEndMs)} after its end`);
   const last = progress.last;
   const failed = failedSteps(state.detail, last);
   const over = reportEnd(end, last, r.gate.open);
-  const seen = await r.report.end(over, failed, last?.buildNum ?? b.num);
+  const seen = await r.report.end(over, failed);
   const pipelineId = b.pipelineId ?? state.detail?.pipelineId ?? undefined;
   const files = await downloadOnEnd(b.download, over !== undefined, { projectId: b.projectId, pipelineId, id: b.id }, ctx);
   const elapsedMs = (endAt ?? clock.now()) - ctx.start;
