@@ -121,7 +121,7 @@ export class LogFollower<T> implements Follower<T> {
     const count = this.#o.executeCount();
     if (this.#executeCount !== undefined && count !== this.#executeCount) {
       this.#tail = new LogTail(HOLD);
-      this.#o.diagnostics?.restart();
+      this.#printer.newRun();
     }
     this.#executeCount = count;
     let fresh = 0;
