@@ -3,8 +3,7 @@
 import type { Clock } from '../base/clock.ts';
 import { z } from '../base/schema.ts';
 import { type Listed, PAGE_PACE_MS, readPages } from '../wait/pages.ts';
-import type { BuildRef } from './builds.ts';
-import type { BkciApi } from './client.ts';
+import { atBuild, type BuildRef, type Calls } from './builds.ts';
 import { onBoth } from './routes.ts';
 
 export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/file_info');
@@ -26,9 +25,6 @@ export const fileInfoPage = z.looseObject({ records: z.array(fileInfo).nullish()
 /** Url{url, url2}. */
 export const downloadUrl = z.looseObject({ url: z.string().nullish(), url2: z.string().nullish() });
 
-/** What reading the files calls: bk-ci's client, or the same within a side read's budget. */
-type Calls = Pick<BkciApi, 'call'>;
-
 const PAGE_SIZE = 100;
 /** Files listed at most. */
 const MAX_FILES = 10_000;
@@ -44,8 +40,7 @@ export function listBuildFiles(api: Calls, b: BuildRef, o: { clock: Clock; signa
     read: async (page) => {
       const reply = await api.call({
         endpoint: FILE_INFO,
-        params: { projectId: b.projectId },
-        query: { buildId: b.id, pipelineId: b.pipelineId, page: String(page), pageSize: String(PAGE_SIZE) },
+        ...atBuild(b, { page: String(page), pageSize: String(PAGE_SIZE) }),
         data: fileInfoPage,
       });
       return { items: reply.data?.records ?? [] };

@@ -9,8 +9,8 @@ import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
+import type { BuildView } from '../pipeline/build.ts';
 import { endOf } from '../pipeline/status.ts';
-import type { WatchView } from '../pipeline/watch.ts';
 import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
 import { type AnnotationsOff, type BodyOf, OFF_WORDS, type Size, SMALLEST } from './body.ts';
 import { CheckRunOnGitHub, type Sent } from './check-run.ts';
@@ -64,7 +64,7 @@ export class BuildCheck {
   #inFlight = false;
   #sentKey: string | undefined;
   #build: CheckedBuild | undefined;
-  #view: WatchView | undefined;
+  #view: BuildView | undefined;
   #finishedAt: number | undefined;
   #cancelledAt: number | undefined;
   /** While the last update is made, problems go into its one line instead of lines of their own. */
@@ -111,7 +111,7 @@ export class BuildCheck {
   }
 
   /** After each poll: sends what the check shows when it changed, at the cadence, never waiting for GitHub. */
-  readonly onView = (v: WatchView): void => {
+  readonly onView = (v: BuildView): void => {
     if (v.last === undefined) return;
     this.#view = v;
     // An end is shown once, by finish(), with the step's conclusion.

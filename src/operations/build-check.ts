@@ -4,12 +4,11 @@
 import { errorMessage, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildCheck } from '../github/check.ts';
-import type { CHECK_OUTPUTS } from '../pipeline/build-declarations.ts';
+import type { CheckOutput } from '../pipeline/build-outputs.ts';
 import type { Context } from './operation.ts';
 
-export type CheckOutput = (typeof CHECK_OUTPUTS)[number];
-
-interface CheckTask {
+/** The check inputs (src/inputs/build.ts checkInputs). */
+export interface CheckTask {
   check: boolean;
   'check-name'?: string | undefined;
   'github-token': string;

@@ -1,7 +1,8 @@
 import type { z } from '../base/schema.ts';
 import { buildStatusInputs, checkProblems } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
-import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
+import { followFor } from './build-follow.ts';
+import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -17,5 +18,8 @@ export default defineOperation({
   waits: (t) => t.wait,
   // A build read once may have ended: its files are then downloaded, else the step says it has not.
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: false })],
-  run: (t, ctx) => followGivenBuild(t, ctx),
+  run: (t, ctx) => {
+    const follow = followFor(t, ctx);
+    return followGivenBuild(givenBuild(t, follow), follow);
+  },
 });

@@ -1,11 +1,12 @@
 import type { z } from '../base/schema.ts';
-import { BUILD_RETRY, type BuildRef } from '../bkci/builds.ts';
+import { BUILD_RETRY } from '../bkci/builds.ts';
 import { checkProblems, retryBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
-import { buildUrl, consoleRoot } from '../pipeline/build-declarations.ts';
+import { buildOf } from '../pipeline/build.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
-import { type Retried, type RetryWhat, retriedWords, retryOnce } from '../pipeline/rerun-retry.ts';
-import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
+import { type RetryResult, type RetryWhat, retriedWords, retryOnce } from '../pipeline/rerun-retry.ts';
+import { type BuildFollow, followFor } from './build-follow.ts';
+import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -30,29 +31,23 @@ export default defineOperation({
   run: (t, ctx) => runRetryBuild(t, ctx),
 });
 
-/** What the step does once its inputs are read. */
+/** What the step does once its inputs are read: the retry sent once, then its new run followed (or stopped, when the job was cancelled meanwhile). */
 async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
-  const b: BuildRef = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
-  let retried: Retried;
+  const ref = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+  let retried: RetryResult;
   try {
-    retried = await retryOnce({ ...b, what: whatOf(t) }, ctx);
+    retried = await retryOnce({ ...ref, what: whatOf(t) }, ctx);
   } catch (e) {
-    throw notApplied(e, `build (${b.id}): not retried`, b, ctx);
+    throw notApplied(e, `build (${ref.id}): not retried`, buildOf(ref), ctx);
   }
-  const done = retriedWords(retried, `build ${b.id}`);
-  const run = { num: retried.num, executeCount: retried.executeCount };
+  const done = retriedWords(retried, `build ${ref.id}`);
+  const { executeCount } = retried;
+  const newRun = (follow: BuildFollow) => ({ ...givenBuild(t, follow), num: retried.num, executeCount });
   if (retried.cancelled) {
-    const url = buildUrl(
-      consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log),
-      b.projectId,
-      b.pipelineId,
-      b.id,
-    );
-    throw await stopCancelled(
-      { ...b, ...run, url, write: 'the retry', done: `${done}, run ${run.executeCount}`, stopOnCancel: t['stop-on-cancel'] },
-      ctx,
-    );
+    const write = { write: 'the retry', done: `${done}, run ${executeCount}`, stopOnCancel: t['stop-on-cancel'] };
+    throw await stopCancelled({ build: newRun(followFor(t, ctx)), ...write }, ctx);
   }
-  ctx.log.info(`${done}: its run ${retried.executeCount}`);
-  return followGivenBuild(t, ctx, { ...run, newRun: retried.executeCount, stopOnCancel: t['stop-on-cancel'] });
+  ctx.log.info(`${done}: its run ${executeCount}`);
+  const follow = followFor(t, ctx);
+  return followGivenBuild(newRun(follow), follow, { newRun: executeCount, stopOnCancel: t['stop-on-cancel'] });
 }

@@ -8,8 +8,7 @@ import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import { checkedUrl } from '../base/url.ts';
 import { fileLink, listBuildFiles } from '../bkci/artifacts.ts';
-import type { BuildRef } from '../bkci/builds.ts';
-import type { Calls } from './side-reads.ts';
+import type { BuildRef, Calls } from '../bkci/builds.ts';
 
 export { formatSize } from '../base/size.ts';
 

@@ -8,16 +8,22 @@ import { CancelledError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, FoundDiagnostics } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildDetail } from '../bkci/builds.ts';
+import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
+import { type BuildDetail, type BuildRef, type BuildStatus, type Calls, readBuildDetail } from '../bkci/builds.ts';
+import { LOG_AFTER } from '../bkci/logs.ts';
+import { BUILD_VARIABLES } from '../bkci/variables.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
-import type { ReportInputs } from './build-declarations.ts';
+import type { ReportOutput } from './build-outputs.ts';
 import { DiagnosticsCollector } from './diagnostics.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
-import type { Calls, SideReads } from './side-reads.ts';
-import { maskSecret, readVariables } from './variables.ts';
+import type { SideReads } from './side-reads.ts';
+import { maskSecret, readMasked } from './variables.ts';
+
+/** The endpoints showing a build may call: its log, its variables, its artifacts and their links. */
+export const REPORT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
 
 export interface ReportOptions {
   logs: LogsMode;
@@ -50,7 +56,7 @@ export interface FailedStep {
 
 /** What the build showed: outputs and blocks, and what could not be had (said as a failure of the step). */
 export interface Seen {
-  outputs: Partial<Record<ReportInputs, string>>;
+  outputs: Partial<Record<ReportOutput, string>>;
   blocks: Block[];
   /** Variables a later step needs could not be read. */
   problem?: string;
@@ -78,7 +84,7 @@ export class BuildReport {
   readonly names = new Map<string, string>();
   /** The start parameters the pipeline declares passwords, once its model was read. */
   #passwords: Set<string> | undefined;
-  readonly #outputs: Partial<Record<ReportInputs, string>> = {};
+  readonly #outputs: Partial<Record<ReportOutput, string>> = {};
   /** The variables read once the build ended (values, or why they could not be had), read once. */
   #variables: Promise<VariablesRead> | undefined;
   /** How long reading them took: time after the end that was not the log's. */
@@ -100,9 +106,7 @@ export class BuildReport {
     this.follow = new LogFollower({
       reads: ctx.reads,
       log: ctx.log,
-      projectId: b.projectId,
-      pipelineId: b.pipelineId,
-      buildId: b.id,
+      build: b,
       executeCount,
       mode: o.logs,
       file: this.#file,
@@ -157,7 +161,7 @@ export class BuildReport {
   }
 
   /** Outputs known so far: set on every ending, a cancel included. */
-  get outputs(): Partial<Record<ReportInputs, string>> {
+  get outputs(): Partial<Record<ReportOutput, string>> {
     return this.#outputs;
   }
 
@@ -217,8 +221,8 @@ export class BuildReport {
     try {
       // The model first, on a budget of its own: a model that hangs costs the masks' knowledge, not the variables.
       const ask = { passwords: await this.#passwordNames(reads.read('model')), listed: this.#o.maskVariables };
-      const values = await readVariables(reads.read('variables'), this.#ctx.secrets, this.#ctx.log, this.#b, this.#o.variables, ask);
-      return { values };
+      const { secrets, log } = this.#ctx;
+      return { values: await readMasked(reads.read('variables'), this.#b, this.#o.variables, { ask, secrets, log }) };
     } catch (e) {
       return { problem: `reading the build's variables (${this.#o.variables.join(', ')}) failed: ${errorMessage(e)}` };
     }
@@ -231,13 +235,7 @@ export class BuildReport {
   async #passwordNames(calls: Calls): Promise<ReadonlySet<string>> {
     if (this.#passwords === undefined) {
       try {
-        const reply = await calls.call({
-          endpoint: BUILD_DETAIL,
-          params: { projectId: this.#b.projectId },
-          query: { buildId: this.#b.id, pipelineId: this.#b.pipelineId },
-          data: buildDetail,
-        });
-        if (reply.data !== undefined) this.#passwords = passwordParams(reply.data);
+        this.#passwords = passwordParams((await readBuildDetail(calls, this.#b)).data);
       } catch (e) {
         if (e instanceof CancelledError) throw e;
         this.#ctx.log.warning(
@@ -318,14 +316,17 @@ export function passwordParams(detail: BuildDetail): Set<string> {
   return names;
 }
 
-/** The options the parsed inputs give. */
-export const reportOptions = (t: {
+/** The inputs that say what is shown of a build besides its status (src/inputs/build.ts), `check` among them when the step has it. */
+export interface ReportInputs {
   logs: LogsMode;
   variables?: string[] | undefined;
   'mask-variables'?: string[] | undefined;
   artifacts: boolean;
-  check?: boolean;
-}): ReportOptions => ({
+  check?: boolean | undefined;
+}
+
+/** The options the parsed inputs give. */
+export const reportOptions = (t: ReportInputs): ReportOptions => ({
   logs: t.logs,
   variables: t.variables ?? [],
   maskVariables: t['mask-variables'] ?? [],

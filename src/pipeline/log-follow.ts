@@ -6,7 +6,7 @@ import type { Clock } from '../base/clock.ts';
 import { BudgetSpentError, DeadlineError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
+import { type BkciLogLine, readLogAfter } from '../bkci/logs.ts';
 import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
@@ -27,13 +27,12 @@ const QUIET_READS = 2;
 /** Polls, and time, a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
 const HOLD = { holdPolls: 2, holdMs: 6000 };
 
-/** What following a build's log needs: the build (its id as `buildId`) and what reads and writes it. */
-export interface FollowOptions extends Omit<BuildRef, 'id'> {
+/** What following a build's log needs: the build, and what reads and writes it. */
+export interface FollowOptions {
+  build: BuildRef;
   /** How the log reaches bk-ci: each read within its own budget. */
   reads: SideReads;
   log: Log;
-  /** The build's id (BuildRef's `id`). */
-  buildId: BuildRef['id'];
   /** Which run of the build is followed; a new one (a retry) starts a new cursor. */
   executeCount(): number;
   mode: Exclude<LogsMode, 'none'>;
@@ -158,17 +157,10 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {
-    const { projectId, pipelineId, buildId } = this.#o;
-    const reply = await this.#o.reads.read('log', until).call({
-      endpoint: LOG_AFTER,
-      params: { projectId },
-      query: { buildId, pipelineId, start: String(start), executeCount: String(executeCount) },
-      data: queryLogs,
-    });
-    const d = reply.data;
-    if (d === undefined) return { status: 999, hasMore: false, lines: [] };
-    const lines = (d.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
-    return { status: d.status ?? 0, hasMore: d.hasMore ?? false, lines };
+    const page = await readLogAfter(this.#o.reads.read('log', until), this.#o.build, { start, executeCount });
+    if (page === undefined) return { status: 999, hasMore: false, lines: [] };
+    const lines = (page.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
+    return { status: page.status ?? 0, hasMore: page.hasMore ?? false, lines };
   }
 
   /**

@@ -2,17 +2,15 @@
 
 import { formatElapsed, seconds } from '../base/duration.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
-import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
+import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
-import type { BuildOutput } from './build-declarations.ts';
+import type { Build, BuildContext } from './build.ts';
+import type { BuildOutput } from './build-outputs.ts';
 import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 /** What the step knows of one build when it ends, whichever way it ends. */
-export interface BuildView extends BuildRef {
-  num: number | undefined;
-  executeCount: number | undefined;
-  url: string;
+export interface BuildAtEnd extends Build {
   progress: Progress<BuildStatus>;
   detail: BuildDetail | undefined;
   /** What the build waits on a person for now, if anything. */
@@ -55,20 +53,30 @@ function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: 
   return 'decided';
 }
 
-/** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
+/** How a build the step did not read came out: its conclusion; with a stop on cancel, what came of it and the status read after it. */
+export interface UnreadEnd {
+  conclusion: Conclusion;
+  stopped?: string | undefined;
+  last?: BuildStatus | undefined;
+}
+
+/**
+ * A build the step never read (a start refused or cancelled in flight, a retry not applied): what
+ * the step can say of it, its time counted to now.
+ */
 export function describeUnread(
   headline: string,
-  v: Pick<
-    BuildView,
-    'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'
-  > & {
-    /** The status read after a stop on cancel, when one was. */
-    last?: BuildStatus | undefined;
-  },
+  build: Build,
+  end: UnreadEnd,
+  ctx: Pick<BuildContext, 'clock' | 'start'>,
 ): Outcome<BuildOutput> {
-  const { last, ...seen } = v;
+  const { last } = end;
   return describeBuild(headline, {
-    ...seen,
+    ...build,
+    conclusion: end.conclusion,
+    stopped: end.stopped,
+    start: ctx.start,
+    elapsedMs: ctx.clock.now() - ctx.start,
     progress: { polls: 0, last, status: last?.status, changes: [] },
     detail: undefined,
     pending: undefined,
@@ -76,7 +84,7 @@ export function describeUnread(
   });
 }
 
-export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {
+export function describeBuild(headline: string, v: BuildAtEnd): Outcome<BuildOutput> {
   const last = v.progress.last;
   // The number first known stays: a later answer with another is not followed.
   const num = v.num ?? last?.buildNum;

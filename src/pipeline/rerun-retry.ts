@@ -8,7 +8,7 @@
 // retries the whole build (docs/bkci/builds.md#retry).
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
-import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, type BuildRef, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
+import { type BuildDetail, type BuildRef, type RetryAsk, readBuildDetail, retryBuild, retryProblem } from '../bkci/builds.ts';
 import { AFTER_STOP_READ_MS, STOP_TIMEOUT_MS } from './build-stop.ts';
 import { unknownTask } from './rerun-task.ts';
 import { ANSWER_GRACE_MS, answerOrGrace, CANCELLED_LOOK_MS, type StartContext } from './start.ts';
@@ -24,7 +24,7 @@ export interface RetryRequest extends BuildRef {
 /** What a retry needs of the step: the calls, the clock, the log, the job's cancel and the hold on the exit after it. */
 export type RetryContext = Pick<StartContext, 'api' | 'clock' | 'log' | 'signal' | 'holdExit'>;
 
-export interface Retried {
+export interface RetryResult {
   /** The new run: bk-ci's executeCount for it. */
   executeCount: number;
   /** How it became known: bk-ci's answer, or the model read after the answer was lost. */
@@ -38,7 +38,7 @@ export interface Retried {
 }
 
 /** "bk-ci retried the failed jobs of stage-3 of build #1 (b-…)", "bk-ci retried build b-… from stage-3", and whether the answer was lost. */
-export function retriedWords(r: Pick<Retried, 'what' | 'how'>, build: string): string {
+export function retriedWords(r: Pick<RetryResult, 'what' | 'how'>, build: string): string {
   const what = r.what.startsWith('from ') ? `${build} ${r.what}` : `${r.what} of ${build}`;
   return `bk-ci retried ${what}${r.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
 }
@@ -68,15 +68,7 @@ export const RETRY_CANCEL_BUDGET_MS = ANSWER_GRACE_MS + CANCELLED_LOOK_MS + STOP
 
 /** The model of the build: its run, its number and the stage that failed; after a cancel, read once, sent all the same. */
 export async function readModel(r: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
-  const reply = await ctx.api.call({
-    endpoint: BUILD_DETAIL,
-    params: { projectId: r.projectId },
-    query: { buildId: r.id, pipelineId: r.pipelineId },
-    data: buildDetail,
-    ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {}),
-  });
-  if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
-  if (reply.data.id !== r.id) throw new ActionError(`bk-ci answered build_detail of ${r.id} with build ${reply.data.id}`);
+  const reply = await readBuildDetail(ctx.api, r, ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {});
   return reply.data;
 }
 
@@ -86,22 +78,21 @@ export function failedStage(d: BuildDetail): string | undefined {
   return stages.find((s) => (FAILURE.has(s.status ?? '') || s.status === 'CANCELED') && s.id)?.id ?? undefined;
 }
 
-/** The query build_retry takes for `what`, and the same in words; a task the model does not have is refused. */
-function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string, string | undefined>; said: string } {
-  const base = { pipelineId: r.pipelineId ?? model.pipelineId ?? undefined, buildId: r.id };
-  if (r.what.kind === 'all') return { query: base, said: 'the whole build' };
+/** What build_retry is asked for `what`, and the same in words; a task the model does not have is refused. */
+function retryAsk(r: RetryRequest, model: BuildDetail): { ask: RetryAsk; said: string } {
+  if (r.what.kind === 'all') return { ask: {}, said: 'the whole build' };
   if (r.what.kind === 'task') {
     const unknown = unknownTask(r.what.taskId, r.id, model);
     if (unknown !== undefined) throw new RetryNotSentError(unknown);
     return {
-      query: { ...base, taskId: r.what.taskId, ...(r.what.skip ? { skip: 'true' } : {}) },
+      ask: { taskId: r.what.taskId, skip: r.what.skip },
       said: `from ${r.what.taskId}${r.what.skip ? ', skipping its failed steps' : ''}`,
     };
   }
   const stage = failedStage(model);
   return stage === undefined
-    ? { query: { ...base, failedContainer: 'true' }, said: 'the whole build, its model showing no failed stage' }
-    : { query: { ...base, taskId: stage, failedContainer: 'true' }, said: `the failed jobs of ${stage}` };
+    ? { ask: { failedContainer: true }, said: 'the whole build, its model showing no failed stage' }
+    : { ask: { taskId: stage, failedContainer: true }, said: `the failed jobs of ${stage}` };
 }
 
 /**
@@ -109,7 +100,7 @@ function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string
  * lost, from the model. A cancel before it is sent retries nothing; one while it is in flight lets
  * it finish and hands the new run back `cancelled`, the exit held for its stop.
  */
-export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Retried> {
+export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<RetryResult> {
   let model: BuildDetail;
   try {
     model = await readModel(r, ctx);
@@ -117,13 +108,15 @@ export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Ret
     throw factsOf(e).cancelled ? notSent(e) : e;
   }
   const before = model.executeCount ?? 1;
-  const { query, said } = retryQuery(r, model);
+  const { ask, said } = retryAsk(r, model);
+  // bk-ci resolves a build's pipeline itself; named, it is the one the model shows when not given.
+  const build = { ...r, pipelineId: r.pipelineId ?? model.pipelineId ?? undefined };
   if (ctx.signal.aborted) throw notSent();
   const known = { what: said, num: model.buildNum ?? undefined };
   const release = ctx.holdExit(RETRY_CANCEL_BUDGET_MS);
   let owed = false;
   try {
-    const retried = await sendOnce(r, ctx, query, before);
+    const retried = await sendOnce(build, ask, ctx, before);
     owed = ctx.signal.aborted;
     return { ...retried, ...known, cancelled: owed };
   } finally {
@@ -133,16 +126,10 @@ export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Ret
 }
 
 /** The one POST, its answer waited for a moment after a cancel; a lost answer asks the model. */
-async function sendOnce(
-  r: RetryRequest,
-  ctx: RetryContext,
-  query: Record<string, string | undefined>,
-  before: number,
-): Promise<Pick<Retried, 'executeCount' | 'how'>> {
+async function sendOnce(r: BuildRef, ask: RetryAsk, ctx: RetryContext, before: number): Promise<Pick<RetryResult, 'executeCount' | 'how'>> {
   let lost: unknown;
   try {
-    const call = ctx.api.call({ endpoint: BUILD_RETRY, params: { projectId: r.projectId }, query, data: buildId, survivesCancel: true });
-    const reply = await answerOrGrace(call, ctx);
+    const reply = await answerOrGrace(retryBuild(ctx.api, r, ask), ctx);
     if (reply !== undefined) return { executeCount: reply.data?.executeCount ?? before + 1, how: 'answer' };
     lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
   } catch (e) {
@@ -164,7 +151,7 @@ async function sendOnce(
  * The new run's executeCount when the model shows it advanced; else the retry may have been
  * applied. Three looks over 5 s; after a cancel, one more (sent all the same), then no other.
  */
-async function afterLostAnswer(r: RetryRequest, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
+async function afterLostAnswer(r: BuildRef, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
   const began = ctx.clock.now();
   let last: unknown;
   let lookedAfterCancel = false;

@@ -4,14 +4,14 @@
 // start parameters (src/pipeline/rerun-own.ts), then takes it as it is, follows it or retries it by
 // its conclusion as the step would state it (docs: the contract's "Re-runs continue the build").
 import { errorMessage } from '../base/errors.ts';
-import { BUILD_HISTORIES, type HistoryPage, historyPage, likeLiteral } from '../bkci/builds.ts';
+import { type HistoryRow, readHistoryPage } from '../bkci/build-history.ts';
 import type { ON_RERUN } from '../inputs/build.ts';
 import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
+import type { BuildContext } from './build.ts';
 import type { BuildEnd } from './build-decide.ts';
 import { attemptOf, type NearMiss, nearMiss } from './rerun-message.ts';
 import { notOwn } from './rerun-own.ts';
 import type { RetryWhat } from './rerun-retry.ts';
-import type { BuildContext } from './watch.ts';
 
 /** `on-rerun`'s values (src/inputs/build.ts). */
 export type OnRerun = (typeof ON_RERUN)[number];
@@ -19,18 +19,16 @@ export type OnRerun = (typeof ON_RERUN)[number];
 /** The `rerun` output: what a build-starting step did with an earlier attempt's build. */
 export type RerunOutput = 'none' | 'adopted' | 'followed' | 'retried';
 
-export type Row = NonNullable<HistoryPage['records']>[number];
-
 /** A build of the history that carries this step's message but is not its own, and why. */
 export interface Foreign {
-  row: Row;
+  row: HistoryRow;
   attempt: number;
   why: string;
 }
 
 /** A build this run's job started on this pipeline with other build-params or another rerun-key. */
 export interface Other {
-  row: Row;
+  row: HistoryRow;
   attempt: number;
   differs: NearMiss;
 }
@@ -39,39 +37,42 @@ export interface Other {
 export type Earlier =
   | { kind: 'none'; searched: number; foreign: Foreign[]; others: Other[] }
   | { kind: 'ambiguous'; attempt: number; ids: string[] }
-  | { kind: 'found'; attempt: number; row: Row; foreign: Foreign[] };
+  | { kind: 'found'; attempt: number; row: HistoryRow; foreign: Foreign[] };
 
 /** The build found, with its conclusion as the step states it, and a refused review in words with its stage. */
-export interface Judged {
+export interface EarlierVerdict {
   kind: 'found';
   attempt: number;
-  row: Row;
+  row: HistoryRow;
   end: BuildEnd;
   rejected?: { words: string; stageId: string | undefined } | undefined;
 }
 
 /** The build an earlier attempt started, and how it stands in words ("ended SUCCEED"). */
-interface Taken {
+interface EarlierBuild {
   attempt: number;
-  row: Row;
+  row: HistoryRow;
   how: string;
 }
 
 export type RerunDecision =
   | { act: 'new'; why: string }
-  | ({ act: 'adopt' } & Taken)
-  | ({ act: 'follow' } & Taken)
-  | ({ act: 'retry'; what: RetryWhat } & Taken);
+  | ({ act: 'adopt' } & EarlierBuild)
+  | ({ act: 'follow' } & EarlierBuild)
+  | ({ act: 'retry'; what: RetryWhat } & EarlierBuild);
 
 /** "build #3 (b-…)". */
-export const nameOf = (row: Row): string => `build #${row.buildNum ?? '?'} (${row.id})`;
+export const nameOf = (row: HistoryRow): string => `build #${row.buildNum ?? '?'} (${row.id})`;
 
 /**
  * The table: the earlier build's conclusion → adopt (it succeeded), follow (under way), retry (it
  * failed, was cancelled or timed out, or a review refused it: from the refused stage, where the
  * review is asked again), or a new build (none of the step's own, or more than one).
  */
-export function decideRerun(earlier: Exclude<Earlier, { kind: 'found' }> | Judged, onRerun: Exclude<OnRerun, 'start'>): RerunDecision {
+export function decideRerun(
+  earlier: Exclude<Earlier, { kind: 'found' }> | EarlierVerdict,
+  onRerun: Exclude<OnRerun, 'start'>,
+): RerunDecision {
   if (earlier.kind === 'none') return { act: 'new', why: whyNone(earlier) };
   if (earlier.kind === 'ambiguous')
     return {
@@ -141,18 +142,13 @@ export interface SearchedStep {
  */
 export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
   const prefix = r.prefix !== undefined && r.identity.startsWith(r.prefix) ? r.prefix : undefined;
-  const needle = likeLiteral(prefix ?? `${r.identity} attempt `);
+  const needle = prefix ?? `${r.identity} attempt `;
   let user = '';
-  const listed = await readPages<Row>({
+  const listed = await readPages<HistoryRow>({
     read: async (page) => {
-      const reply = await ctx.api.call({
-        endpoint: BUILD_HISTORIES,
-        params: { projectId: r.projectId },
-        query: { pipelineId: r.pipelineId, buildMsg: needle, page: String(page), pageSize: String(PAGE_SIZE) },
-        data: historyPage,
-      });
-      user = reply.user;
-      return { items: reply.data?.records ?? [], total: reply.data?.count };
+      const read = await readHistoryPage(ctx.api, r, { message: needle, page, pageSize: PAGE_SIZE });
+      user = read.user;
+      return { items: read.rows, total: read.count };
     },
     key: (row) => row.id,
     pageSize: PAGE_SIZE,
@@ -174,8 +170,8 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
  * when rerun-own says so; the latest attempt's own build is taken when it is the only one. Builds
  * of this job with other build-params or another rerun-key (by this user) are kept to say why.
  */
-export function classify(rows: readonly Row[], s: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
-  const mine: { attempt: number; row: Row }[] = [];
+export function classify(rows: readonly HistoryRow[], s: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
+  const mine: { attempt: number; row: HistoryRow }[] = [];
   const foreign: Foreign[] = [];
   const others: Other[] = [];
   const earlier = (attempt: number | undefined): attempt is number => attempt !== undefined && attempt >= 1 && attempt < s.attempt;

@@ -6,9 +6,8 @@
 
 import { ActionError, errorMessage, factsOf, HttpError, ServerSaidError, statusOf } from '../base/errors.ts';
 import { z } from '../base/schema.ts';
-import type { BuildDetail, BuildRef } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
-import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';
+import type { BuildDetail, BuildRef, Calls } from '../bkci/builds.ts';
+import { decideReview, REVIEW_REFUSALS } from '../bkci/reviews.ts';
 import { describePending, type PendingReview } from './review-state.ts';
 
 /** A ManualReviewParam as bk-ci defines it; what the action does not read passes through. */
@@ -83,39 +82,14 @@ export function reviewValue(
  * that never came, was cut or was a 5xx may have been applied, and says so.
  */
 export async function decide(
-  api: BkciApi,
+  api: Calls,
   b: BuildRef,
   p: PendingReview,
-  decision: Decision,
-  suggestion: string | undefined,
-  params: readonly ReviewParam[],
+  d: { decision: Decision; suggestion: string | undefined; params: readonly ReviewParam[] },
 ): Promise<void> {
-  const query = { buildId: b.id, pipelineId: b.pipelineId };
+  const { decision } = d;
   try {
-    if (p.kind === 'stage')
-      await api.call({
-        endpoint: MANUAL_START_STAGE,
-        params: { projectId: b.projectId },
-        query: { ...query, stageId: p.stageId, cancel: decision === 'reject' ? 'true' : 'false' },
-        body: {
-          reviewParams: params,
-          ...(p.groupId === undefined ? {} : { id: p.groupId }),
-          ...(suggestion === undefined ? {} : { suggest: suggestion }),
-        },
-        data: z.unknown(),
-      });
-    else
-      await api.call({
-        endpoint: MANUAL_REVIEW,
-        params: { projectId: b.projectId },
-        query: { ...query, elementId: p.elementId, stepId: p.stepId },
-        body: {
-          status: decision === 'approve' ? 'PROCESS' : 'ABORT',
-          params,
-          ...(suggestion === undefined ? {} : { suggest: suggestion }),
-        },
-        data: z.unknown(),
-      });
+    await decideReview(api, b, p, d);
   } catch (e) {
     const facts = factsOf(e);
     if (!facts.mayHaveApplied && e instanceof ServerSaidError) {

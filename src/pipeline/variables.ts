@@ -3,10 +3,9 @@
 // (values come back raw, secrets included; an unknown name reads as "").
 
 import type { Log } from '../base/log.ts';
-import type { BuildRef } from '../bkci/builds.ts';
-import { BUILD_VARIABLES, buildVariables } from '../bkci/variables.ts';
+import type { BuildRef, Calls } from '../bkci/builds.ts';
+import { readVariables } from '../bkci/variables.ts';
 import type { Secrets } from '../runner/secrets.ts';
-import type { Calls } from './side-reads.ts';
 import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
 
 /**
@@ -14,26 +13,15 @@ import { type MaskAsk, maskPlan, refusedWarning } from './variable-masks.ts';
  * (see variable-masks.ts) are masked at once, before anything can print them; the values handed
  * back are the values themselves: the outputs take out the step's own credentials only.
  */
-export async function readVariables(
+export async function readMasked(
   api: Calls,
-  secrets: Secrets,
-  log: Log,
   b: BuildRef,
   names: readonly string[],
-  ask: MaskAsk,
+  masks: { ask: MaskAsk; secrets: Secrets; log: Log },
 ): Promise<Record<string, string>> {
-  const reply = await api.call({
-    endpoint: BUILD_VARIABLES,
-    params: { projectId: b.projectId },
-    query: { buildId: b.id, pipelineId: b.pipelineId },
-    body: names,
-    data: buildVariables,
-  });
-  const got = reply.data ?? {};
-  const out: Record<string, string> = {};
-  for (const name of names) out[name] = got[name] ?? '';
-  maskSecret(out, ask, secrets, log);
-  return out;
+  const values = await readVariables(api, b, names);
+  maskSecret(values, masks.ask, masks.secrets, masks.log);
+  return values;
 }
 
 /**

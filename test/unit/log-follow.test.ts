@@ -31,8 +31,7 @@ function follower(answer: (q: Asked, n: number) => Answer, executeCount: () => n
   const f = new LogFollower<unknown>({
     reads: new SideReads(api, clock),
     log,
-    projectId: 'demo',
-    buildId: 'b-1',
+    build: { projectId: 'demo', id: 'b-1' },
     executeCount,
     mode: 'live',
     file: undefined,
