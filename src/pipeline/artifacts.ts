@@ -6,11 +6,11 @@
 import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
+import type { Block } from '../base/outcome.ts';
+import { formatSize } from '../base/size.ts';
 import { checkedUrl } from '../base/url.ts';
 import { fileLink, listBuildFiles } from '../bkci/artifacts.ts';
 import type { BuildRef, Calls } from '../bkci/builds.ts';
-
-export { formatSize } from '../base/size.ts';
 
 /** One file of the build, as the `artifacts` output lists it. */
 export interface Artifact {
@@ -59,4 +59,17 @@ export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { cloc
     log.warning(`some artifact links bk-ci gave are not absolute http(s) URLs; their url is empty (the first: ${refused})`);
   if (failed !== undefined) log.warning(`the link of some artifacts could not be read; their url is empty (the first: ${failed})`);
   return out;
+}
+
+/** The summary's table of the build's files, with their links. */
+export function artifactBlocks(files: readonly Artifact[]): Block[] {
+  if (files.length === 0) return [{ kind: 'note', text: 'The build has no artifacts.' }];
+  return [
+    {
+      kind: 'table',
+      title: `Artifacts (${files.length})`,
+      headers: ['File', 'Size', 'Link'],
+      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : formatSize(f.size), f.url === '' ? '' : { url: f.url }]),
+    },
+  ];
 }

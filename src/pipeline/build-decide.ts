@@ -6,7 +6,7 @@
 import { countOf, formatDuration } from '../base/duration.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { PollEnd } from '../wait/poll.ts';
-import type { FailedStep } from './build-report.ts';
+import type { FailedStep } from './failed-steps.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './review-state.ts';
 import { type Conclusion, endOf, firstError, stagePaused, waitingOn } from './status.ts';
 

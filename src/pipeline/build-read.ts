@@ -41,7 +41,7 @@ export async function readPoll(wait: BuildWait): Promise<BuildStatus> {
       throw e;
     });
   seeReview(wait, reviewNow(status, state.detail));
-  wait.report.see(status);
+  wait.report.variables.see(status);
   const d = state.detail;
   wait.gate.see(
     endOf(status) !== 'waiting',
@@ -51,7 +51,7 @@ export async function readPoll(wait: BuildWait): Promise<BuildStatus> {
   notify(wait, undefined, status);
   state.readAt = ctx.clock.now();
   // An end that counts: the variables' masks before any line of the log read after it is printed.
-  if (wait.gate.open && endOf(status) !== 'waiting') await wait.report.ended();
+  if (wait.gate.open && endOf(status) !== 'waiting') await wait.report.variables.ended();
   return status;
 }
 

@@ -13,8 +13,9 @@ import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts'
 import { downloadOnEnd, withFilesProblem } from './build-download.ts';
 import type { BuildOutput } from './build-outputs.ts';
 import { nameOf, notify, ofPipeline, readPoll, urlOf } from './build-read.ts';
-import { BuildReport, failedSteps, NO_REPORT, type Seen } from './build-report.ts';
+import { BuildReport, NO_REPORT, type ReportShown } from './build-report.ts';
 import { stopAndSee } from './build-stop.ts';
+import { failedSteps } from './failed-steps.ts';
 import { describeBuild } from './outcome.ts';
 import { newRunGate } from './rerun-gate.ts';
 import { describePending } from './review-state.ts';
@@ -93,7 +94,7 @@ async function ended(wait: BuildWait, end: PollEnd): Promise<Outcome<BuildOutput
   const { clock } = ctx;
   const endAt = end === 'done' || end === 'failed' ? state.readAt : undefined;
   // The variables read at the end are not the log's time.
-  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt - wait.report.variablesMs;
+  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt - wait.report.variables.readMs;
   if (logAfterEndMs > 0) ctx.log.info(`read the rest of the build's log for ${formatElapsed(logAfterEndMs)} after its end`);
   const last = progress.last;
   const failed = failedSteps(state.detail, last);
@@ -165,7 +166,7 @@ function outcomeOf(
   o: {
     headline: string;
     conclusion: Conclusion;
-    seen: Seen;
+    seen: ReportShown;
     elapsedMs: number;
     logAfterEndMs?: number;
     stopped?: string | undefined;
