@@ -1,5 +1,9 @@
-// Every failure the action knows, in one place: one base class with an optional HTTP status,
-// so that run() can say what happened and set http-status without asking anyone on the side.
+// The base of every failure the action raises on purpose (ActionError: a message and an optional
+// HTTP status, which run() says and sets as http-status), and the failures every layer meets: a
+// request's (which factsOf reads: not applied, or maybe applied), the inputs', the runner's, the
+// credentials', an operation's with its outcome. A room's own live where they are raised and told
+// apart: bk-ci's answers about a build (src/bkci/builds.ts), a build's start and retry
+// (src/pipeline/build-failures.ts), a file of the download (src/download/answer.ts).
 import { formatDuration } from './duration.ts';
 import type { Outcome } from './outcome.ts';
 

@@ -6,6 +6,7 @@ import { BUILD_DETAIL, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import { type Build, buildOf, historyUrl } from '../pipeline/build.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/build-failures.ts';
 import { BUILD_OUTPUTS, type BuildOutput, CHECK_OUTPUTS, type CheckOutput } from '../pipeline/build-outputs.ts';
 import { REPORT_ENDPOINTS } from '../pipeline/build-report.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
@@ -14,7 +15,6 @@ import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type RerunBuild } from '../pipeline/rerun-continue.ts';
 import { runPrefix, type StepMark, stepIdentity } from '../pipeline/rerun-message.ts';
 import { type StartResult, startOnce, startValues } from '../pipeline/start.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/start-failures.ts';
 import { type BuildFollow, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 

@@ -6,6 +6,7 @@
 import { ActionError, CancelledError, factsOf, statusOf } from '../base/errors.ts';
 import { type Build, type BuildContext, buildOf, buildUrl } from './build.ts';
 import { endConclusion } from './build-decide.ts';
+import { RetryRefusedError } from './build-failures.ts';
 import { stopCancelled } from './cancelled-write.ts';
 import {
   decideRerun,
@@ -17,7 +18,7 @@ import {
   type RerunOutput,
   searchFailed,
 } from './rerun.ts';
-import { type RetryContext, RetryRefusedError, readModel, retriedWords, retryOnce } from './rerun-retry.ts';
+import { type RetryContext, readModel, retriedWords, retryOnce } from './rerun-retry.ts';
 import { describeRejection, rejection } from './review-state.ts';
 
 export interface RerunStep {

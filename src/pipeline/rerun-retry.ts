@@ -9,6 +9,7 @@
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
 import { type BuildDetail, type BuildRef, type RetryAsk, readBuildDetail, retryBuild, retryProblem } from '../bkci/builds.ts';
+import { RetryMayHaveBeenAppliedError, RetryNotSentError, RetryRefusedError } from './build-failures.ts';
 import { AFTER_STOP_READ_MS, STOP_TIMEOUT_MS } from './build-stop.ts';
 import { unknownTask } from './rerun-task.ts';
 import { ANSWER_GRACE_MS, answerOrGrace, CANCELLED_LOOK_MS, type StartContext } from './start.ts';
@@ -41,21 +42,6 @@ export interface RetryResult {
 export function retriedWords(r: Pick<RetryResult, 'what' | 'how'>, build: string): string {
   const what = r.what.startsWith('from ') ? `${build} ${r.what}` : `${r.what} of ${build}`;
   return `bk-ci retried ${what}${r.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
-}
-
-/** bk-ci refused the retry: nothing was retried. */
-export class RetryRefusedError extends ActionError {
-  override name = 'RetryRefusedError';
-}
-
-/** The retry was not sent (a task the model does not have, the job cancelled before it): nothing was retried. */
-export class RetryNotSentError extends ActionError {
-  override name = 'RetryNotSentError';
-}
-
-/** The retry's outcome is unknown: it may have been applied. */
-export class RetryMayHaveBeenAppliedError extends ActionError {
-  override name = 'RetryMayHaveBeenAppliedError';
 }
 
 const notSent = (cause?: unknown): RetryNotSentError =>

@@ -10,8 +10,8 @@ import { BUILD_MSG, BUILD_MSG_MAX, startBuild } from '../bkci/builds.ts';
 import type { WorkflowContext } from '../runner/context.ts';
 import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
 import { type Build, type BuildContext, buildOf, buildUrl, historyUrl } from './build.ts';
+import { MayHaveStartedError, notStarted } from './build-failures.ts';
 import { type StepMark, stepIdentity, stepMessage } from './rerun-message.ts';
-import { MayHaveStartedError, notStarted } from './start-failures.ts';
 
 /** A start names its pipeline; the build's id comes with bk-ci's answer. */
 export interface StartRequest {

@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { ActionError, OperationError } from '../../src/base/errors.ts';
 import { buildOf } from '../../src/pipeline/build.ts';
+import { RetryMayHaveBeenAppliedError, RetryNotSentError } from '../../src/pipeline/build-failures.ts';
 import { stopCancelled } from '../../src/pipeline/cancelled-write.ts';
 import { continueEarlier } from '../../src/pipeline/rerun-continue.ts';
-import { RETRY_CANCEL_BUDGET_MS, RetryMayHaveBeenAppliedError, RetryNotSentError, retryOnce } from '../../src/pipeline/rerun-retry.ts';
+import { RETRY_CANCEL_BUDGET_MS, retryOnce } from '../../src/pipeline/rerun-retry.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 import { makeClient, stepContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';

@@ -1,6 +1,7 @@
-// How a start that left no known build ends: it may have started (its answer was lost and no
-// build could be told for its own), it was cancelled before it was sent, or it was not started
-// (bk-ci refused it, or it never reached bk-ci). src/pipeline/start.ts decides which; these say it.
+// The failures of the writes that make a build run: a start (src/pipeline/start.ts) and a retry
+// (src/pipeline/rerun-retry.ts). Each says what is known of the write: it was not applied (refused,
+// never sent, cancelled before it was), or it may have been (its answer lost, and the build could
+// not be told): never "may have" when it cannot have. The operations tell them apart by class.
 import { ActionError, errorMessage, factsOf, ServerSaidError, statusOf } from '../base/errors.ts';
 import { startProblem } from '../bkci/builds.ts';
 
@@ -39,4 +40,19 @@ export function notStarted(e: unknown, r: { projectId: string; pipelineId: strin
     true,
     e,
   );
+}
+
+/** bk-ci refused the retry: nothing was retried. */
+export class RetryRefusedError extends ActionError {
+  override name = 'RetryRefusedError';
+}
+
+/** The retry was not sent (a task the model does not have, the job cancelled before it): nothing was retried. */
+export class RetryNotSentError extends ActionError {
+  override name = 'RetryNotSentError';
+}
+
+/** The retry's outcome is unknown: it may have been applied. */
+export class RetryMayHaveBeenAppliedError extends ActionError {
+  override name = 'RetryMayHaveBeenAppliedError';
 }
