@@ -237,20 +237,20 @@ export class NotSentError extends ActionError {
 const unsent = new WeakSet<object>();
 
 /** Marks `e` as a failure before the request was sent; returns it. */
-export function notSent<E>(e: E): E {
-  if (typeof e === 'object' && e !== null) unsent.add(e);
-  return e;
+export function notSent<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) unsent.add(error);
+  return error;
 }
 
 /** `e` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
-function chain(e: unknown): unknown[] {
+function chain(error: unknown): unknown[] {
   const out: unknown[] = [];
   for (
-    let x: unknown = e;
-    x !== undefined && x !== null && out.length < 8 && !out.includes(x);
-    x = x instanceof Error ? x.cause : undefined
+    let link: unknown = error;
+    link !== undefined && link !== null && out.length < 8 && !out.includes(link);
+    link = link instanceof Error ? link.cause : undefined
   )
-    out.push(x);
+    out.push(link);
   return out;
 }
 
@@ -261,18 +261,18 @@ function chain(e: unknown): unknown[] {
  * 4xx, a 404 from another service, bk-ci's own refusal) or a failure before the request was
  * sent (its token, the deadline, a refused connection, a cancel before it left) is the opposite.
  */
-export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | undefined; mayHaveApplied: boolean } {
-  const links = chain(e);
+export function factsOf(error: unknown): { cancelled: boolean; inFlight: string | undefined; mayHaveApplied: boolean } {
+  const links = chain(error);
   const cancel = links.find((x): x is CancelledError => x instanceof CancelledError);
   const inFlight = cancel?.inFlight;
   // The first link that says what happened to the request decides: wrappers around it say no more.
   let mayHaveApplied = true;
-  for (const x of links) {
-    if (unsent.has(x as object)) {
+  for (const link of links) {
+    if (unsent.has(link as object)) {
       mayHaveApplied = false;
       break;
     }
-    const said = sentFact(x);
+    const said = sentFact(link);
     if (said !== undefined) {
       mayHaveApplied = said;
       break;
@@ -282,15 +282,20 @@ export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | un
 }
 
 /** Whether the request behind this one failure may have been applied; undefined when it does not say. */
-function sentFact(x: unknown): boolean | undefined {
-  if (x instanceof NotSentError) return false;
-  if (x instanceof CancelledError) return x.inFlight !== undefined;
-  if (x instanceof HttpError) return x.status >= 500;
-  if (x instanceof NetworkError) return !x.beforeSend;
-  if (x instanceof RequestTimeoutError || x instanceof ResponseFormatError) return true;
-  if (x instanceof ServerSaidError || x instanceof MisdirectedError || x instanceof DeadlineError || x instanceof BudgetSpentError)
+function sentFact(link: unknown): boolean | undefined {
+  if (link instanceof NotSentError) return false;
+  if (link instanceof CancelledError) return link.inFlight !== undefined;
+  if (link instanceof HttpError) return link.status >= 500;
+  if (link instanceof NetworkError) return !link.beforeSend;
+  if (link instanceof RequestTimeoutError || link instanceof ResponseFormatError) return true;
+  if (
+    link instanceof ServerSaidError ||
+    link instanceof MisdirectedError ||
+    link instanceof DeadlineError ||
+    link instanceof BudgetSpentError
+  )
     return false;
-  if (x instanceof AuthError || x instanceof InputError) return false;
+  if (link instanceof AuthError || link instanceof InputError) return false;
   return undefined;
 }
 

@@ -35,12 +35,12 @@ const MAX_FILES = 10_000;
  * file once, by its path; the files seen kept, and said to be maybe incomplete, when a later page
  * goes wrong.
  */
-export function listBuildFiles(api: Calls, b: BuildRef, o: { clock: Clock; signal: AbortSignal }): Promise<Listed<FileInfo>> {
+export function listBuildFiles(api: Calls, build: BuildRef, options: { clock: Clock; signal: AbortSignal }): Promise<Listed<FileInfo>> {
   return readPages({
     read: async (page) => {
       const reply = await api.call({
         endpoint: FILE_INFO,
-        ...atBuild(b, { page: String(page), pageSize: String(PAGE_SIZE) }),
+        ...atBuild(build, { page: String(page), pageSize: String(PAGE_SIZE) }),
         data: fileInfoPage,
       });
       return { items: reply.data?.records ?? [] };
@@ -49,18 +49,18 @@ export function listBuildFiles(api: Calls, b: BuildRef, o: { clock: Clock; signa
     pageSize: PAGE_SIZE,
     maxItems: MAX_FILES,
     paceMs: PAGE_PACE_MS,
-    clock: o.clock,
-    signal: o.signal,
+    clock: options.clock,
+    signal: options.signal,
     what: "the build's artifacts",
   });
 }
 
 /** The link bk-ci gives one file (A3: one call per file, its type and full path), or "" when it gives none. */
-export async function fileLink(api: Calls, projectId: string, f: { type: string; path: string }): Promise<string> {
+export async function fileLink(api: Calls, projectId: string, file: { type: string; path: string }): Promise<string> {
   const reply = await api.call({
     endpoint: USER_DOWNLOAD_URL,
     params: { projectId },
-    query: { artifactoryType: f.type, path: f.path },
+    query: { artifactoryType: file.type, path: file.path },
     data: downloadUrl,
   });
   return reply.data?.url ?? reply.data?.url2 ?? '';

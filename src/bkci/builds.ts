@@ -138,16 +138,16 @@ export type BuildDetail = z.infer<typeof buildDetail>;
 export function startProblem(
   code: number | undefined,
   httpStatus: number,
-  p: { projectId: string; pipelineId: string; user: string },
+  start: { projectId: string; pipelineId: string; user: string },
   message: string,
 ): string | undefined {
-  const pipeline = `pipeline ${p.pipelineId} of project ${p.projectId}`;
+  const pipeline = `pipeline ${start.pipelineId} of project ${start.projectId}`;
   if (code === 2101038 || (httpStatus === 404 && code !== 2101163))
     return `${pipeline} was not found (bk-ci ${code ?? 404}): check pipeline-id (p-…) and project-id`;
   if (httpStatus === 403 || code === 2101008)
-    return `${p.user} may not start ${pipeline}: the user needs the pipeline's execute permission`;
+    return `${start.user} may not start ${pipeline}: the user needs the pipeline's execute permission`;
   if (code === 2101047) return `${pipeline} is locked (disabled): enable it in bk-ci's pipeline settings, or ask its managers`;
-  if (code === 2101080) return `project ${p.projectId} is disabled in bk-ci, so no build can start`;
+  if (code === 2101080) return `project ${start.projectId} is disabled in bk-ci, so no build can start`;
   if (code === 2101049) return `the build queue of ${pipeline} is full: wait for running builds, or raise the pipeline's queue size`;
   if (code === 2101020) return `${pipeline} is being started too often (bk-ci's limit): try again in a minute`;
   if (code === 2101190) return `${pipeline} has no released version, only a draft: release it in bk-ci first`;
@@ -190,9 +190,9 @@ export type SendOptions = Pick<CallSpec<unknown>, 'detached' | 'once' | 'survive
 export type Answer<T> = Omit<Reply<T>, 'data'> & { data: T };
 
 /** How every call about one build names it: the project in the path, the build and its pipeline in the query. */
-export const atBuild = (b: BuildRef, query: Record<string, string | undefined> = {}) => ({
-  params: { projectId: b.projectId },
-  query: { buildId: b.id, pipelineId: b.pipelineId, ...query },
+export const atBuild = (build: BuildRef, query: Record<string, string | undefined> = {}) => ({
+  params: { projectId: build.projectId },
+  query: { buildId: build.id, pipelineId: build.pipelineId, ...query },
 });
 
 /** No build by that id in the project: bk-ci's v4 answer (400 `Invalid buildId`) said in words. */
@@ -206,29 +206,30 @@ export class StrayAnswerError extends ActionError {
 }
 
 /** v4 answers an unknown build id with 400 `参数校验失败:{0} Invalid buildId…`: said plainly; any other failure as it is. */
-function unknownBuild(e: unknown, b: BuildRef): unknown {
-  if (!(e instanceof HttpError) || e.status !== 400 || !/Invalid buildId/i.test(e.serverMessage)) return e;
+function unknownBuild(error: unknown, build: BuildRef): unknown {
+  if (!(error instanceof HttpError) || error.status !== 400 || !/Invalid buildId/i.test(error.serverMessage)) return error;
   return new UnknownBuildError(
-    `no build ${b.id} in project ${b.projectId}${b.pipelineId ? ` (pipeline ${b.pipelineId})` : ''}: check build-id and project-id`,
-    { status: 400, cause: e },
+    `no build ${build.id} in project ${build.projectId}${build.pipelineId ? ` (pipeline ${build.pipelineId})` : ''}: check build-id and project-id`,
+    { status: 400, cause: error },
   );
 }
 
 /** A read about one build: its answer must be about that build, never another's (a proxy or cache may mix answers up). */
 async function readAbout<T extends { id: string }>(
   api: Calls,
-  b: BuildRef,
+  build: BuildRef,
   spec: Pick<CallSpec<T>, 'endpoint' | 'data'> & { what: string },
   send: SendOptions,
 ): Promise<Answer<T>> {
-  const reply = await api.call({ endpoint: spec.endpoint, ...atBuild(b), data: spec.data, ...send }).catch((e: unknown) => {
-    throw unknownBuild(e, b);
+  const reply = await api.call({ endpoint: spec.endpoint, ...atBuild(build), data: spec.data, ...send }).catch((e: unknown) => {
+    throw unknownBuild(e, build);
   });
   const { data } = reply;
-  if (data === undefined) throw new StrayAnswerError(`bk-ci answered ${spec.what} of build ${b.id} without data`, { status: reply.status });
-  if (data.id !== b.id)
+  if (data === undefined)
+    throw new StrayAnswerError(`bk-ci answered ${spec.what} of build ${build.id} without data`, { status: reply.status });
+  if (data.id !== build.id)
     throw new StrayAnswerError(
-      `bk-ci answered ${spec.what} with build ${data.id} when asked for ${b.id}: the answer is not trusted (a proxy or cache between the runner and bk-ci may mix answers up)`,
+      `bk-ci answered ${spec.what} with build ${data.id} when asked for ${build.id}: the answer is not trusted (a proxy or cache between the runner and bk-ci may mix answers up)`,
       { status: reply.status },
     );
   return { ...reply, data };
@@ -243,11 +244,11 @@ export const readBuildDetail = (api: Calls, b: BuildRef, send: SendOptions = {})
   readAbout(api, b, { endpoint: BUILD_DETAIL, data: buildDetail, what: 'build_detail' }, send);
 
 /** POSTs build_start with the start values: sent once, and let finish after a cancel (its answer still counts). */
-export const startBuild = (api: Calls, p: { projectId: string; pipelineId: string }, values: Record<string, string>) =>
+export const startBuild = (api: Calls, pipeline: { projectId: string; pipelineId: string }, values: Record<string, string>) =>
   api.call({
     endpoint: BUILD_START,
-    params: { projectId: p.projectId },
-    query: { pipelineId: p.pipelineId },
+    params: { projectId: pipeline.projectId },
+    query: { pipelineId: pipeline.pipelineId },
     body: values,
     data: buildId,
     survivesCancel: true,
@@ -257,9 +258,9 @@ export const startBuild = (api: Calls, p: { projectId: string; pipelineId: strin
 const ALREADY_ENDED = 2101182;
 
 /** POSTs build_stop once, even though the job was cancelled, within `timeoutMs`: `stopped`, or `ended` when the build already had. */
-export async function stopBuild(api: Calls, b: BuildRef, timeoutMs: number): Promise<'stopped' | 'ended'> {
+export async function stopBuild(api: Calls, build: BuildRef, timeoutMs: number): Promise<'stopped' | 'ended'> {
   try {
-    await api.call({ endpoint: BUILD_STOP, ...atBuild(b), data: z.unknown(), detached: { timeoutMs } });
+    await api.call({ endpoint: BUILD_STOP, ...atBuild(build), data: z.unknown(), detached: { timeoutMs } });
     return 'stopped';
   } catch (e) {
     if (e instanceof ServerSaidError && e.serverStatus === ALREADY_ENDED) return 'ended';
@@ -279,10 +280,10 @@ export interface RetryAsk {
 }
 
 /** POSTs build_retry: sent once, and let finish after a cancel (its answer still counts). */
-export const retryBuild = (api: Calls, b: BuildRef, ask: RetryAsk) =>
+export const retryBuild = (api: Calls, build: BuildRef, ask: RetryAsk) =>
   api.call({
     endpoint: BUILD_RETRY,
-    ...atBuild(b, {
+    ...atBuild(build, {
       taskId: ask.taskId,
       ...(ask.skip ? { skip: 'true' } : {}),
       ...(ask.failedContainer ? { failedContainer: 'true' } : {}),

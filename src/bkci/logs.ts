@@ -33,10 +33,14 @@ export const queryLogs = z.looseObject({
 export type QueryLogs = z.infer<typeof queryLogs>;
 
 /** One page of run `executeCount`'s log, from line `start` on (inclusive): QueryLogs, or undefined when bk-ci sent none. */
-export async function readLogAfter(api: Calls, b: BuildRef, from: { start: number; executeCount: number }): Promise<QueryLogs | undefined> {
+export async function readLogAfter(
+  api: Calls,
+  build: BuildRef,
+  from: { start: number; executeCount: number },
+): Promise<QueryLogs | undefined> {
   const reply = await api.call({
     endpoint: LOG_AFTER,
-    ...atBuild(b, { start: String(from.start), executeCount: String(from.executeCount) }),
+    ...atBuild(build, { start: String(from.start), executeCount: String(from.executeCount) }),
     data: queryLogs,
   });
   return reply.data;

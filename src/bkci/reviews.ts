@@ -29,20 +29,20 @@ export interface ReviewDecision {
 }
 
 /** POSTs the decision: a stage's to manual_start_build_stage (cancel=true rejects), a step's to manual_review (PROCESS or ABORT). */
-export async function decideReview(api: Calls, b: BuildRef, at: ReviewAt, d: ReviewDecision): Promise<void> {
-  const suggest = d.suggestion === undefined ? {} : { suggest: d.suggestion };
+export async function decideReview(api: Calls, build: BuildRef, at: ReviewAt, decided: ReviewDecision): Promise<void> {
+  const suggest = decided.suggestion === undefined ? {} : { suggest: decided.suggestion };
   if (at.kind === 'stage')
     await api.call({
       endpoint: MANUAL_START_STAGE,
-      ...atBuild(b, { stageId: at.stageId, cancel: d.decision === 'reject' ? 'true' : 'false' }),
-      body: { reviewParams: d.params, ...(at.groupId === undefined ? {} : { id: at.groupId }), ...suggest },
+      ...atBuild(build, { stageId: at.stageId, cancel: decided.decision === 'reject' ? 'true' : 'false' }),
+      body: { reviewParams: decided.params, ...(at.groupId === undefined ? {} : { id: at.groupId }), ...suggest },
       data: z.unknown(),
     });
   else
     await api.call({
       endpoint: MANUAL_REVIEW,
-      ...atBuild(b, { elementId: at.elementId, stepId: at.stepId }),
-      body: { status: d.decision === 'approve' ? 'PROCESS' : 'ABORT', params: d.params, ...suggest },
+      ...atBuild(build, { elementId: at.elementId, stepId: at.stepId }),
+      body: { status: decided.decision === 'approve' ? 'PROCESS' : 'ABORT', params: decided.params, ...suggest },
       data: z.unknown(),
     });
 }

@@ -11,8 +11,8 @@ export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_var
 export const buildVariables = z.record(z.string(), z.string().nullable());
 
 /** The values of the variables named, name → value as bk-ci holds them, raw (V1): "" for a name the build does not have (V3). */
-export async function readVariables(api: Calls, b: BuildRef, names: readonly string[]): Promise<Record<string, string>> {
-  const reply = await api.call({ endpoint: BUILD_VARIABLES, ...atBuild(b), body: names, data: buildVariables });
+export async function readVariables(api: Calls, build: BuildRef, names: readonly string[]): Promise<Record<string, string>> {
+  const reply = await api.call({ endpoint: BUILD_VARIABLES, ...atBuild(build), body: names, data: buildVariables });
   const got = reply.data ?? {};
   return Object.fromEntries(names.map((name) => [name, got[name] ?? '']));
 }

@@ -23,7 +23,7 @@ export interface Downloaded {
 
 /** What the transfers came to. */
 export interface Done {
-  written: { planned: PlannedFile; entry: Downloaded; t: Transferred }[];
+  written: { planned: PlannedFile; entry: Downloaded; transfer: Transferred }[];
   failed: LeftOut[];
   /** Refused by bk-ci for who asked (401, 403): said once, by `stopped`. */
   denied: LeftOut[];
@@ -56,10 +56,10 @@ export const NEEDS_TICKET =
   'bk-ci serves artifact files only to a logged-in BlueKing session; set bk-token (the bk_token login cookie) to download. access-token and app-code/app-secret can list artifacts and return links, not files';
 
 /** What a 401 or 403 means, from who refused and what was sent to it. */
-export function refusalWords(e: FileError, token: boolean): string {
-  const status = e.status ?? 401;
-  if (e.hop !== undefined && !e.hop.cookie && token)
-    return `${e.hop.origin} refused the download (HTTP ${status}) of a request sent without the login ticket: bk-token goes only to the origins of base-url, console-url and download-hosts. If ${e.hop.origin} is bk-ci's own gateway (bk-ci builds its links from its configured host), add it to download-hosts`;
+export function refusalWords(error: FileError, token: boolean): string {
+  const status = error.status ?? 401;
+  if (error.hop !== undefined && !error.hop.cookie && token)
+    return `${error.hop.origin} refused the download (HTTP ${status}) of a request sent without the login ticket: bk-token goes only to the origins of base-url, console-url and download-hosts. If ${error.hop.origin} is bk-ci's own gateway (bk-ci builds its links from its configured host), add it to download-hosts`;
   if (!token) return `${NEEDS_TICKET} (HTTP ${status})`;
   if (status === 401) return `bk-ci refused bk-token for the download (HTTP 401): ${TICKET_REFUSED}`;
   return "bk-ci refused the download (HTTP 403): the user of bk-token may not download this pipeline's files; ask a manager of the project for the pipeline's download permission";
@@ -79,11 +79,11 @@ export function report(plan: Plan, done: Done, root: string): Fetched {
       kind: 'table',
       title: `Downloaded files (${done.written.length})`,
       headers: ['File', 'Size', 'Verified', 'Time'],
-      rows: done.written.map(({ planned, entry, t }): Cell[] => [
+      rows: done.written.map(({ planned, entry, transfer }): Cell[] => [
         planned.local,
         formatSize(entry.size),
         entry.verified === 'sha256' ? 'SHA-256' : 'size only (no checksum sent)',
-        `${formatElapsed(t.ms)}${t.resumes > 0 ? `, resumed ${t.resumes}×` : ''}${t.restarts > 0 ? `, started again ${t.restarts}×` : ''}`,
+        `${formatElapsed(transfer.ms)}${transfer.resumes > 0 ? `, resumed ${transfer.resumes}×` : ''}${transfer.restarts > 0 ? `, started again ${transfer.restarts}×` : ''}`,
       ]),
     });
   const left: LeftOut[] = [

@@ -58,7 +58,7 @@ export class CheckRunOnGitHub {
   async #ours(name: string, buildId: string): Promise<Sent> {
     if (this.#run !== undefined || !this.mayExist) return { ok: true };
     const { owner, repo, sha } = this.#target;
-    const r = await this.#gh.call(
+    const answer = await this.#gh.call(
       {
         method: 'GET',
         route: '/repos/{owner}/{repo}/commits/{ref}/check-runs',
@@ -67,9 +67,9 @@ export class CheckRunOnGitHub {
       checkRuns,
     );
     // Unknown is not none: nothing is created on a look-up that failed.
-    if (!r.ok) return r;
+    if (!answer.ok) return answer;
     this.mayExist = false;
-    this.#run = ownRun(r.data.check_runs, name, buildId);
+    this.#run = ownRun(answer.data.check_runs, name, buildId);
     if (this.#run !== undefined)
       this.#log.info(`check: took over the check run "${name}" (${this.#run.id}) of build ${buildId} on ${sha.slice(0, 7)}`);
     return { ok: true };
@@ -77,7 +77,7 @@ export class CheckRunOnGitHub {
 
   async #update(id: number, body: BodyOf): Promise<Sent> {
     const { owner, repo } = this.#target;
-    const r = await this.#gh.call(
+    const answer = await this.#gh.call(
       {
         method: 'PATCH',
         route: '/repos/{owner}/{repo}/check-runs/{check_run_id}',
@@ -85,8 +85,8 @@ export class CheckRunOnGitHub {
       },
       checkRun,
     );
-    if (r.ok) this.#run = r.data;
-    return r;
+    if (answer.ok) this.#run = answer.data;
+    return answer;
   }
 
   /** Creates the run; one for a build (`externalId`) whose answer was lost may exist from then on. */
@@ -100,11 +100,11 @@ export class CheckRunOnGitHub {
       ...(externalId === undefined ? {} : { external_id: externalId }),
       ...updateBody(body, this.#scrub),
     };
-    const r = await this.#gh.call({ method: 'POST', route: '/repos/{owner}/{repo}/check-runs', params }, checkRun);
-    if (r.ok) {
-      this.#run = r.data;
-      this.#log.info(`check: "${name}" on ${sha.slice(0, 7)}: ${r.data.html_url ?? r.data.id}`);
-    } else this.mayExist ||= r.problem.maybeApplied && externalId !== undefined;
-    return r;
+    const answer = await this.#gh.call({ method: 'POST', route: '/repos/{owner}/{repo}/check-runs', params }, checkRun);
+    if (answer.ok) {
+      this.#run = answer.data;
+      this.#log.info(`check: "${name}" on ${sha.slice(0, 7)}: ${answer.data.html_url ?? answer.data.id}`);
+    } else this.mayExist ||= answer.problem.maybeApplied && externalId !== undefined;
+    return answer;
   }
 }

@@ -50,12 +50,13 @@ export interface BuildFollow {
 }
 
 /** The step's way of following builds; its check run, with `check`, is opened at the first need. */
-export function followFor(t: FollowTask, ctx: Context): BuildFollow {
-  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  const report = reportOptions(t);
-  const download = filesAsked(t, ctx, consoleUrl);
+export function followFor(task: FollowTask, ctx: Context): BuildFollow {
+  const consoleUrl = consoleRoot(task['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
+  const report = reportOptions(task);
+  const download = filesAsked(task, ctx, consoleUrl);
   let check: Promise<BuildCheck | undefined> | undefined;
-  const opened = (): Promise<BuildCheck | undefined> => (check ??= t.check === undefined ? Promise.resolve(undefined) : openCheck(t, ctx));
+  const opened = (): Promise<BuildCheck | undefined> =>
+    (check ??= task.check === undefined ? Promise.resolve(undefined) : openCheck(task, ctx));
   return {
     consoleUrl,
     build: (ref, known = {}) => buildOf(ref, { url: buildUrl(consoleUrl, ref), ...known }),
@@ -64,10 +65,19 @@ export function followFor(t: FollowTask, ctx: Context): BuildFollow {
       const run = await opened();
       run?.follow({ id: build.id, url: build.url, pipelineId: build.pipelineId, rerun: how.rerun, lookFirst: how.lookFirst });
       const { stopOnCancel, newRun } = how;
-      const options = { wait: t.wait, consoleUrl, stopOnCancel, onReview: t['on-review'], report, download, newRun, onView: run?.onView };
+      const options = {
+        wait: task.wait,
+        consoleUrl,
+        stopOnCancel,
+        onReview: task['on-review'],
+        report,
+        download,
+        newRun,
+        onView: run?.onView,
+      };
       const watched = () => watchBuild(build, options, ctx);
       // Without the check input (review-build), neither the check nor its outputs.
-      return t.check === undefined ? watched() : withCheck(run, ctx, watched);
+      return task.check === undefined ? watched() : withCheck(run, ctx, watched);
     },
     async refused(reason, { projectId, pipelineId }) {
       await (await opened())?.refused(reason, pipelineId, historyUrl(consoleUrl, projectId, pipelineId));

@@ -18,8 +18,8 @@ export default defineOperation({
   waits: (t) => t.wait,
   // A build read once may have ended: its files are then downloaded, else the step says it has not.
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: false })],
-  run: (t, ctx) => {
-    const follow = followFor(t, ctx);
-    return followGivenBuild(givenBuild(t, follow), follow);
+  run: (task, ctx) => {
+    const follow = followFor(task, ctx);
+    return followGivenBuild(givenBuild(task, follow), follow);
   },
 });

@@ -25,20 +25,20 @@ export default defineOperation({
   endpoints: [BUILD_STATUS, FILE_INFO, USER_DOWNLOAD_URL],
   outputs: OUTPUTS,
   credentials: 'any',
-  describe: (t) => [
-    ['project-id', t['project-id']],
-    ['build-id', t['build-id']],
-    ['pipeline-id', t['pipeline-id'] ?? ''],
-    ['download', t.download === undefined || t.download.length === 0 ? 'every file' : t.download.join(', ')],
-    ['download-path', t['download-path']],
+  describe: (task) => [
+    ['project-id', task['project-id']],
+    ['build-id', task['build-id']],
+    ['pipeline-id', task['pipeline-id'] ?? ''],
+    ['download', task.download === undefined || task.download.length === 0 ? 'every file' : task.download.join(', ')],
+    ['download-path', task['download-path']],
   ],
   waits: () => false,
   check: (t, settings) => downloadProblems({ ...t, wait: true }, settings, { waitsForEnd: false }),
   run: (t, ctx) => runDownload(t, ctx),
 });
 
-async function runDownload(t: DownloadArtifactsTask, ctx: Context): Promise<Outcome<Output>> {
-  const build = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+async function runDownload(task: DownloadArtifactsTask, ctx: Context): Promise<Outcome<Output>> {
+  const build = { projectId: task['project-id'], pipelineId: task['pipeline-id'], id: task['build-id'] };
   const reply = await readBuildStatus(ctx.api, build);
   const status = reply.data;
   const name = buildName({ id: build.id, num: status.buildNum ?? undefined });
@@ -49,7 +49,7 @@ async function runDownload(t: DownloadArtifactsTask, ctx: Context): Promise<Outc
     );
   // No pattern: every file. The console's origin may have the ticket when given (on bk-ci's own
   // gateway it is base-url's, which may anyway).
-  const ask = downloadAsk({ ...t, download: t.download?.length ? t.download : ['**'] }, ctx, t['console-url']);
+  const ask = downloadAsk({ ...task, download: task.download?.length ? task.download : ['**'] }, ctx, task['console-url']);
   const files = await downloadBuildFiles(ask, build, ctx);
   const outcome: Outcome<Output> = {
     headline: `${files.count === 1 ? '1 file' : `${files.count} files`} of ${name}, which ended ${status.status}, downloaded to ${ask.root}`,

@@ -18,10 +18,10 @@ export const GIVEN_BUILD_ENDPOINTS = [BUILD_STATUS, BUILD_DETAIL, ...REPORT_ENDP
 export const GIVEN_BUILD_OUTPUTS = [...BUILD_OUTPUTS, ...CHECK_OUTPUTS];
 
 /** The summary's rows naming the build. */
-export const givenBuildRows = (t: GivenBuildTask): [string, string][] => [
-  ['project-id', t['project-id']],
-  ['build-id', t['build-id']],
-  ['pipeline-id', t['pipeline-id'] ?? ''],
+export const givenBuildRows = (task: GivenBuildTask): [string, string][] => [
+  ['project-id', task['project-id']],
+  ['build-id', task['build-id']],
+  ['pipeline-id', task['pipeline-id'] ?? ''],
 ];
 
 /** The build the inputs name, with its page. */

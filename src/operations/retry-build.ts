@@ -21,10 +21,10 @@ export default defineOperation({
   endpoints: [BUILD_RETRY, ...GIVEN_BUILD_ENDPOINTS],
   outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',
-  describe: (t, settings) => [
-    ...givenBuildRows(t),
-    ['retry', `${t.retry}${t['skip-failed'] ? ', skipping its failed steps' : ''}`],
-    waitRow(t.wait, settings.timeoutMs),
+  describe: (task, settings) => [
+    ...givenBuildRows(task),
+    ['retry', `${task.retry}${task['skip-failed'] ? ', skipping its failed steps' : ''}`],
+    waitRow(task.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
@@ -32,22 +32,22 @@ export default defineOperation({
 });
 
 /** What the step does once its inputs are read: the retry sent once, then its new run followed (or stopped, when the job was cancelled meanwhile). */
-async function runRetryBuild(t: RetryBuildTask, ctx: Context) {
-  const ref = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+async function runRetryBuild(task: RetryBuildTask, ctx: Context) {
+  const ref = { projectId: task['project-id'], pipelineId: task['pipeline-id'], id: task['build-id'] };
   let retried: RetryResult;
   try {
-    retried = await retryOnce({ ...ref, what: whatOf(t) }, ctx);
+    retried = await retryOnce({ ...ref, what: whatOf(task) }, ctx);
   } catch (e) {
     throw notApplied(e, `build (${ref.id}): not retried`, buildOf(ref), ctx);
   }
   const done = retriedWords(retried, `build ${ref.id}`);
   const { executeCount } = retried;
-  const newRun = (follow: BuildFollow) => ({ ...givenBuild(t, follow), num: retried.num, executeCount });
+  const newRun = (follow: BuildFollow) => ({ ...givenBuild(task, follow), num: retried.num, executeCount });
   if (retried.cancelled) {
-    const write = { write: 'the retry', done: `${done}, run ${executeCount}`, stopOnCancel: t['stop-on-cancel'] };
-    throw await stopCancelled({ build: newRun(followFor(t, ctx)), ...write }, ctx);
+    const write = { write: 'the retry', done: `${done}, run ${executeCount}`, stopOnCancel: task['stop-on-cancel'] };
+    throw await stopCancelled({ build: newRun(followFor(task, ctx)), ...write }, ctx);
   }
   ctx.log.info(`${done}: its run ${executeCount}`);
-  const follow = followFor(t, ctx);
-  return followGivenBuild(newRun(follow), follow, { newRun: executeCount, stopOnCancel: t['stop-on-cancel'] });
+  const follow = followFor(task, ctx);
+  return followGivenBuild(newRun(follow), follow, { newRun: executeCount, stopOnCancel: task['stop-on-cancel'] });
 }

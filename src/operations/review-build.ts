@@ -26,12 +26,12 @@ export default defineOperation({
   endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...REPORT_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
-  describe: (t, settings) => [
-    ['project-id', t['project-id']],
-    ['build-id', t['build-id']],
-    ['decision', t.decision],
-    ['review-params', Object.keys(t['review-params'] ?? {}).join(', ')],
-    waitRow(t.wait, settings.timeoutMs),
+  describe: (task, settings) => [
+    ['project-id', task['project-id']],
+    ['build-id', task['build-id']],
+    ['decision', task.decision],
+    ['review-params', Object.keys(task['review-params'] ?? {}).join(', ')],
+    waitRow(task.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   check: (t, settings) => downloadProblems(t, settings, { waitsForEnd: true }),
@@ -39,31 +39,31 @@ export default defineOperation({
 });
 
 /** What the step does once its inputs are read: the review decided, then with wait the build followed. */
-async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome<BuildOutput>> {
-  const ref = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
+async function runReviewBuild(task: ReviewBuildTask, ctx: Context): Promise<Outcome<BuildOutput>> {
+  const ref = { projectId: task['project-id'], pipelineId: task['pipeline-id'], id: task['build-id'] };
   const { detail, pending, status } = await waitingReview(ref, ctx);
   const nothing = (why: string): ActionError => new ActionError(`${why}; nothing was decided`, { status });
   const user = ctx.tokens.user || undefined;
   const refused = refusal(pending, user);
   if (refused !== undefined) throw nothing(refused);
-  const params = paramsToSend(definedParams(detail, pending), t['review-params'] ?? {});
+  const params = paramsToSend(definedParams(detail, pending), task['review-params'] ?? {});
   if (typeof params === 'string') throw nothing(params);
-  await decide(ctx.api, ref, pending, { decision: t.decision, suggestion: t.suggestion, params });
-  const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
+  await decide(ctx.api, ref, pending, { decision: task.decision, suggestion: task.suggestion, params });
+  const said = `${task.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
   // Said once: without wait, the headline is this line.
   const applied = `${said}; bk-ci applies it moments later`;
-  if (t.wait) ctx.log.info(applied);
-  const decision: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
-  const follow = followFor(t, ctx);
+  if (task.wait) ctx.log.info(applied);
+  const decision: [string, string] = ['Decision', `${said}${task.suggestion ? `: "${task.suggestion}"` : ''}`];
+  const follow = followFor(task, ctx);
   // The pipeline the model names, when the inputs name none.
   const build = follow.build(
     { ...ref, pipelineId: ref.pipelineId ?? detail.pipelineId ?? undefined },
     { num: detail.buildNum ?? undefined },
   );
-  if (!t.wait) return decidedOnly(build, detail, { applied, decision, status, said });
+  if (!task.wait) return decidedOnly(build, detail, { applied, decision, status, said });
   try {
-    const o = await follow.watch(build, { stopOnCancel: false, lookFirst: false });
-    return { ...o, blocks: [{ kind: 'facts', rows: [decision] }, ...o.blocks], done: said };
+    const outcome = await follow.watch(build, { stopOnCancel: false, lookFirst: false });
+    return { ...outcome, blocks: [{ kind: 'facts', rows: [decision] }, ...outcome.blocks], done: said };
   } catch (e) {
     if (!(e instanceof OperationError)) throw e;
     const blocks = [{ kind: 'facts' as const, rows: [decision] }, ...e.outcome.blocks];
@@ -91,14 +91,16 @@ async function waitingReview(
 function decidedOnly(
   build: Build,
   detail: BuildDetail,
-  d: { applied: string; decision: [string, string]; status: number; said: string },
+  decided: { applied: string; decision: [string, string]; status: number; said: string },
 ): Outcome<BuildOutput> {
   const { url } = build;
   return {
-    headline: d.applied,
+    headline: decided.applied,
     outputs: { 'build-id': build.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
-    blocks: [{ kind: 'facts', rows: [d.decision, ['Build', build.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] }],
-    status: d.status,
-    done: d.said,
+    blocks: [
+      { kind: 'facts', rows: [decided.decision, ['Build', build.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] },
+    ],
+    status: decided.status,
+    done: decided.said,
   };
 }

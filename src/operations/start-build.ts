@@ -27,12 +27,12 @@ export default defineOperation({
   endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...REPORT_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, 'rerun', ...CHECK_OUTPUTS],
   credentials: 'any',
-  describe: (t, settings) => [
-    ['project-id', t['project-id']],
-    ['pipeline-id', t['pipeline-id']],
-    ['build-params', Object.keys(t['build-params'] ?? {}).join(', ')],
-    waitRow(t.wait, settings.timeoutMs),
-    ['on-rerun', t['on-rerun']],
+  describe: (task, settings) => [
+    ['project-id', task['project-id']],
+    ['pipeline-id', task['pipeline-id']],
+    ['build-params', Object.keys(task['build-params'] ?? {}).join(', ')],
+    waitRow(task.wait, settings.timeoutMs),
+    ['on-rerun', task['on-rerun']],
   ],
   waits: (t) => t.wait,
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
@@ -54,46 +54,46 @@ interface StartStep {
  * What the step does once its inputs are read: on a re-run the earlier attempt's build is
  * continued, else a new build started; either is followed the one way (src/operations/build-follow.ts).
  */
-async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<Output>> {
-  const follow = followFor(t, ctx);
+async function runStartBuild(task: StartBuildTask, ctx: Context): Promise<Outcome<Output>> {
+  const follow = followFor(task, ctx);
   // Loaded before anything is sent, so that the check appears as soon as bk-ci has the build.
   await follow.openCheck();
-  const step = startStep(t, ctx);
-  const earlier = await continued(t, ctx, step, follow);
-  const stopOnCancel = t['stop-on-cancel'];
+  const step = startStep(task, ctx);
+  const earlier = await continued(task, ctx, step, follow);
+  const stopOnCancel = task['stop-on-cancel'];
   if (earlier !== undefined) {
     // An earlier attempt's build may have its check run on the commit already (left in progress).
     const how = { stopOnCancel, newRun: earlier.newRun, rerun: earlier.said, lookFirst: true };
     return withRerun(follow.watch(earlier.build, how), earlier.rerun, earlier.said);
   }
   // A start that fails says `rerun: none` too.
-  const started = async () => follow.watch(await startNew(t, ctx, step, follow), { stopOnCancel, lookFirst: false });
+  const started = async () => follow.watch(await startNew(task, ctx, step, follow), { stopOnCancel, lookFirst: false });
   return withRerun(started(), 'none');
 }
 
 /** This step's mark and start values: its build-params as written, rerun-key, the workflow's commit and the message. */
-function startStep(t: StartBuildTask, ctx: Context): StartStep {
-  const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
-  const mark = { pipelineId: t['pipeline-id'], params, key: t['rerun-key'] };
+function startStep(task: StartBuildTask, ctx: Context): StartStep {
+  const params = Object.fromEntries(Object.entries(task['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
+  const mark = { pipelineId: task['pipeline-id'], params, key: task['rerun-key'] };
   const { body, own } = startValues(params, ctx.workflow, mark);
   return { mark, values: body, ownMessage: own };
 }
 
 /** On a re-run, the build an earlier attempt of this step started, to follow; undefined: start a new one. */
-async function continued(t: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<RerunBuild | undefined> {
-  const pipeline = { projectId: t['project-id'], pipelineId: t['pipeline-id'] };
+async function continued(task: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<RerunBuild | undefined> {
+  const pipeline = { projectId: task['project-id'], pipelineId: task['pipeline-id'] };
   const { [BUILD_MSG]: _message, ...values } = step.values;
-  const w = ctx.workflow;
+  const workflow = ctx.workflow;
   try {
     return await continueEarlier(
       {
         ...pipeline,
-        identity: stepIdentity(w, step.mark),
-        prefix: w === undefined ? undefined : runPrefix(w, pipeline.pipelineId),
-        attempt: Number(w?.runAttempt || 0),
-        onRerun: t['on-rerun'],
+        identity: stepIdentity(workflow, step.mark),
+        prefix: workflow === undefined ? undefined : runPrefix(workflow, pipeline.pipelineId),
+        attempt: Number(workflow?.runAttempt || 0),
+        onRerun: task['on-rerun'],
         values,
-        stopOnCancel: t['stop-on-cancel'],
+        stopOnCancel: task['stop-on-cancel'],
         consoleUrl: follow.consoleUrl,
       },
       ctx,
@@ -105,8 +105,8 @@ async function continued(t: StartBuildTask, ctx: Context, step: StartStep, follo
 }
 
 /** Starts a new build once; when the job was cancelled while the start was in flight, stops it and fails. */
-async function startNew(t: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<Build> {
-  const pipeline = { projectId: t['project-id'], pipelineId: t['pipeline-id'] };
+async function startNew(task: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<Build> {
+  const pipeline = { projectId: task['project-id'], pipelineId: task['pipeline-id'] };
   const user = () => ctx.tokens.user ?? 'the user';
   let started: StartResult;
   try {
@@ -118,7 +118,7 @@ async function startNew(t: StartBuildTask, ctx: Context, step: StartStep, follow
   ctx.log.info(
     `${started.how === 'answer' ? 'started' : 'found'} build #${build.num ?? '?'} (${build.id}) of pipeline ${pipeline.pipelineId}${build.url ? `: ${build.url}` : ''}`,
   );
-  if (started.cancelled) throw await stopCancelled({ build, write: 'the start', stopOnCancel: t['stop-on-cancel'] }, ctx);
+  if (started.cancelled) throw await stopCancelled({ build, write: 'the start', stopOnCancel: task['stop-on-cancel'] }, ctx);
   return build;
 }
 
@@ -127,36 +127,46 @@ async function startNew(t: StartBuildTask, ctx: Context, step: StartStep, follow
  * the message to look for in the history; the check run, when bk-ci refused, completed saying why.
  */
 async function notStartedFailure(
-  e: unknown,
-  s: { pipeline: { projectId: string; pipelineId: string }; step: StartStep; follow: BuildFollow; ctx: Context },
+  error: unknown,
+  start: { pipeline: { projectId: string; pipelineId: string }; step: StartStep; follow: BuildFollow; ctx: Context },
 ): Promise<unknown> {
-  if (!(e instanceof ActionError) || e instanceof InputError) return e;
-  const cancelled = e instanceof CancelledBeforeStartError;
-  if (!cancelled && !(e instanceof MayHaveStartedError)) await s.follow.refused(e.message, s.pipeline);
-  const words = startWords(e);
-  const o = describeUnread(words.headline, buildOf({ ...s.pipeline, id: '' }), { conclusion: cancelled ? 'cancelled' : 'failure' }, s.ctx);
-  const history = historyUrl(s.follow.consoleUrl, s.pipeline.projectId, s.pipeline.pipelineId);
+  if (!(error instanceof ActionError) || error instanceof InputError) return error;
+  const cancelled = error instanceof CancelledBeforeStartError;
+  if (!cancelled && !(error instanceof MayHaveStartedError)) await start.follow.refused(error.message, start.pipeline);
+  const words = startWords(error);
+  const outcome = describeUnread(
+    words.headline,
+    buildOf({ ...start.pipeline, id: '' }),
+    { conclusion: cancelled ? 'cancelled' : 'failure' },
+    start.ctx,
+  );
+  const history = historyUrl(start.follow.consoleUrl, start.pipeline.projectId, start.pipeline.pipelineId);
   const where: [string, string][] = history ? [['History', history]] : [];
-  o.blocks.push({ kind: 'facts', rows: [['Started', words.started], ['Build message', s.step.values[BUILD_MSG] ?? ''], ...where] });
-  return new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
+  outcome.blocks.push({
+    kind: 'facts',
+    rows: [['Started', words.started], ['Build message', start.step.values[BUILD_MSG] ?? ''], ...where],
+  });
+  return new OperationError(error.message, { ...outcome, status: statusOf(error) }, { cause: error });
 }
 
 /** The headline of a start that failed, and the summary's word on whether it started anything. */
-function startWords(e: ActionError): { headline: string; started: string } {
-  if (e instanceof MayHaveStartedError)
+function startWords(error: ActionError): { headline: string; started: string } {
+  if (error instanceof MayHaveStartedError)
     return { headline: 'the build may have started', started: 'maybe: the start was sent and its answer lost' };
-  if (e instanceof CancelledBeforeStartError) return { headline: 'cancelled before the start', started: 'no: the start was never sent' };
-  if (e instanceof NotStartedError && !e.reached) return { headline: 'nothing was started', started: 'no: the start was never sent' };
-  if (e instanceof NotStartedError) return { headline: 'the build did not start', started: 'no: bk-ci refused the start' };
+  if (error instanceof CancelledBeforeStartError)
+    return { headline: 'cancelled before the start', started: 'no: the start was never sent' };
+  if (error instanceof NotStartedError && !error.reached)
+    return { headline: 'nothing was started', started: 'no: the start was never sent' };
+  if (error instanceof NotStartedError) return { headline: 'the build did not start', started: 'no: bk-ci refused the start' };
   return { headline: 'the build did not start', started: 'no: the start was never sent' };
 }
 
 /** The `rerun` output (and a summary line) on an outcome, and on the outcome a failure carries. */
 async function withRerun(run: Promise<Outcome<BuildOutput | CheckOutput>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
-  const mark = (o: Outcome<Output>): Outcome<Output> => {
-    o.outputs.rerun = rerun;
-    if (said !== undefined) o.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
-    return o;
+  const mark = (outcome: Outcome<Output>): Outcome<Output> => {
+    outcome.outputs.rerun = rerun;
+    if (said !== undefined) outcome.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
+    return outcome;
   };
   try {
     return mark(await run);

@@ -31,14 +31,14 @@ export class NotStartedError extends ActionError {
  * or, when it never reached bk-ci (its token could not be had, the connection was refused, another
  * front door answered), "nothing was started" with why: never "may have started", never silence.
  */
-export function notStarted(e: unknown, r: { projectId: string; pipelineId: string; user: string }): ActionError {
-  if (factsOf(e).cancelled) return new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
-  if (!(e instanceof ServerSaidError)) return new NotStartedError(`nothing was started: ${errorMessage(e)}`, false, e);
-  const said = startProblem(e.serverStatus, e.status, r, e.serverMessage);
+export function notStarted(error: unknown, pipeline: { projectId: string; pipelineId: string; user: string }): ActionError {
+  if (factsOf(error).cancelled) return new CancelledBeforeStartError('cancelled before the start was sent: no build was started');
+  if (!(error instanceof ServerSaidError)) return new NotStartedError(`nothing was started: ${errorMessage(error)}`, false, error);
+  const said = startProblem(error.serverStatus, error.status, pipeline, error.serverMessage);
   return new NotStartedError(
-    `the build did not start: ${said === undefined ? errorMessage(e) : `${said} (bk-ci said: ${e.serverMessage})`}`,
+    `the build did not start: ${said === undefined ? errorMessage(error) : `${said} (bk-ci said: ${error.serverMessage})`}`,
     true,
-    e,
+    error,
   );
 }
 

@@ -35,18 +35,18 @@ export async function readPoll(wait: BuildWait): Promise<BuildStatus> {
   const model = modelRead({ status, previous: state.previous, detailAt: state.detailAt, now: ctx.clock.now(), pending: state.pending });
   state.previous = status.status;
   if (model !== 'none' && !(model === 'side' && backingOff(wait, status)))
-    await readDetail(wait, model === 'needed', until).catch((e: unknown) => {
+    await readDetail(wait, model === 'needed', until).catch((error: unknown) => {
       // The step ends here: the status it read is the last one it saw (the build's end, say).
-      if (!isTransient(e)) wait.progress.last = status;
-      throw e;
+      if (!isTransient(error)) wait.progress.last = status;
+      throw error;
     });
   seeReview(wait, reviewNow(status, state.detail));
   wait.report.variables.see(status);
-  const d = state.detail;
+  const detail = state.detail;
   wait.gate.see(
     endOf(status) !== 'waiting',
     status.status,
-    d && { executeCount: d.executeCount, ended: endOf({ status: d.status ?? '', endTime: d.endTime }) !== 'waiting' },
+    detail && { executeCount: detail.executeCount, ended: endOf({ status: detail.status ?? '', endTime: detail.endTime }) !== 'waiting' },
   );
   notify(wait, undefined, status);
   state.readAt = ctx.clock.now();
@@ -68,9 +68,9 @@ function seeReview(wait: BuildWait, now: PendingReview | undefined): void {
 /** The status, never another build's; the HTTP status of bk-ci's answer kept, whatever it was. */
 async function readStatus(wait: BuildWait): Promise<BuildStatus> {
   const { state } = wait;
-  const reply = await readBuildStatus(wait.ctx.api, state.build).catch((e: unknown) => {
-    state.http = statusOf(e) ?? state.http;
-    throw e;
+  const reply = await readBuildStatus(wait.ctx.api, state.build).catch((error: unknown) => {
+    state.http = statusOf(error) ?? state.http;
+    throw error;
   });
   state.http = reply.status;
   state.build.num ??= reply.data.buildNum ?? undefined;
@@ -128,29 +128,29 @@ function learnModel(wait: BuildWait, detail: BuildDetail, needed: boolean, statu
  * DECIDING_MODEL_MS (and never past the deadline), then the step says it could not be read; else
  * one warning, and the model rests a while.
  */
-function detailFailed(wait: BuildWait, e: unknown, needed: boolean): void {
+function detailFailed(wait: BuildWait, error: unknown, needed: boolean): void {
   const { log, clock, start, settings } = wait.ctx;
   const { state } = wait;
-  if (e instanceof CancelledError || e instanceof DeadlineError) throw e;
+  if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
   if (needed) {
     const now = clock.now();
     const since = state.decidingSince ?? now;
     // A passing failure costs one poll: the end is read again at the next, within the model's own time.
-    if (isTransient(e) && now - since < DECIDING_MODEL_MS && now < start + settings.timeoutMs) throw e;
+    if (isTransient(error) && now - since < DECIDING_MODEL_MS && now < start + settings.timeoutMs) throw error;
     const tried = now > since ? ` in ${formatElapsed(now - since)} of trying` : '';
     throw new ActionError(
-      `${nameOf(wait)} ended STAGE_SUCCESS, but its model (build_detail) could not be read${tried} to see whether its stage review was rejected, so it is not reported as a success: ${errorMessage(e)}`,
-      { status: statusOf(e) ?? state.http, cause: e },
+      `${nameOf(wait)} ended STAGE_SUCCESS, but its model (build_detail) could not be read${tried} to see whether its stage review was rejected, so it is not reported as a success: ${errorMessage(error)}`,
+      { status: statusOf(error) ?? state.http, cause: error },
     );
   }
   // No time left beside this poll: read at the next, nothing to warn about.
-  if (e instanceof BudgetSpentError) {
-    log.debug(`build_detail: ${errorMessage(e)}`);
+  if (error instanceof BudgetSpentError) {
+    log.debug(`build_detail: ${errorMessage(error)}`);
     return;
   }
   state.detailFailedAt = clock.now();
   if (!state.detailWarned)
-    log.warning(`could not read the model of ${nameOf(wait)} (build_detail): ${errorMessage(e)}; reviews waiting in it are not shown`);
+    log.warning(`could not read the model of ${nameOf(wait)} (build_detail): ${errorMessage(error)}; reviews waiting in it are not shown`);
   state.detailWarned = true;
 }
 

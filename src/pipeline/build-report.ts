@@ -233,10 +233,10 @@ export interface ReportInputs {
 }
 
 /** The options the parsed inputs give. */
-export const reportOptions = (t: ReportInputs): ReportOptions => ({
-  logs: t.logs,
-  variables: t.variables ?? [],
-  maskVariables: t['mask-variables'] ?? [],
-  artifacts: t.artifacts,
-  diagnostics: t.check === true,
+export const reportOptions = (inputs: ReportInputs): ReportOptions => ({
+  logs: inputs.logs,
+  variables: inputs.variables ?? [],
+  maskVariables: inputs['mask-variables'] ?? [],
+  artifacts: inputs.artifacts,
+  diagnostics: inputs.check === true,
 });

@@ -29,26 +29,26 @@ export interface Stopped extends Stop {
 }
 
 /** Stops the build once, even though the job was cancelled; says what came of it. */
-export async function stopOnce(api: Calls, b: BuildRef, info: (m: string) => void, timeoutMs = STOP_TIMEOUT_MS): Promise<Stop> {
+export async function stopOnce(api: Calls, build: BuildRef, info: (message: string) => void, timeoutMs = STOP_TIMEOUT_MS): Promise<Stop> {
   let stop: Stop;
   try {
     stop =
-      (await stopBuild(api, b, timeoutMs)) === 'stopped'
-        ? { ended: true, said: `the build ${b.id} was stopped in bk-ci (stop-on-cancel)` }
-        : { ended: true, said: `the build ${b.id} had already ended` };
+      (await stopBuild(api, build, timeoutMs)) === 'stopped'
+        ? { ended: true, said: `the build ${build.id} was stopped in bk-ci (stop-on-cancel)` }
+        : { ended: true, said: `the build ${build.id} had already ended` };
   } catch (e) {
-    stop = { ended: false, said: `stopping the build ${b.id} failed (${errorMessage(e)}); it may still run in bk-ci` };
+    stop = { ended: false, said: `stopping the build ${build.id} failed (${errorMessage(e)}); it may still run in bk-ci` };
   }
   info(stop.said);
   return stop;
 }
 
 /** Stops the build, then reads its status once more within what is left of the stop's window. */
-export async function stopAndSee(api: Calls, b: BuildRef, clock: Clock, info: (m: string) => void): Promise<Stopped> {
+export async function stopAndSee(api: Calls, build: BuildRef, clock: Clock, info: (message: string) => void): Promise<Stopped> {
   const from = clock.now();
-  const stop = await stopOnce(api, b, info);
+  const stop = await stopOnce(api, build, info);
   if (!stop.ended) return { ...stop, status: undefined, shown: stop.said };
-  const after = await statusAfterStop(api, b, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - from));
+  const after = await statusAfterStop(api, build, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - from));
   if (after.said !== undefined) info(after.said);
   return { ...stop, status: after.status, shown: after.said === undefined ? stop.said : `${stop.said}; ${after.said}` };
 }
@@ -59,7 +59,7 @@ export async function stopAndSee(api: Calls, b: BuildRef, clock: Clock, info: (m
  */
 async function statusAfterStop(
   api: Calls,
-  b: BuildRef,
+  build: BuildRef,
   clock: Clock,
   windowMs: number,
 ): Promise<{ status: BuildStatus | undefined; said: string | undefined }> {
@@ -67,7 +67,7 @@ async function statusAfterStop(
   const unseen = (why: string) => ({ status: undefined, said: `the stop was sent, but its end was not seen (${why})` });
   if (ms <= 0) return unseen('no time was left to read its status again');
   try {
-    const reply = await readBuildStatus(new SideReads(api, clock).read('status', clock.now() + ms), b, { detached: { timeoutMs: ms } });
+    const reply = await readBuildStatus(new SideReads(api, clock).read('status', clock.now() + ms), build, { detached: { timeoutMs: ms } });
     const status = reply.data;
     if (endOf(status) !== 'waiting') return { status, said: undefined };
     return { status, said: `the stop was sent, but its end was not seen: bk-ci still shows it ${status.status}` };

@@ -84,9 +84,9 @@ export function consoleRoot(given: string | undefined, gateway: Gateway, baseUrl
 }
 
 /** The build's page in bk-ci's console; empty when the console or the pipeline is not known. */
-export function buildUrl(consoleUrl: string | undefined, b: BuildRef): string {
-  if (b.pipelineId === undefined || consoleUrl === undefined) return '';
-  return `${consoleUrl}/console/pipeline/${[b.projectId, b.pipelineId, 'detail', b.id].map(encodeURIComponent).join('/')}`;
+export function buildUrl(consoleUrl: string | undefined, build: BuildRef): string {
+  if (build.pipelineId === undefined || consoleUrl === undefined) return '';
+  return `${consoleUrl}/console/pipeline/${[build.projectId, build.pipelineId, 'detail', build.id].map(encodeURIComponent).join('/')}`;
 }
 
 /** The pipeline's build history in the console, where a build that may have started can be looked for. */

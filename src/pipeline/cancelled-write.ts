@@ -23,22 +23,22 @@ export interface CancelledWrite {
 
 /** Stops the run the cancelled write started (with stop-on-cancel) and returns the failure that says so. */
 export async function stopCancelled(
-  w: CancelledWrite,
+  write: CancelledWrite,
   ctx: Pick<BuildContext, 'api' | 'clock' | 'log' | 'start'>,
 ): Promise<OperationError> {
-  const { build } = w;
-  const stop = w.stopOnCancel
+  const { build } = write;
+  const stop = write.stopOnCancel
     ? await stopAndSee(ctx.api, build, ctx.clock, ctx.log.info)
     : { ended: false, said: `the build ${build.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
-  const o = describeUnread(
+  const outcome = describeUnread(
     `build (${build.id}): cancelled`,
     build,
     { conclusion: stop.ended ? 'cancelled' : 'running', stopped: stop.shown ?? stop.said, last: stop.status },
     ctx,
   );
-  return new OperationError(`cancelled while ${w.write} was in flight${w.done ? `; ${w.done}` : ''}; ${stop.said}`, {
-    ...o,
-    outputs: { ...o.outputs, ...w.outputs },
+  return new OperationError(`cancelled while ${write.write} was in flight${write.done ? `; ${write.done}` : ''}; ${stop.said}`, {
+    ...outcome,
+    outputs: { ...outcome.outputs, ...write.outputs },
   });
 }
 
@@ -48,13 +48,17 @@ export async function stopCancelled(
  * job was); a failure with an outcome of its own, or one of the inputs, passes as it is.
  */
 export function notApplied(
-  e: unknown,
+  error: unknown,
   headline: string,
   build: Build,
   ctx: Pick<BuildContext, 'clock' | 'start' | 'signal'>,
   outputs: Record<string, string> = {},
 ): unknown {
-  if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) return e;
-  const o = describeUnread(headline, build, { conclusion: ctx.signal.aborted ? 'cancelled' : 'failure' }, ctx);
-  return new OperationError(e.message, { ...o, outputs: { ...o.outputs, ...outputs }, status: statusOf(e) }, { cause: e });
+  if (!(error instanceof ActionError) || error instanceof OperationError || error instanceof InputError) return error;
+  const outcome = describeUnread(headline, build, { conclusion: ctx.signal.aborted ? 'cancelled' : 'failure' }, ctx);
+  return new OperationError(
+    error.message,
+    { ...outcome, outputs: { ...outcome.outputs, ...outputs }, status: statusOf(error) },
+    { cause: error },
+  );
 }

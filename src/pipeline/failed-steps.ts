@@ -37,10 +37,10 @@ export function failedStepsOf(errors: readonly unknown[] | null | undefined): Fa
     errorCode: z.number().nullish(),
     errorMsg: z.string().nullish(),
   });
-  return (errors ?? []).flatMap((e) => {
-    const p = info.safeParse(e);
-    if (!p.success) return [];
-    const { taskId, taskName, errorCode, errorMsg } = p.data;
+  return (errors ?? []).flatMap((entry) => {
+    const parsed = info.safeParse(entry);
+    if (!parsed.success) return [];
+    const { taskId, taskName, errorCode, errorMsg } = parsed.data;
     return [{ id: taskId ?? '', name: taskName ?? taskId ?? 'a step', error: `${errorCode ? `${errorCode}: ` : ''}${errorMsg ?? ''}` }];
   });
 }

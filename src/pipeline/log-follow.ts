@@ -55,12 +55,12 @@ export interface LogRead {
   problem: string | undefined;
 }
 
-const toTail = (l: BkciLogLine): TailLine => ({
-  lineNo: l.lineNo,
-  message: l.message ?? '',
-  tag: l.tag ?? '',
-  jobId: l.jobId ?? '',
-  stepId: l.stepId ?? '',
+const toTail = (line: BkciLogLine): TailLine => ({
+  lineNo: line.lineNo,
+  message: line.message ?? '',
+  tag: line.tag ?? '',
+  jobId: line.jobId ?? '',
+  stepId: line.stepId ?? '',
 });
 
 export class LogFollower<T> implements Follower<T> {
@@ -80,15 +80,15 @@ export class LogFollower<T> implements Follower<T> {
   #quiet = 0;
   #lines = 0;
 
-  constructor(o: FollowOptions) {
-    this.#o = o;
+  constructor(options: FollowOptions) {
+    this.#o = options;
     this.#printer = new LogPrinter({
-      log: o.log,
-      file: o.file,
-      live: o.mode === 'live',
-      label: o.label,
-      diagnostics: o.diagnostics,
-      ...(o.linesPerStep === undefined ? {} : { linesPerStep: o.linesPerStep }),
+      log: options.log,
+      file: options.file,
+      live: options.mode === 'live',
+      label: options.label,
+      diagnostics: options.diagnostics,
+      ...(options.linesPerStep === undefined ? {} : { linesPerStep: options.linesPerStep }),
     });
   }
 
@@ -132,20 +132,20 @@ export class LogFollower<T> implements Follower<T> {
         this.#trouble(e, afterEnd);
         break;
       }
-      const v = this.#tail.take(got);
+      const verdict = this.#tail.take(got);
       this.#none = got.status === 2;
-      if (v.kind === 'gone') {
-        this.#say(`${v.reason}: its lines cannot be read; the build's status decides`);
+      if (verdict.kind === 'gone') {
+        this.#say(`${verdict.reason}: its lines cannot be read; the build's status decides`);
         this.#gone = true;
         break;
       }
-      if (v.kind === 'retry') {
-        this.#o.log.debug(`build log: ${v.reason}`);
+      if (verdict.kind === 'retry') {
+        this.#o.log.debug(`build log: ${verdict.reason}`);
         break;
       }
-      fresh += v.fresh;
+      fresh += verdict.fresh;
       // hasMore with nothing new (a server that repeats its page) is not read again at once.
-      const step = nextPage(v);
+      const step = nextPage(verdict);
       if (step === 'stalled')
         this.#o.log.debug('build log: bk-ci says it has more, but its page brought no new line; read again at the next poll');
       if (step !== 'next') break;
@@ -168,25 +168,25 @@ export class LogFollower<T> implements Follower<T> {
    * after its end, any failure ends the reading (a log that hangs then must not hold the step);
    * any other ends the reading.
    */
-  #trouble(e: unknown, afterEnd: boolean): void {
+  #trouble(error: unknown, afterEnd: boolean): void {
     if (this.#o.signal.aborted) return;
     if (afterEnd) {
       this.#settled = true;
-      if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; no more is read`);
+      if (error instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(error)}; no more is read`);
       // Said even after a warning that promised another try: there is none now.
       this.#say(
-        `reading the build's log after its end failed (${errorMessage(e)}); its last lines may be missing, no more of it is read, and the build's status decides`,
+        `reading the build's log after its end failed (${errorMessage(error)}); its last lines may be missing, no more of it is read, and the build's status decides`,
         true,
       );
       return;
     }
-    if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; read at the next poll`);
-    if (e instanceof DeadlineError || !isTransient(e)) {
+    if (error instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(error)}; read at the next poll`);
+    if (error instanceof DeadlineError || !isTransient(error)) {
       this.#gone = true;
-      this.#say(`reading the build's log failed (${errorMessage(e)}); no more of it is read, and the build's status decides`);
+      this.#say(`reading the build's log failed (${errorMessage(error)}); no more of it is read, and the build's status decides`);
       return;
     }
-    this.#say(`reading the build's log failed (${errorMessage(e)}); trying again at the next poll; the build's status decides`);
+    this.#say(`reading the build's log failed (${errorMessage(error)}); trying again at the next poll; the build's status decides`);
   }
 
   /** One warning for all the log's troubles (and one more for the end's); the rest in the debug log. */

@@ -106,8 +106,8 @@ export class LogPrinter {
   readonly #cut = new Map<string, number>();
   #open: string | undefined;
 
-  constructor(o: PrinterOptions) {
-    this.#o = o;
+  constructor(options: PrinterOptions) {
+    this.#o = options;
   }
 
   /** Prints lines given in line-number order. */

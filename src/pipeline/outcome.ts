@@ -27,8 +27,8 @@ export interface BuildAtEnd extends Build {
 }
 
 /** The build's status as `data`: its variables left out (the parameters' values the schema drops), since they may hold secrets. */
-function shareable(s: BuildStatus): Record<string, unknown> {
-  const { variables: _variables, ...rest } = s;
+function shareable(status: BuildStatus): Record<string, unknown> {
+  const { variables: _variables, ...rest } = status;
   return rest;
 }
 
@@ -36,19 +36,20 @@ const table = (title: string, headers: string[], rows: string[][]): Block[] =>
   rows.length === 0 ? [] : [{ kind: 'table', title, headers, rows }];
 
 /** How each pause the step saw was decided, as build_detail says it last. */
-function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: PendingReview | undefined): string {
-  if (pending?.key === p.key) return 'waiting';
-  for (const s of detail?.model?.stages ?? []) {
-    if (p.kind === 'stage') {
-      if ((s.id ?? '') !== p.stageId) continue;
-      const g = (s.checkIn?.reviewGroups ?? []).find((x) => (p.groupId ? x.id === p.groupId : x.name === p.group));
-      if (!g?.status) return 'waiting';
-      const by = g.operator ? ` by ${g.operator}` : '';
-      const why = g.suggest ? `: ${g.suggest}` : '';
-      return ABORTED.has(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
+function decisionOf(pause: PendingReview, detail: BuildDetail | undefined, pending: PendingReview | undefined): string {
+  if (pending?.key === pause.key) return 'waiting';
+  for (const stage of detail?.model?.stages ?? []) {
+    if (pause.kind === 'stage') {
+      if ((stage.id ?? '') !== pause.stageId) continue;
+      const group = (stage.checkIn?.reviewGroups ?? []).find((x) => (pause.groupId ? x.id === pause.groupId : x.name === pause.group));
+      if (!group?.status) return 'waiting';
+      const by = group.operator ? ` by ${group.operator}` : '';
+      const why = group.suggest ? `: ${group.suggest}` : '';
+      return ABORTED.has(group.status) ? `rejected${by}${why}` : `approved${by}${why}`;
     }
-    const e = (s.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === p.elementId);
-    if (e !== undefined) return e.status === 'REVIEW_ABORT' ? 'rejected' : e.status === 'REVIEWING' ? 'waiting' : 'approved';
+    const element = (stage.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === pause.elementId);
+    if (element !== undefined)
+      return element.status === 'REVIEW_ABORT' ? 'rejected' : element.status === 'REVIEWING' ? 'waiting' : 'approved';
   }
   return 'decided';
 }
@@ -84,35 +85,38 @@ export function describeUnread(
   });
 }
 
-export function describeBuild(headline: string, v: BuildAtEnd): Outcome<BuildOutput> {
-  const last = v.progress.last;
+export function describeBuild(headline: string, build: BuildAtEnd): Outcome<BuildOutput> {
+  const last = build.progress.last;
   // The number first known stays: a later answer with another is not followed.
-  const num = v.num ?? last?.buildNum;
+  const num = build.num ?? last?.buildNum;
   const outputs: Outcome<BuildOutput>['outputs'] = {
-    'build-id': v.id,
+    'build-id': build.id,
     'build-num': num === undefined || num === null ? '' : String(num),
     'build-status': last?.status ?? '',
-    'build-url': v.url,
-    elapsed: seconds(v.elapsedMs),
-    polls: String(v.progress.polls),
-    'execute-count': v.executeCount === undefined ? '' : String(v.executeCount),
-    conclusion: v.conclusion,
-    reviewers: JSON.stringify(v.pending?.reviewers ?? []),
+    'build-url': build.url,
+    elapsed: seconds(build.elapsedMs),
+    polls: String(build.progress.polls),
+    'execute-count': build.executeCount === undefined ? '' : String(build.executeCount),
+    conclusion: build.conclusion,
+    reviewers: JSON.stringify(build.pending?.reviewers ?? []),
   };
   const rows: [string, Cell][] = [
-    ['Build', `${num ? `#${num} ` : ''}${v.id}`],
-    ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
+    ['Build', `${num ? `#${num} ` : ''}${build.id}`],
+    ['Pipeline', `${build.projectId} / ${build.pipelineId ?? 'not given'}`],
     ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
-    ['Conclusion', v.conclusion],
-    ['Elapsed', formatElapsed(v.elapsedMs)],
-    ['Polls', String(v.progress.polls)],
+    ['Conclusion', build.conclusion],
+    ['Elapsed', formatElapsed(build.elapsedMs)],
+    ['Polls', String(build.progress.polls)],
   ];
-  if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
-  if (v.url) rows.push(['Link', { url: v.url }]);
-  if (v.pending !== undefined)
-    rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
-  if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
-  if (v.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(v.logAfterEndMs)]);
+  if (build.executeCount !== undefined && build.executeCount > 1) rows.push(['Run', `${build.executeCount} (retried)`]);
+  if (build.url) rows.push(['Link', { url: build.url }]);
+  if (build.pending !== undefined)
+    rows.push([
+      'Waits for',
+      `review of ${describePending(build.pending)} by ${build.pending.reviewers.join(', ') || 'nobody bk-ci names'}`,
+    ]);
+  if (build.stopped !== undefined) rows.push(['Stopped', build.stopped]);
+  if (build.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(build.logAfterEndMs)]);
   const stages = last?.stageStatus ?? [];
   const errors = last?.errorInfoList ?? [];
   const blocks: Block[] = [
@@ -120,8 +124,8 @@ export function describeBuild(headline: string, v: BuildAtEnd): Outcome<BuildOut
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st, i) => [
-        stageName(st.name ?? st.stageId ?? '', i),
+      stages.map((st, index) => [
+        stageName(st.name ?? st.stageId ?? '', index),
         st.status ?? 'not started',
         st.elapsed ? formatElapsed(st.elapsed) : '',
       ]),
@@ -129,9 +133,9 @@ export function describeBuild(headline: string, v: BuildAtEnd): Outcome<BuildOut
     ...table(
       'Reviews',
       ['Review', 'Who may decide', 'Decision'],
-      v.pauses.map((p) => [describePending(p), p.reviewers.join(', '), decisionOf(p, v.detail, v.pending)]),
+      build.pauses.map((p) => [describePending(p), p.reviewers.join(', '), decisionOf(p, build.detail, build.pending)]),
     ),
-    ...changesTable(v.progress, v.start),
+    ...changesTable(build.progress, build.start),
     ...table(
       'Errors',
       ['Task', 'Code', 'Message'],

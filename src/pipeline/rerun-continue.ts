@@ -50,34 +50,34 @@ export interface RerunBuild {
 type Context = BuildContext & Pick<RetryContext, 'holdExit'>;
 
 /** The earlier attempt's build, taken, followed or retried; or undefined: start a new build. */
-export async function continueEarlier(r: RerunStep, ctx: Context): Promise<RerunBuild | undefined> {
-  if (r.onRerun === 'start' || r.attempt <= 1 || r.identity === undefined) return undefined;
-  const here = `re-run (attempt ${r.attempt})`;
-  const d = decideRerun(await judge({ ...r, identity: r.identity }, ctx), r.onRerun);
-  if (d.act === 'new') {
-    ctx.log.info(`${here}: ${d.why}; starting a new build`);
+export async function continueEarlier(step: RerunStep, ctx: Context): Promise<RerunBuild | undefined> {
+  if (step.onRerun === 'start' || step.attempt <= 1 || step.identity === undefined) return undefined;
+  const here = `re-run (attempt ${step.attempt})`;
+  const decision = decideRerun(await judge({ ...step, identity: step.identity }, ctx), step.onRerun);
+  if (decision.act === 'new') {
+    ctx.log.info(`${here}: ${decision.why}; starting a new build`);
     return undefined;
   }
-  const { row, attempt } = d;
-  const ref = { projectId: r.projectId, pipelineId: r.pipelineId, id: row.id };
+  const { row, attempt } = decision;
+  const ref = { projectId: step.projectId, pipelineId: step.pipelineId, id: row.id };
   const build = buildOf(ref, {
     num: row.buildNum ?? undefined,
     executeCount: row.executeCount ?? undefined,
-    url: buildUrl(r.consoleUrl, ref),
+    url: buildUrl(step.consoleUrl, ref),
   });
-  const which = `${nameOf(row)} of attempt ${attempt} ${d.how}`;
-  if (d.act === 'adopt') {
+  const which = `${nameOf(row)} of attempt ${attempt} ${decision.how}`;
+  if (decision.act === 'adopt') {
     ctx.log.info(`${here}: ${which}: taken as it is; nothing is started or retried`);
     return { build, rerun: 'adopted', said: `taken from attempt ${attempt}` };
   }
-  if (d.act === 'follow') {
+  if (decision.act === 'follow') {
     ctx.log.info(`${here}: ${which}: following it`);
     return { build, rerun: 'followed', said: `followed from attempt ${attempt}` };
   }
   ctx.log.info(`${here}: ${which}: retrying it in bk-ci`);
-  const retried = await retryOnce({ ...ref, what: d.what }, ctx).catch((e: unknown) => {
-    if (!(e instanceof RetryRefusedError)) throw e;
-    throw new RetryRefusedError(`${e.message}. on-rerun: start starts a new build instead`, { status: e.status, cause: e });
+  const retried = await retryOnce({ ...ref, what: decision.what }, ctx).catch((error: unknown) => {
+    if (!(error instanceof RetryRefusedError)) throw error;
+    throw new RetryRefusedError(`${error.message}. on-rerun: start starts a new build instead`, { status: error.status, cause: error });
   });
   const done = retriedWords(retried, nameOf(row));
   const run = { ...build, num: build.num ?? retried.num, executeCount: retried.executeCount };
@@ -85,7 +85,7 @@ export async function continueEarlier(r: RerunStep, ctx: Context): Promise<Rerun
     const write = {
       write: 'the retry',
       done: `${done}, run ${run.executeCount}`,
-      stopOnCancel: r.stopOnCancel,
+      stopOnCancel: step.stopOnCancel,
       outputs: { rerun: 'retried' },
     };
     throw await stopCancelled({ build: run, ...write }, ctx);
@@ -99,12 +99,12 @@ export async function continueEarlier(r: RerunStep, ctx: Context): Promise<Rerun
  * step's message but are not its own said and left alone, the one found read whole (its model
  * tells a refused review from a success). A failure of either read starts nothing.
  */
-async function judge(r: RerunStep & { identity: string }, ctx: Context): Promise<Parameters<typeof decideRerun>[0]> {
+async function judge(step: RerunStep & { identity: string }, ctx: Context): Promise<Parameters<typeof decideRerun>[0]> {
   try {
-    const earlier = await findEarlier(r, ctx);
+    const earlier = await findEarlier(step, ctx);
     if (earlier.kind !== 'found') return earlier;
     if (earlier.foreign.length > 0) ctx.log.warning(`${describeForeign(earlier.foreign)}: it is left alone`);
-    const detail = await readModel({ projectId: r.projectId, pipelineId: r.pipelineId, id: earlier.row.id }, ctx);
+    const detail = await readModel({ projectId: step.projectId, pipelineId: step.pipelineId, id: earlier.row.id }, ctx);
     const end = endConclusion({ status: earlier.row.status ?? '', endTime: earlier.row.endTime, startTime: earlier.row.startTime }, detail);
     const refused = end === 'rejected' ? rejection(detail) : undefined;
     const verdict: EarlierVerdict = { kind: 'found', attempt: earlier.attempt, row: earlier.row, end };

@@ -31,16 +31,16 @@ export function notOwn(row: Pick<HistoryRow, 'userId' | 'buildParameters'>, own:
   if (params === null || params === undefined) return 'bk-ci does not show the parameters it was started with';
   const shown = new Map(params.map((p) => [p.key, p]));
   for (const [key, value] of Object.entries(own.values)) {
-    const p = shown.get(key);
-    if (key === BUILD_MSG || (p === undefined && !KEPT.has(key))) continue;
+    const param = shown.get(key);
+    if (key === BUILD_MSG || (param === undefined && !KEPT.has(key))) continue;
     // Not declared by the pipeline, bk-ci drops it; the material it always keeps.
-    if (p === undefined) return `it was started without ${key}, which this step sends`;
-    if (!unreadable(p) && asText(p.value) !== value) return `it was started with another ${key} than this step sends`;
+    if (param === undefined) return `it was started without ${key}, which this step sends`;
+    if (!unreadable(param) && asText(param.value) !== value) return `it was started with another ${key} than this step sends`;
   }
-  for (const p of params) {
-    if (Object.hasOwn(own.values, p.key) || p.key === BUILD_MSG || p.readOnly === true || unreadable(p)) continue;
-    if (p.defaultValue !== undefined && p.defaultValue !== null && asText(p.value) !== asText(p.defaultValue))
-      return `it was started with ${p.key} set, which this step does not send`;
+  for (const param of params) {
+    if (Object.hasOwn(own.values, param.key) || param.key === BUILD_MSG || param.readOnly === true || unreadable(param)) continue;
+    if (param.defaultValue !== undefined && param.defaultValue !== null && asText(param.value) !== asText(param.defaultValue))
+      return `it was started with ${param.key} set, which this step does not send`;
   }
   return undefined;
 }

@@ -39,9 +39,9 @@ export interface RetryResult {
 }
 
 /** "bk-ci retried the failed jobs of stage-3 of build #1 (b-…)", "bk-ci retried build b-… from stage-3", and whether the answer was lost. */
-export function retriedWords(r: Pick<RetryResult, 'what' | 'how'>, build: string): string {
-  const what = r.what.startsWith('from ') ? `${build} ${r.what}` : `${r.what} of ${build}`;
-  return `bk-ci retried ${what}${r.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
+export function retriedWords(result: Pick<RetryResult, 'what' | 'how'>, build: string): string {
+  const what = result.what.startsWith('from ') ? `${build} ${result.what}` : `${result.what} of ${build}`;
+  return `bk-ci retried ${what}${result.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
 }
 
 const notSent = (cause?: unknown): RetryNotSentError =>
@@ -53,26 +53,26 @@ const LOOKS_MS = [0, 2000, 5000];
 export const RETRY_CANCEL_BUDGET_MS = ANSWER_GRACE_MS + CANCELLED_LOOK_MS + STOP_TIMEOUT_MS + AFTER_STOP_READ_MS;
 
 /** The model of the build: its run, its number and the stage that failed; after a cancel, read once, sent all the same. */
-export async function readModel(r: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
-  const reply = await readBuildDetail(ctx.api, r, ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {});
+export async function readModel(build: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
+  const reply = await readBuildDetail(ctx.api, build, ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {});
   return reply.data;
 }
 
 /** The first user stage that failed or was cancelled: where bk-ci's "retry failed jobs" starts. */
-export function failedStage(d: BuildDetail): string | undefined {
-  const stages = d.model?.stages ?? [];
+export function failedStage(detail: BuildDetail): string | undefined {
+  const stages = detail.model?.stages ?? [];
   return stages.find((s) => (FAILURE.has(s.status ?? '') || s.status === 'CANCELED') && s.id)?.id ?? undefined;
 }
 
 /** What build_retry is asked for `what`, and the same in words; a task the model does not have is refused. */
-function retryAsk(r: RetryRequest, model: BuildDetail): { ask: RetryAsk; said: string } {
-  if (r.what.kind === 'all') return { ask: {}, said: 'the whole build' };
-  if (r.what.kind === 'task') {
-    const unknown = unknownTask(r.what.taskId, r.id, model);
+function retryAsk(request: RetryRequest, model: BuildDetail): { ask: RetryAsk; said: string } {
+  if (request.what.kind === 'all') return { ask: {}, said: 'the whole build' };
+  if (request.what.kind === 'task') {
+    const unknown = unknownTask(request.what.taskId, request.id, model);
     if (unknown !== undefined) throw new RetryNotSentError(unknown);
     return {
-      ask: { taskId: r.what.taskId, skip: r.what.skip },
-      said: `from ${r.what.taskId}${r.what.skip ? ', skipping its failed steps' : ''}`,
+      ask: { taskId: request.what.taskId, skip: request.what.skip },
+      said: `from ${request.what.taskId}${request.what.skip ? ', skipping its failed steps' : ''}`,
     };
   }
   const stage = failedStage(model);
@@ -86,17 +86,17 @@ function retryAsk(r: RetryRequest, model: BuildDetail): { ask: RetryAsk; said: s
  * lost, from the model. A cancel before it is sent retries nothing; one while it is in flight lets
  * it finish and hands the new run back `cancelled`, the exit held for its stop.
  */
-export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<RetryResult> {
+export async function retryOnce(request: RetryRequest, ctx: RetryContext): Promise<RetryResult> {
   let model: BuildDetail;
   try {
-    model = await readModel(r, ctx);
+    model = await readModel(request, ctx);
   } catch (e) {
     throw factsOf(e).cancelled ? notSent(e) : e;
   }
   const before = model.executeCount ?? 1;
-  const { ask, said } = retryAsk(r, model);
+  const { ask, said } = retryAsk(request, model);
   // bk-ci resolves a build's pipeline itself; named, it is the one the model shows when not given.
-  const build = { ...r, pipelineId: r.pipelineId ?? model.pipelineId ?? undefined };
+  const build = { ...request, pipelineId: request.pipelineId ?? model.pipelineId ?? undefined };
   if (ctx.signal.aborted) throw notSent();
   const known = { what: said, num: model.buildNum ?? undefined };
   const release = ctx.holdExit(RETRY_CANCEL_BUDGET_MS);
@@ -112,17 +112,22 @@ export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Ret
 }
 
 /** The one POST, its answer waited for a moment after a cancel; a lost answer asks the model. */
-async function sendOnce(r: BuildRef, ask: RetryAsk, ctx: RetryContext, before: number): Promise<Pick<RetryResult, 'executeCount' | 'how'>> {
+async function sendOnce(
+  build: BuildRef,
+  ask: RetryAsk,
+  ctx: RetryContext,
+  before: number,
+): Promise<Pick<RetryResult, 'executeCount' | 'how'>> {
   let lost: unknown;
   try {
-    const reply = await answerOrGrace(retryBuild(ctx.api, r, ask), ctx);
+    const reply = await answerOrGrace(retryBuild(ctx.api, build, ask), ctx);
     if (reply !== undefined) return { executeCount: reply.data?.executeCount ?? before + 1, how: 'answer' };
     lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
   } catch (e) {
     if (e instanceof ServerSaidError && e.status < 500) {
       const words = retryProblem(e.serverStatus, e.serverMessage);
       throw new RetryRefusedError(
-        `bk-ci refused to retry build ${r.id}${words === undefined ? '' : `: ${words}`} (bk-ci said: ${e.serverStatus ?? e.status} ${e.serverMessage})`,
+        `bk-ci refused to retry build ${build.id}${words === undefined ? '' : `: ${words}`} (bk-ci said: ${e.serverStatus ?? e.status} ${e.serverMessage})`,
         { status: e.status, cause: e },
       );
     }
@@ -130,23 +135,23 @@ async function sendOnce(r: BuildRef, ask: RetryAsk, ctx: RetryContext, before: n
     lost = e;
   }
   ctx.log.info(`the answer to the retry was lost (${errorMessage(lost)}); reading the build to learn whether bk-ci took it`);
-  return { executeCount: await afterLostAnswer(r, ctx, before, lost), how: 'model' };
+  return { executeCount: await afterLostAnswer(build, ctx, before, lost), how: 'model' };
 }
 
 /**
  * The new run's executeCount when the model shows it advanced; else the retry may have been
  * applied. Three looks over 5 s; after a cancel, one more (sent all the same), then no other.
  */
-async function afterLostAnswer(r: BuildRef, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
+async function afterLostAnswer(build: BuildRef, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
   const began = ctx.clock.now();
   let last: unknown;
   let lookedAfterCancel = false;
-  for (let i = 0; !lookedAfterCancel && (i < LOOKS_MS.length || ctx.signal.aborted); i++) {
-    const wait = began + (LOOKS_MS[i] ?? 0) - ctx.clock.now();
+  for (let index = 0; !lookedAfterCancel && (index < LOOKS_MS.length || ctx.signal.aborted); index++) {
+    const wait = began + (LOOKS_MS[index] ?? 0) - ctx.clock.now();
     if (wait > 0 && !ctx.signal.aborted) await ctx.clock.sleep(wait, ctx.signal).catch(() => undefined);
     lookedAfterCancel = ctx.signal.aborted;
     try {
-      const now = (await readModel(r, ctx)).executeCount ?? before;
+      const now = (await readModel(build, ctx)).executeCount ?? before;
       if (now > before) return now;
       last = undefined;
     } catch (e) {
@@ -155,7 +160,7 @@ async function afterLostAnswer(r: BuildRef, ctx: RetryContext, before: number, l
   }
   const cancelled = ctx.signal.aborted ? 'the job was cancelled while it was in flight, ' : '';
   throw new RetryMayHaveBeenAppliedError(
-    `the retry may have been applied: ${cancelled}the answer to build_retry of ${r.id} was lost (${errorMessage(lost)}) and ${
+    `the retry may have been applied: ${cancelled}the answer to build_retry of ${build.id} was lost (${errorMessage(lost)}) and ${
       last === undefined
         ? `the build still showed run ${before} ${formatElapsed(ctx.clock.now() - began)} later`
         : `reading the build failed (${errorMessage(last)})`

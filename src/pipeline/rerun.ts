@@ -96,10 +96,10 @@ export function decideRerun(
 }
 
 /** Why nothing was found: nothing at all, builds that carry the step's message but are not its own, or this job's builds of other inputs. */
-function whyNone(e: Extract<Earlier, { kind: 'none' }>): string {
-  const said = [`no build of an earlier attempt of this step was found (${e.searched} builds of this run's job looked at)`];
-  if (e.foreign.length > 0) said.push(`${describeForeign(e.foreign)}, so none is taken`);
-  const other = e.others[0];
+function whyNone(earlier: Extract<Earlier, { kind: 'none' }>): string {
+  const said = [`no build of an earlier attempt of this step was found (${earlier.searched} builds of this run's job looked at)`];
+  if (earlier.foreign.length > 0) said.push(`${describeForeign(earlier.foreign)}, so none is taken`);
+  const other = earlier.others[0];
   if (other !== undefined) {
     const how = `${nameOf(other.row)}, started by attempt ${other.attempt} of this job`;
     said.push(
@@ -140,13 +140,13 @@ export interface SearchedStep {
  * start; bk-ci's filter is LIKE '%…%', so every message is compared here, exactly), each once,
  * newest first, at most 300, read with the one paging loop; then sorted (`classify`).
  */
-export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
-  const prefix = r.prefix !== undefined && r.identity.startsWith(r.prefix) ? r.prefix : undefined;
-  const needle = prefix ?? `${r.identity} attempt `;
+export async function findEarlier(step: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
+  const prefix = step.prefix !== undefined && step.identity.startsWith(step.prefix) ? step.prefix : undefined;
+  const needle = prefix ?? `${step.identity} attempt `;
   let user = '';
   const listed = await readPages<HistoryRow>({
     read: async (page) => {
-      const read = await readHistoryPage(ctx.api, r, { message: needle, page, pageSize: PAGE_SIZE });
+      const read = await readHistoryPage(ctx.api, step, { message: needle, page, pageSize: PAGE_SIZE });
       user = read.user;
       return { items: read.rows, total: read.count };
     },
@@ -156,13 +156,13 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
     paceMs: PAGE_PACE_MS,
     clock: ctx.clock,
     signal: ctx.signal,
-    what: `the builds of pipeline ${r.pipelineId} that this run's job started`,
+    what: `the builds of pipeline ${step.pipelineId} that this run's job started`,
   });
   // A page that failed after others leaves the search unfinished: "none found" on it would start a
   // second build, so it fails as the first page's failure does. A list cut by its bound is sorted.
   if (listed.incomplete?.cause !== undefined) throw listed.incomplete.cause;
   if (listed.incomplete !== undefined) ctx.log.warning(listed.incomplete.said);
-  return classify(listed.items, { ...r, prefix, user });
+  return classify(listed.items, { ...step, prefix, user });
 }
 
 /**
@@ -170,22 +170,22 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
  * when rerun-own says so; the latest attempt's own build is taken when it is the only one. Builds
  * of this job with other build-params or another rerun-key (by this user) are kept to say why.
  */
-export function classify(rows: readonly HistoryRow[], s: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
+export function classify(rows: readonly HistoryRow[], step: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
   const mine: { attempt: number; row: HistoryRow }[] = [];
   const foreign: Foreign[] = [];
   const others: Other[] = [];
-  const earlier = (attempt: number | undefined): attempt is number => attempt !== undefined && attempt >= 1 && attempt < s.attempt;
+  const earlier = (attempt: number | undefined): attempt is number => attempt !== undefined && attempt >= 1 && attempt < step.attempt;
   for (const row of rows) {
     const message = row.buildMsg ?? '';
-    const attempt = attemptOf(message, s.identity);
+    const attempt = attemptOf(message, step.identity);
     if (earlier(attempt)) {
-      const why = notOwn(row, { user: s.user, values: s.values });
+      const why = notOwn(row, { user: step.user, values: step.values });
       if (why === undefined) mine.push({ attempt, row });
       else foreign.push({ attempt, row, why });
       continue;
     }
-    const near = s.prefix === undefined ? undefined : nearMiss(message, s.prefix, s.identity);
-    if (near !== undefined && earlier(near.attempt) && s.user !== '' && row.userId === s.user)
+    const near = step.prefix === undefined ? undefined : nearMiss(message, step.prefix, step.identity);
+    if (near !== undefined && earlier(near.attempt) && step.user !== '' && row.userId === step.user)
       others.push({ row, attempt: near.attempt, differs: near.differs });
   }
   const latest = Math.max(0, ...mine.map((m) => m.attempt));

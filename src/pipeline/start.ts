@@ -58,34 +58,36 @@ const LOOKS_MS = [0, 2000, 5000, 10_000, 20_000];
  * A build message unique to this step: the GitHub run and job, what tells this step's build apart
  * (src/pipeline/rerun-message.ts), the attempt and a random mark.
  */
-export function buildMessage(w: WorkflowContext | undefined, step?: StepMark, mark = randomUUID().slice(0, 13)): string {
-  const identity = step === undefined ? undefined : stepIdentity(w, step);
-  if (identity !== undefined) return stepMessage(identity, w?.runAttempt ?? '', mark);
+export function buildMessage(workflow: WorkflowContext | undefined, step?: StepMark, mark = randomUUID().slice(0, 13)): string {
+  const identity = step === undefined ? undefined : stepIdentity(workflow, step);
+  if (identity !== undefined) return stepMessage(identity, workflow?.runAttempt ?? '', mark);
   const tail = ` [${mark}]`;
   const head =
-    w === undefined
+    workflow === undefined
       ? 'started by the bk-ci GitHub action'
-      : `GitHub ${w.repository}${w.runId ? ` run ${w.runId}` : ''}${w.runAttempt ? ` attempt ${w.runAttempt}` : ''}${w.job ? ` job ${w.job}` : ''}`;
+      : `GitHub ${workflow.repository}${workflow.runId ? ` run ${workflow.runId}` : ''}${workflow.runAttempt ? ` attempt ${workflow.runAttempt}` : ''}${workflow.job ? ` job ${workflow.job}` : ''}`;
   return `${headUnits(head, BUILD_MSG_MAX - tail.length)}${tail}`;
 }
 
 /** The commit this workflow runs for, as bk-ci's custom trigger material, unless build-params sets it. */
 export function startValues(
   params: Record<string, string>,
-  w: WorkflowContext | undefined,
+  workflow: WorkflowContext | undefined,
   step?: StepMark,
 ): { body: Record<string, string>; own: boolean } {
   const given = (k: string): boolean => k in params;
   const material =
-    w === undefined
+    workflow === undefined
       ? {}
       : {
-          ...(given('BK_CI_MATERIAL_ID') ? {} : { BK_CI_MATERIAL_ID: w.sha }),
-          ...(given('BK_CI_MATERIAL_NAME') ? {} : { BK_CI_MATERIAL_NAME: `${w.repository}@${w.ref}` }),
-          ...(given('BK_CI_MATERIAL_URL') ? {} : { BK_CI_MATERIAL_URL: `${w.serverUrl}/${w.repository}/commit/${w.sha}` }),
+          ...(given('BK_CI_MATERIAL_ID') ? {} : { BK_CI_MATERIAL_ID: workflow.sha }),
+          ...(given('BK_CI_MATERIAL_NAME') ? {} : { BK_CI_MATERIAL_NAME: `${workflow.repository}@${workflow.ref}` }),
+          ...(given('BK_CI_MATERIAL_URL')
+            ? {}
+            : { BK_CI_MATERIAL_URL: `${workflow.serverUrl}/${workflow.repository}/commit/${workflow.sha}` }),
         };
   const own = !given(BUILD_MSG);
-  return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(w, step) } : {}) }, own };
+  return { body: { ...params, ...material, ...(own ? { [BUILD_MSG]: buildMessage(workflow, step) } : {}) }, own };
 }
 
 /**
@@ -100,8 +102,8 @@ type BuildIdAnswer = NonNullable<Awaited<ReturnType<typeof startBuild>>['data']>
 const started = (r: StartRequest, found: { id: string; num: number | undefined; executeCount: number | undefined }): Build =>
   buildOf({ ...r, id: found.id }, { ...found, url: buildUrl(r.consoleUrl, { ...r, id: found.id }) });
 
-const fromAnswer = (r: StartRequest, d: BuildIdAnswer, cancelled: boolean): StartResult => ({
-  build: started(r, { id: d.id, num: d.num ?? undefined, executeCount: d.executeCount ?? undefined }),
+const fromAnswer = (request: StartRequest, answer: BuildIdAnswer, cancelled: boolean): StartResult => ({
+  build: started(request, { id: answer.id, num: answer.num ?? undefined, executeCount: answer.executeCount ?? undefined }),
   how: 'answer',
   cancelled,
 });
@@ -111,10 +113,10 @@ const fromAnswer = (r: StartRequest, d: BuildIdAnswer, cancelled: boolean): Star
  * 5xx, a cancel while it was in flight) it is not sent again: the build is looked for in the
  * pipeline's history by this step's message, and taken only when exactly one build has it.
  */
-export async function startOnce(r: StartRequest, ctx: StartContext): Promise<StartResult> {
+export async function startOnce(request: StartRequest, ctx: StartContext): Promise<StartResult> {
   const release = ctx.holdExit(CANCEL_BUDGET_MS);
   try {
-    const result = await startOrFind(r, ctx);
+    const result = await startOrFind(request, ctx);
     // A cancel before the build was known still owes its stop: the hold stays.
     if (!result.cancelled) release();
     return result;
@@ -124,8 +126,8 @@ export async function startOnce(r: StartRequest, ctx: StartContext): Promise<Sta
   }
 }
 
-async function startOrFind(r: StartRequest, ctx: StartContext): Promise<StartResult> {
-  const call = startBuild(ctx.api, r, r.body);
+async function startOrFind(request: StartRequest, ctx: StartContext): Promise<StartResult> {
+  const call = startBuild(ctx.api, request, request.body);
   // An answer that comes late, while the history is searched after a cancel, still counts.
   let late: BuildIdAnswer | undefined;
   call.then(
@@ -139,25 +141,25 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<StartRes
     const reply = await answerOrGrace(call, ctx);
     if (reply === undefined) lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
     else if (reply.data === undefined) lost = new ActionError('bk-ci answered the start without a build id', { status: reply.status });
-    else return fromAnswer(r, reply.data, ctx.signal.aborted);
+    else return fromAnswer(request, reply.data, ctx.signal.aborted);
   } catch (e) {
-    if (refused(e)) throw notStarted(e, { ...r, user: r.user() });
+    if (refused(e)) throw notStarted(e, { ...request, user: request.user() });
     lost = e;
   }
   const reason = errorMessage(lost);
-  const history = historyUrl(r.consoleUrl, r.projectId, r.pipelineId);
+  const history = historyUrl(request.consoleUrl, request.projectId, request.pipelineId);
   const mayHaveStarted = (found: string): MayHaveStartedError =>
     new MayHaveStartedError(
-      `the build may have started: the answer to the start was lost (${reason}), and ${found}. Before running this step again, look in the pipeline's history${history ? ` (${history})` : ''} for a build with the message "${r.body[BUILD_MSG] ?? ''}", or the pipeline may run twice.`,
+      `the build may have started: the answer to the start was lost (${reason}), and ${found}. Before running this step again, look in the pipeline's history${history ? ` (${history})` : ''} for a build with the message "${request.body[BUILD_MSG] ?? ''}", or the pipeline may run twice.`,
       { status: lost instanceof ActionError ? lost.status : undefined, cause: lost },
     );
-  if (!r.ownMessage)
+  if (!request.ownMessage)
     throw mayHaveStarted(
       `build-params sets ${BUILD_MSG} itself, so the action cannot tell the build it started from others with that message`,
     );
   ctx.log.info(`the answer to the start was lost (${reason}); looking for the build by this step's message instead of starting it again`);
-  const found = await lookFor(r, ctx, () => late);
-  if ('answer' in found) return fromAnswer(r, found.answer, ctx.signal.aborted);
+  const found = await lookFor(request, ctx, () => late);
+  if ('answer' in found) return fromAnswer(request, found.answer, ctx.signal.aborted);
   if ('error' in found) throw mayHaveStarted(`looking for it in the pipeline's history failed: ${errorMessage(found.error)}`);
   const [row, ...others] = found.builds;
   if (row === undefined)
@@ -165,12 +167,12 @@ async function startOrFind(r: StartRequest, ctx: StartContext): Promise<StartRes
   if (others.length > 0)
     throw mayHaveStarted(`${found.builds.length} builds carry this step's message (${found.builds.map((x) => x.id).join(', ')})`);
   ctx.log.info(`found the build this step started in the pipeline's history: #${row.buildNum ?? '?'} (${row.id})`);
-  const build = started(r, { id: row.id, num: row.buildNum ?? undefined, executeCount: row.executeCount ?? undefined });
+  const build = started(request, { id: row.id, num: row.buildNum ?? undefined, executeCount: row.executeCount ?? undefined });
   return { build, how: 'history', cancelled: ctx.signal.aborted };
 }
 
 /** The answer; after a cancel, waited for a little longer, then undefined. (A retry's answer too: src/pipeline/rerun-retry.ts.) */
-export async function answerOrGrace<T>(p: Promise<T>, ctx: Pick<StartContext, 'signal' | 'clock'>): Promise<T | undefined> {
+export async function answerOrGrace<T>(answer: Promise<T>, ctx: Pick<StartContext, 'signal' | 'clock'>): Promise<T | undefined> {
   if (!ctx.signal.aborted) {
     let onAbort = (): void => undefined;
     const aborted = new Promise<'aborted'>((resolve) => {
@@ -178,7 +180,7 @@ export async function answerOrGrace<T>(p: Promise<T>, ctx: Pick<StartContext, 's
       ctx.signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      const first = await Promise.race([p, aborted]);
+      const first = await Promise.race([answer, aborted]);
       if (first !== 'aborted') return first;
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
@@ -190,7 +192,7 @@ export async function answerOrGrace<T>(p: Promise<T>, ctx: Pick<StartContext, 's
     () => undefined,
   );
   try {
-    return await Promise.race([p, graceOver]);
+    return await Promise.race([answer, graceOver]);
   } finally {
     timer.abort();
   }
@@ -204,15 +206,15 @@ type SearchResult = { builds: HistoryRow[]; searchedMs: number } | { answer: Bui
  * of at most 5 s; after a cancel, two quick ones sent all the same. A late answer to the start
  * ends the search.
  */
-async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAnswer | undefined): Promise<SearchResult> {
+async function lookFor(request: StartRequest, ctx: StartContext, late: () => BuildIdAnswer | undefined): Promise<SearchResult> {
   const { clock } = ctx;
-  const message = r.body[BUILD_MSG] ?? '';
+  const message = request.body[BUILD_MSG] ?? '';
   const began = clock.now();
   const cancelled = ctx.signal.aborted;
   const looks = cancelled ? CANCELLED_LOOKS_MS : LOOKS_MS;
   let lastError: unknown;
   let answered = false;
-  for (const [i, at] of looks.entries()) {
+  for (const [index, at] of looks.entries()) {
     const wait = began + at - clock.now();
     if (wait > 0) {
       const slept = await clock.sleep(wait, cancelled ? undefined : ctx.signal).then(
@@ -220,17 +222,17 @@ async function lookFor(r: StartRequest, ctx: StartContext, late: () => BuildIdAn
         () => false,
       );
       // Cancelled while waiting to look: the quick looks a cancel leaves time for.
-      if (!slept) return lookFor(r, ctx, late);
+      if (!slept) return lookFor(request, ctx, late);
     }
     const known = late();
     if (known !== undefined) return { answer: known };
     if (!cancelled && clock.now() > ctx.start + ctx.settings.timeoutMs) break;
     try {
-      const builds = (await look(r, ctx, message)).filter((row) => row.buildMsg === message);
+      const builds = (await look(request, ctx, message)).filter((row) => row.buildMsg === message);
       answered = true;
-      if (builds.length > 0 || i === looks.length - 1) return { builds, searchedMs: clock.now() - began };
+      if (builds.length > 0 || index === looks.length - 1) return { builds, searchedMs: clock.now() - began };
     } catch (e) {
-      if (e instanceof CancelledError && !cancelled) return lookFor(r, ctx, late);
+      if (e instanceof CancelledError && !cancelled) return lookFor(request, ctx, late);
       lastError = e;
     }
   }
@@ -247,11 +249,11 @@ const LOOK_PAGE = 50;
  * ago; an old bk-ci that ignores buildMsg still lists it near the top, and the caller compares the
  * message exactly), through the one paging loop, so that a build the page lists twice is one build.
  */
-async function look(r: StartRequest, ctx: StartContext, message: string): Promise<HistoryRow[]> {
+async function look(request: StartRequest, ctx: StartContext, message: string): Promise<HistoryRow[]> {
   const listed = await readPages<HistoryRow>({
     read: async (page) => {
       const send = ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : { once: { timeoutMs: LOOK_MS } };
-      return { items: (await readHistoryPage(ctx.api, r, { message, page, pageSize: LOOK_PAGE }, send)).rows };
+      return { items: (await readHistoryPage(ctx.api, request, { message, page, pageSize: LOOK_PAGE }, send)).rows };
     },
     key: (row) => row.id,
     pageSize: LOOK_PAGE,
@@ -260,7 +262,7 @@ async function look(r: StartRequest, ctx: StartContext, message: string): Promis
     paceMs: PAGE_PACE_MS,
     clock: ctx.clock,
     signal: ctx.signal,
-    what: `the history of pipeline ${r.pipelineId}`,
+    what: `the history of pipeline ${request.pipelineId}`,
   });
   return listed.items;
 }

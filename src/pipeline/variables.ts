@@ -130,6 +130,6 @@ export function passwordParams(detail: BuildDetail): Set<string> {
   const names = new Set<string>();
   for (const stage of detail.model?.stages ?? [])
     for (const job of stage.containers ?? [])
-      for (const p of job.params ?? []) if (p.id && p.type?.toUpperCase() === 'PASSWORD') names.add(p.id);
+      for (const param of job.params ?? []) if (param.id && param.type?.toUpperCase() === 'PASSWORD') names.add(param.id);
   return names;
 }

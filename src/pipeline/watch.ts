@@ -72,12 +72,12 @@ function pollWatch(wait: BuildWait): Watch<BuildStatus> {
     // A review pause was just said, with who may decide it: the status line does not say it again.
     describe: (s) => (state.pending !== undefined || waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
     waitingOn: (s) => (state.pending === undefined ? waitingOn(s) : `waiting for review of ${describePending(state.pending)}`),
-    verdict: (s) => {
-      if (endOf(s) === 'waiting' && !isKnownStatus(s.status) && !state.warned.has(s.status)) {
-        state.warned.add(s.status);
-        wait.ctx.log.warning(`${nameOf(wait)} has status "${s.status}", which this action does not know; waiting on`);
+    verdict: (status) => {
+      if (endOf(status) === 'waiting' && !isKnownStatus(status.status) && !state.warned.has(status.status)) {
+        state.warned.add(status.status);
+        wait.ctx.log.warning(`${nameOf(wait)} has status "${status.status}", which this action does not know; waiting on`);
       }
-      return pollVerdict(s, state.pending, wait.gate.open, wait.options.onReview);
+      return pollVerdict(status, state.pending, wait.gate.open, wait.options.onReview);
     },
     ...(wait.report.follow === undefined ? {} : { follow: wait.report.follow }),
   };
@@ -104,7 +104,7 @@ async function ended(wait: BuildWait, end: PollEnd): Promise<Outcome<BuildOutput
   const pipelineId = build.pipelineId ?? state.detail?.pipelineId ?? undefined;
   const files = await downloadOnEnd(options.download, over !== undefined, { ...build, pipelineId }, ctx);
   const elapsedMs = (endAt ?? clock.now()) - ctx.start;
-  const d = decideEnd({
+  const decision = decideEnd({
     end,
     last,
     gateOpen: wait.gate.open,
@@ -119,27 +119,28 @@ async function ended(wait: BuildWait, end: PollEnd): Promise<Outcome<BuildOutput
     trouble: troubleNote(progress, clock.now()),
     problem: seen.problem,
   });
-  const o = outcomeOf(wait, { headline: d.headline, conclusion: d.conclusion, seen, elapsedMs, logAfterEndMs, files });
-  const error = withFilesProblem(d.error, files, over !== undefined);
-  if (error === undefined) return o;
-  const done = d.done ?? (d.error === undefined && over !== undefined ? `${nameOf(wait)} ended ${last?.status ?? ''}` : undefined);
-  throw new OperationError(error, done === undefined ? o : { ...o, done });
+  const outcome = outcomeOf(wait, { headline: decision.headline, conclusion: decision.conclusion, seen, elapsedMs, logAfterEndMs, files });
+  const error = withFilesProblem(decision.error, files, over !== undefined);
+  if (error === undefined) return outcome;
+  const done =
+    decision.done ?? (decision.error === undefined && over !== undefined ? `${nameOf(wait)} ended ${last?.status ?? ''}` : undefined);
+  throw new OperationError(error, done === undefined ? outcome : { ...outcome, done });
 }
 
 /** The wait broken off: the job was cancelled (the build stopped when it is this step's), or a read failed. */
-async function brokenOffError(wait: BuildWait, e: unknown): Promise<OperationError> {
+async function brokenOffError(wait: BuildWait, error: unknown): Promise<OperationError> {
   const { options, ctx, state, progress } = wait;
   const seen = await wait.report.end(undefined, []);
   const elapsedMs = (): number => ctx.clock.now() - ctx.start;
-  if (!(e instanceof CancelledError)) {
-    state.http = statusOf(e) ?? state.http;
+  if (!(error instanceof CancelledError)) {
+    state.http = statusOf(error) ?? state.http;
     // Our own sentences stand as they are; a request's failure says what was being read.
-    const plain = e instanceof ActionError && !(e instanceof RequestError);
+    const plain = error instanceof ActionError && !(error instanceof RequestError);
     const lastEnded = progress.last !== undefined && endOf(progress.last) !== 'waiting';
-    const conclusion = brokenOff({ cancelled: false, unknownBuild: e instanceof UnknownBuildError, lastEnded });
-    const message = plain ? e.message : `reading ${nameOf(wait)} failed: ${errorMessage(e)}`;
+    const conclusion = brokenOff({ cancelled: false, unknownBuild: error instanceof UnknownBuildError, lastEnded });
+    const message = plain ? error.message : `reading ${nameOf(wait)} failed: ${errorMessage(error)}`;
     return new OperationError(message, outcomeOf(wait, { headline: `${nameOf(wait)}: error`, conclusion, seen, elapsedMs: elapsedMs() }), {
-      cause: e,
+      cause: error,
     });
   }
   const lastStatus = progress.status;
@@ -154,16 +155,16 @@ async function brokenOffError(wait: BuildWait, e: unknown): Promise<OperationErr
 }
 
 /** The status read after the stop becomes the last one the step saw (the build-status output, the summary). */
-function seeAfterStop(progress: Progress<BuildStatus>, s: BuildStatus, at: number): void {
-  progress.last = s;
-  if (s.status !== progress.status) progress.changes.push({ at, status: s.status });
-  progress.status = s.status;
+function seeAfterStop(progress: Progress<BuildStatus>, status: BuildStatus, at: number): void {
+  progress.last = status;
+  if (status.status !== progress.status) progress.changes.push({ at, status: status.status });
+  progress.status = status.status;
 }
 
 /** The outcome of every ending: the build as the step saw it, and what it showed besides its status. */
 function outcomeOf(
   wait: BuildWait,
-  o: {
+  end: {
     headline: string;
     conclusion: Conclusion;
     seen: ReportShown;
@@ -173,9 +174,9 @@ function outcomeOf(
     files?: Fetched | undefined;
   },
 ): Outcome<BuildOutput> {
-  notify(wait, o.conclusion);
+  notify(wait, end.conclusion);
   const { state } = wait;
-  const described = describeBuild(o.headline, {
+  const described = describeBuild(end.headline, {
     ...state.build,
     // build-status without pipeline-id learns the pipeline from the model.
     url: urlOf(wait),
@@ -183,18 +184,18 @@ function outcomeOf(
     detail: state.detail,
     pending: state.pending,
     pauses: state.pauses,
-    conclusion: o.conclusion,
-    stopped: o.stopped,
-    elapsedMs: o.elapsedMs,
-    logAfterEndMs: o.logAfterEndMs,
+    conclusion: end.conclusion,
+    stopped: end.stopped,
+    elapsedMs: end.elapsedMs,
+    logAfterEndMs: end.logAfterEndMs,
     start: wait.ctx.start,
   });
   const report = wait.report.outputs;
   return {
     ...described,
     status: state.http,
-    outputs: { ...described.outputs, ...report, ...o.files?.outputs },
-    blocks: [...described.blocks, ...o.seen.blocks, ...(o.files?.blocks ?? [])],
-    ...(o.seen.diagnostics === undefined ? {} : { diagnostics: o.seen.diagnostics }),
+    outputs: { ...described.outputs, ...report, ...end.files?.outputs },
+    blocks: [...described.blocks, ...end.seen.blocks, ...(end.files?.blocks ?? [])],
+    ...(end.seen.diagnostics === undefined ? {} : { diagnostics: end.seen.diagnostics }),
   };
 }
