@@ -46,7 +46,7 @@ export class FileError extends ActionError {
 }
 
 /** A passing failure of one attempt: another may mend it (a cut, a silence, a 5xx). */
-export class Passing extends Error {
+export class PassingFailure extends Error {
   readonly failure: Failure;
   constructor(why: string, failure: Failure) {
     super(why);
@@ -99,7 +99,7 @@ export async function admit(res: Answer, from: number, facts: FileFacts): Promis
     if (same) return 'rest';
     res.body.destroy();
     facts.ranges = false;
-    throw new Passing(
+    throw new PassingFailure(
       `the answer to resume at byte ${from} did not continue the file (Content-Range ${headers['content-range'] ?? 'none'}, ETag ${headers.etag === facts.etag ? 'unchanged' : 'changed'})`,
       { kind: 'network', beforeSend: false },
     );
@@ -107,12 +107,12 @@ export async function admit(res: Answer, from: number, facts: FileFacts): Promis
   if (status === 416) {
     res.body.destroy();
     facts.ranges = false;
-    throw new Passing('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
+    throw new PassingFailure('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
   }
   const said = await excerpt(res.body);
   const words = `HTTP ${status}${said === '' ? '' : ` (${said})`}`;
   if (status === 401 || status === 403) throw new FileError('login', words, { status, hop: res.hop });
-  if (status === 429 || status >= 500) throw new Passing(words, { kind: 'status', status, retryAfter: headers['retry-after'] });
+  if (status === 429 || status >= 500) throw new PassingFailure(words, { kind: 'status', status, retryAfter: headers['retry-after'] });
   throw new FileError('server', `${res.hop.origin} answered ${words}`, { status });
 }
 

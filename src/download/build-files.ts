@@ -21,7 +21,7 @@ import { folderFor, PartFile, removeEmpty, TempFiles } from './part-file.ts';
 import { type Plan, type PlannedFile, planDownload } from './plan.ts';
 import { eachAtOnce } from './pool.ts';
 import { Progress } from './progress.ts';
-import { type Done, type Fetched, refusalWords, report } from './report.ts';
+import { type DownloadResult, refusalWords, report, type TransferTally } from './report.ts';
 import { type TransferSettings, transfer } from './transfer.ts';
 
 /** What the step asks of the download: its inputs, and the settings a file's requests take. */
@@ -56,8 +56,8 @@ export interface DownloadContext {
 export const PARALLEL = 4;
 const USER_AGENT = 'bkci-action/0.1';
 
-/** Lists, chooses and downloads the build's files; never throws for a file, says it (Fetched.problem). */
-export async function downloadBuildFiles(ask: DownloadAsk, build: BuildRef, context: DownloadContext): Promise<Fetched> {
+/** Lists, chooses and downloads the build's files; never throws for a file, says it (DownloadResult.problem). */
+export async function downloadBuildFiles(ask: DownloadAsk, build: BuildRef, context: DownloadContext): Promise<DownloadResult> {
   let records: FileInfo[];
   try {
     const listed = await listBuildFiles(context.api, build, context);
@@ -74,7 +74,7 @@ export async function downloadBuildFiles(ask: DownloadAsk, build: BuildRef, cont
   return report(plan, await fetchAll(plan.files, ask, build, context), ask.root);
 }
 
-const nothingDone = (some: Partial<Done>): Done => ({
+const nothingDone = (some: Partial<TransferTally>): TransferTally => ({
   written: [],
   failed: [],
   denied: [],
@@ -95,7 +95,12 @@ function say(plan: Plan, ask: DownloadAsk, build: BuildRef, log: Log): void {
 }
 
 /** Every chosen file, 4 at once (without bk-token the first alone: one bare try before the rest). */
-async function fetchAll(files: readonly PlannedFile[], ask: DownloadAsk, build: BuildRef, context: DownloadContext): Promise<Done> {
+async function fetchAll(
+  files: readonly PlannedFile[],
+  ask: DownloadAsk,
+  build: BuildRef,
+  context: DownloadContext,
+): Promise<TransferTally> {
   const done = nothingDone({});
   try {
     await mkdir(ask.root, { recursive: true });
@@ -191,7 +196,14 @@ async function fetchOne(
 }
 
 /** A file that failed: said, and when bk-ci refused who asked, the rest is not tried. */
-function failed(error: unknown, file: PlannedFile, ask: DownloadAsk, done: Done, context: DownloadContext, stop: AbortController): void {
+function failed(
+  error: unknown,
+  file: PlannedFile,
+  ask: DownloadAsk,
+  done: TransferTally,
+  context: DownloadContext,
+  stop: AbortController,
+): void {
   if (error instanceof CancelledError) {
     if (context.signal.aborted) done.cancelled = true;
     else done.untried.push(file.path);

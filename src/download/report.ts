@@ -7,10 +7,10 @@ import { formatSize } from '../base/size.ts';
 import { TICKET_REFUSED } from '../bkci/tokens.ts';
 import type { FileError } from './answer.ts';
 import type { LeftOut, Plan, PlannedFile } from './plan.ts';
-import type { Transferred } from './transfer.ts';
+import type { TransferResult } from './transfer.ts';
 
 /** One entry of the `downloaded` output. */
-export interface Downloaded {
+export interface DownloadEntry {
   name: string;
   /** bk-ci's path. */
   path: string;
@@ -22,8 +22,8 @@ export interface Downloaded {
 }
 
 /** What the transfers came to. */
-export interface Done {
-  written: { planned: PlannedFile; entry: Downloaded; transfer: Transferred }[];
+export interface TransferTally {
+  written: { planned: PlannedFile; entry: DownloadEntry; transfer: TransferResult }[];
   failed: LeftOut[];
   /** Refused by bk-ci for who asked (401, 403): said once, by `stopped`. */
   denied: LeftOut[];
@@ -36,10 +36,10 @@ export interface Done {
 }
 
 /** What the build operations and download-artifacts take of a download. */
-export interface Fetched {
+export interface DownloadResult {
   outputs: { downloaded: string; 'download-path': string };
   /** The files written, each as the `downloaded` output lists it (which is bounded; this is not). */
-  entries: Downloaded[];
+  entries: DownloadEntry[];
   /** Files written. */
   count: number;
   blocks: Block[];
@@ -66,7 +66,7 @@ export function refusalWords(error: FileError, token: boolean): string {
 }
 
 /** The outputs, the summary's blocks, and the failure, if any. */
-export function report(plan: Plan, done: Done, root: string): Fetched {
+export function report(plan: Plan, done: TransferTally, root: string): DownloadResult {
   const entries = done.written.map((w) => w.entry);
   const blocks: Block[] = [];
   const bytes = entries.reduce((sum, e) => sum + e.size, 0);
@@ -123,7 +123,7 @@ const some = (list: readonly LeftOut[]): string =>
     .join('; ')}${list.length > 5 ? `; and ${list.length - 5} more (in the job summary)` : ''}`;
 
 /** Everything that failed, in one message: the step fails with it after the other files were written. */
-function problemOf(plan: Plan, done: Done): string | undefined {
+function problemOf(plan: Plan, done: TransferTally): string | undefined {
   const parts: string[] = [];
   if (done.cancelled) parts.push('the job was cancelled during the download; no partial file was kept');
   if (done.problem !== undefined) parts.push(done.problem);

@@ -11,7 +11,7 @@ import { formatDuration } from '../base/duration.ts';
 import { CancelledError, LocalError } from '../base/errors.ts';
 import { CERTIFICATE_HINT, describeCause, errorCode, isCertificateCode } from '../http/caller.ts';
 import { type RetryPolicy, retryDelay } from '../http/retry.ts';
-import { admit, FileError, type FileFacts, open, Passing, type Requests } from './answer.ts';
+import { admit, FileError, type FileFacts, open, PassingFailure, type Requests } from './answer.ts';
 import type { Part, TempFiles } from './part-file.ts';
 import { type Watchdog, watchdog } from './silence.ts';
 
@@ -38,7 +38,7 @@ export interface TransferSettings extends Requests {
   onBytes(bytes: number): void;
 }
 
-export interface Transferred {
+export interface TransferResult {
   size: number;
   sha256: string;
   /** `sha256`: the server's checksum matched; `size`: it sent none, the size did. */
@@ -49,7 +49,7 @@ export interface Transferred {
 }
 
 /** Brings one file into `part` and keeps it at `dest` once verified; on any failure nothing stays. */
-export async function transfer(src: Source, part: Part, dest: string, settings: TransferSettings): Promise<Transferred> {
+export async function transfer(src: Source, part: Part, dest: string, settings: TransferSettings): Promise<TransferResult> {
   const started = settings.clock.now();
   try {
     const facts = await fill(src, part, settings);
@@ -79,9 +79,9 @@ async function fill(src: Source, part: Part, settings: TransferSettings): Promis
       if (settings.clock.now() > settings.deadline) throw timedOut(src);
       await attempt(src, part, facts, settings);
       if (facts.total === undefined || part.size === facts.total) return facts;
-      throw new Passing(`the answer ended after ${part.size} of ${facts.total} bytes`, { kind: 'network', beforeSend: false });
+      throw new PassingFailure(`the answer ended after ${part.size} of ${facts.total} bytes`, { kind: 'network', beforeSend: false });
     } catch (e) {
-      if (!(e instanceof Passing)) throw e;
+      if (!(e instanceof PassingFailure)) throw e;
       const delay = retryDelay(retry + 1, e.failure, settings.clock.now(), settings.random, settings.retry);
       if (retry < settings.retry.retries && settings.clock.now() + delay > settings.deadline) throw timedOut(src);
       if (retry >= settings.retry.retries || delay > settings.retry.maxRetryAfterMs)
@@ -119,12 +119,12 @@ async function attempt(src: Source, part: Part, facts: FileFacts, settings: Tran
   } catch (e) {
     if (settings.cancel.aborted) throw new CancelledError();
     if (settings.deadlineSignal.aborted) throw timedOut(src);
-    if (e instanceof Passing || e instanceof FileError || e instanceof LocalError) throw e;
+    if (e instanceof PassingFailure || e instanceof FileError || e instanceof LocalError) throw e;
     if (silence.signal.aborted)
-      throw new Passing(`nothing came for ${formatDuration(settings.silenceMs)} (request-timeout)`, { kind: 'timeout' });
+      throw new PassingFailure(`nothing came for ${formatDuration(settings.silenceMs)} (request-timeout)`, { kind: 'timeout' });
     const code = errorCode(e);
     if (isCertificateCode(code)) throw new FileError('network', `${describeCause(e)}. ${CERTIFICATE_HINT}`, { cause: e });
-    throw new Passing(`the connection failed (${code ?? describeCause(e)})`, { kind: 'network', beforeSend: false });
+    throw new PassingFailure(`the connection failed (${code ?? describeCause(e)})`, { kind: 'network', beforeSend: false });
   } finally {
     watch.stop();
   }

@@ -4,7 +4,7 @@
 // lands); and the conclusion with its title and first line only.
 import { cut } from '../base/text.ts';
 import { MESSAGE_LIMIT, markdown, type Part, plainLine, type Scrub } from './text.ts';
-import type { Shown } from './view.ts';
+import type { CheckView } from './view.ts';
 
 /** Compiler messages as annotations, and the sentence that counts them (annotations.ts). */
 export interface Notes {
@@ -18,7 +18,7 @@ export const SMALLEST: Size = 2;
 
 /** What a write sends besides what the check shows. */
 export interface BodyOf {
-  shown: Shown;
+  shown: CheckView;
   notes?: Notes | undefined;
   size: Size;
   /** The build's page, when known. */

@@ -20,7 +20,7 @@ type CheckRunData = z.infer<typeof checkRun>;
 const checkRuns = z.looseObject({ check_runs: z.array(checkRun) });
 
 /** How a write went. */
-export type Sent = { ok: true } | { ok: false; problem: Problem };
+export type WriteResult = { ok: true } | { ok: false; problem: Problem };
 
 export class CheckRunOnGitHub {
   readonly #gh: GitHub;
@@ -48,14 +48,14 @@ export class CheckRunOnGitHub {
   }
 
   /** Sends the body to this build's run: updated when the step has it or finds it, else created. */
-  async write(body: BodyOf, name: string, buildId: string): Promise<Sent> {
+  async write(body: BodyOf, name: string, buildId: string): Promise<WriteResult> {
     const ours = await this.#ours(name, buildId);
     if (!ours.ok) return ours;
     return this.#run === undefined ? this.create(body, name, buildId) : this.#update(this.#run.id, body);
   }
 
   /** This build's check run: the one this step has, or found on the commit when one may be there; a problem when GitHub could not say. */
-  async #ours(name: string, buildId: string): Promise<Sent> {
+  async #ours(name: string, buildId: string): Promise<WriteResult> {
     if (this.#run !== undefined || !this.mayExist) return { ok: true };
     const { owner, repo, sha } = this.#target;
     const answer = await this.#gh.call(
@@ -75,7 +75,7 @@ export class CheckRunOnGitHub {
     return { ok: true };
   }
 
-  async #update(id: number, body: BodyOf): Promise<Sent> {
+  async #update(id: number, body: BodyOf): Promise<WriteResult> {
     const { owner, repo } = this.#target;
     const answer = await this.#gh.call(
       {
@@ -90,7 +90,7 @@ export class CheckRunOnGitHub {
   }
 
   /** Creates the run; one for a build (`externalId`) whose answer was lost may exist from then on. */
-  async create(body: BodyOf, name: string, externalId: string | undefined): Promise<Sent> {
+  async create(body: BodyOf, name: string, externalId: string | undefined): Promise<WriteResult> {
     const { owner, repo, sha } = this.#target;
     const params = {
       owner,

@@ -13,13 +13,13 @@ import type { BuildView } from '../pipeline/build.ts';
 import { endOf } from '../pipeline/status.ts';
 import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
 import { type AnnotationsOff, type BodyOf, OFF_WORDS, type Size, SMALLEST } from './body.ts';
-import { CheckRunOnGitHub, type Sent } from './check-run.ts';
+import { CheckRunOnGitHub, type WriteResult } from './check-run.ts';
 import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, sizeAgain, until } from './check-state.ts';
 import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
 import { plainLine, type Scrub } from './text.ts';
-import { type Label, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
+import { type CheckView, type Label, shownAtEnd, shownWhileRunning } from './view.ts';
 
 export interface CheckOptions {
   token: string;
@@ -126,7 +126,7 @@ export class BuildCheck {
 
   /** bk-ci refused the start: a completed failure check saying why. */
   async refused(reason: string, pipelineId: string, historyUrl: string): Promise<void> {
-    const shown: Shown = {
+    const shown: CheckView = {
       status: 'completed',
       conclusion: 'failure',
       title: 'bk-ci did not start the build',
@@ -156,7 +156,7 @@ export class BuildCheck {
   }
 
   /** The last update: at once, smaller at once when GitHub refused it, again after the cadence; words when it did not land. */
-  async #final(shown: Shown, notes: Notes | undefined): Promise<string | undefined> {
+  async #final(shown: CheckView, notes: Notes | undefined): Promise<string | undefined> {
     const { clock } = this.#o;
     this.#quiet = true;
     let attempts = 0;
@@ -235,7 +235,7 @@ export class BuildCheck {
   }
 
   /** Sends what the check shows: to this build's run, found or created first. */
-  async #write(shown: Shown, notes: Notes | undefined, size: Size): Promise<Sent> {
+  async #write(shown: CheckView, notes: Notes | undefined, size: Size): Promise<WriteResult> {
     const build = this.#build;
     if (build === undefined) return { ok: true };
     const body: BodyOf = { shown, notes, size, details: build.url || this.#view?.url, annotationsOff: this.#annotationsOff };

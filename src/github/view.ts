@@ -11,7 +11,7 @@ import type { Cell, Part } from './text.ts';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required' | 'timed_out';
 
-export interface Shown {
+export interface CheckView {
   status: 'queued' | 'in_progress' | 'completed';
   conclusion?: CheckConclusion;
   /** One line, raw. */
@@ -69,7 +69,7 @@ function stagesTable(status: BuildStatus | undefined): Part[] {
 }
 
 /** While the build runs. */
-export function shownWhileRunning(status: BuildStatus, pending: PendingReview | undefined, label: Label): Shown {
+export function shownWhileRunning(status: BuildStatus, pending: PendingReview | undefined, label: Label): CheckView {
   const queued = QUEUED.has(status.status);
   const stage = runningStage(status);
   let title: string;
@@ -146,7 +146,7 @@ export function shownAtEnd(
   message: string | undefined,
   last: BuildStatus | undefined,
   cancelled = false,
-): Shown {
+): CheckView {
   const said = outcome.outputs.conclusion ?? 'failure';
   const check = checkConclusion(said, message !== undefined, cancelled);
   const [ending, whole] = endingOf(said, check);

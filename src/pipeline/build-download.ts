@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { BuildRef } from '../bkci/builds.ts';
 import type { DownloadAsk, DownloadContext } from '../download/build-files.ts';
 import { cookieOrigins } from '../download/credential.ts';
-import type { Fetched } from '../download/report.ts';
+import type { DownloadResult } from '../download/report.ts';
 import type { DownloadTask } from '../inputs/download.ts';
 import type { Settings } from '../inputs/settings.ts';
 
@@ -41,7 +41,7 @@ export async function downloadOnEnd(
   ended: boolean,
   build: BuildRef,
   ctx: DownloadContext,
-): Promise<Fetched | undefined> {
+): Promise<DownloadResult | undefined> {
   if (ask === undefined) return undefined;
   if (!ended)
     return {
@@ -57,7 +57,7 @@ export async function downloadOnEnd(
 }
 
 /** The step's failure with the download's: the build's own verdict first, whatever it is. */
-export function withFilesProblem(error: string | undefined, files: Fetched | undefined, ended: boolean): string | undefined {
+export function withFilesProblem(error: string | undefined, files: DownloadResult | undefined, ended: boolean): string | undefined {
   const problem = files?.problem;
   if (problem === undefined || (error !== undefined && !ended)) return error;
   return error === undefined ? problem : `${error}. Its files: ${problem}`;

@@ -21,7 +21,7 @@ export interface Stop {
 }
 
 /** A stop, and what bk-ci showed of the build after it. */
-export interface Stopped extends Stop {
+export interface StopReport extends Stop {
   /** The status read after the stop, when one was read. */
   status: BuildStatus | undefined;
   /** For the summary: what was said, and that the end was not seen when it was not. */
@@ -44,7 +44,7 @@ export async function stopOnce(api: Calls, build: BuildRef, info: (message: stri
 }
 
 /** Stops the build, then reads its status once more within what is left of the stop's window. */
-export async function stopAndSee(api: Calls, build: BuildRef, clock: Clock, info: (message: string) => void): Promise<Stopped> {
+export async function stopAndSee(api: Calls, build: BuildRef, clock: Clock, info: (message: string) => void): Promise<StopReport> {
   const from = clock.now();
   const stop = await stopOnce(api, build, info);
   if (!stop.ended) return { ...stop, status: undefined, shown: stop.said };

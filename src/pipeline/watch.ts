@@ -6,7 +6,7 @@ import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, CancelledError, errorMessage, OperationError, RequestError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import { type BuildStatus, UnknownBuildError } from '../bkci/builds.ts';
-import type { Fetched } from '../download/report.ts';
+import type { DownloadResult } from '../download/report.ts';
 import { type PollEnd, type PollOptions, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import type { Build, BuildContext } from './build.ts';
 import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts';
@@ -171,7 +171,7 @@ function outcomeOf(
     elapsedMs: number;
     logAfterEndMs?: number;
     stopped?: string | undefined;
-    files?: Fetched | undefined;
+    files?: DownloadResult | undefined;
   },
 ): Outcome<BuildOutput> {
   notify(wait, end.conclusion);
