@@ -236,13 +236,13 @@ export class NotSentError extends ActionError {
 /** Failures marked as coming before the request they stand for was sent (its token could not be had, say). */
 const unsent = new WeakSet<object>();
 
-/** Marks `e` as a failure before the request was sent; returns it. */
+/** Marks `error` as a failure before the request was sent; returns it. */
 export function notSent<E>(error: E): E {
   if (typeof error === 'object' && error !== null) unsent.add(error);
   return error;
 }
 
-/** `e` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
+/** `error` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
 function chain(error: unknown): unknown[] {
   const out: unknown[] = [];
   for (
@@ -281,6 +281,9 @@ export function factsOf(error: unknown): { cancelled: boolean; inFlight: string 
   return { cancelled: cancel !== undefined, inFlight, mayHaveApplied };
 }
 
+/** Failures of a request that was answered, or never sent: it was not applied. */
+const ANSWERED_OR_UNSENT = [ServerSaidError, MisdirectedError, DeadlineError, BudgetSpentError, AuthError, InputError];
+
 /** Whether the request behind this one failure may have been applied; undefined when it does not say. */
 function sentFact(link: unknown): boolean | undefined {
   if (link instanceof NotSentError) return false;
@@ -288,15 +291,7 @@ function sentFact(link: unknown): boolean | undefined {
   if (link instanceof HttpError) return link.status >= 500;
   if (link instanceof NetworkError) return !link.beforeSend;
   if (link instanceof RequestTimeoutError || link instanceof ResponseFormatError) return true;
-  if (
-    link instanceof ServerSaidError ||
-    link instanceof MisdirectedError ||
-    link instanceof DeadlineError ||
-    link instanceof BudgetSpentError
-  )
-    return false;
-  if (link instanceof AuthError || link instanceof InputError) return false;
-  return undefined;
+  return ANSWERED_OR_UNSENT.some((kind) => link instanceof kind) ? false : undefined;
 }
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));

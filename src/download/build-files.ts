@@ -110,34 +110,14 @@ async function fetchAll(
   if (files.length === 0) return done;
   const client = await streamClient(context.env ?? {}, PARALLEL);
   const stop = new AbortController();
-  const deadlineSignal = context.clock.timeout(Math.max(1, ask.deadline - context.clock.now()));
+  const made = new Set<string>();
   const progress = new Progress(
     files.reduce((sum, f) => sum + (f.size ?? 0), 0),
     files.length,
     context.clock,
     context.log,
   );
-  const collect = byteCollector();
-  const made = new Set<string>();
-  const settings: TransferSettings = {
-    get: client.get,
-    origins: ask.origins,
-    token: ask.token,
-    userAgent: USER_AGENT,
-    clock: context.clock,
-    random: context.random ?? Math.random,
-    cancel: AbortSignal.any([context.signal, stop.signal]),
-    deadline: ask.deadline,
-    deadlineSignal,
-    silenceMs: ask.silenceMs,
-    retry: { ...DEFAULT_RETRY_POLICY, retries: ask.retries },
-    log: context.log,
-    temps: new TempFiles(),
-    onBytes: (bytes) => {
-      progress.add(bytes);
-      collect(bytes);
-    },
-  };
+  const settings = transferSettings(ask, context, { get: client.get, stop: stop.signal, progress });
   const one = async (file: PlannedFile): Promise<void> => {
     if (stop.signal.aborted || context.signal.aborted) {
       if (!context.signal.aborted) done.untried.push(file.path);
@@ -162,6 +142,34 @@ async function fetchAll(
   // Written in the plan's order, whichever finished first.
   done.written.sort((x, y) => files.indexOf(x.planned) - files.indexOf(y.planned));
   return done;
+}
+
+/** What each file's transfer takes: the ask's credentials and bounds, the step's clock and cancel, the shared progress. */
+function transferSettings(
+  ask: DownloadAsk,
+  context: DownloadContext,
+  shared: { get: TransferSettings['get']; stop: AbortSignal; progress: Progress },
+): TransferSettings {
+  const collect = byteCollector();
+  return {
+    get: shared.get,
+    origins: ask.origins,
+    token: ask.token,
+    userAgent: USER_AGENT,
+    clock: context.clock,
+    random: context.random ?? Math.random,
+    cancel: AbortSignal.any([context.signal, shared.stop]),
+    deadline: ask.deadline,
+    deadlineSignal: context.clock.timeout(Math.max(1, ask.deadline - context.clock.now())),
+    silenceMs: ask.silenceMs,
+    retry: { ...DEFAULT_RETRY_POLICY, retries: ask.retries },
+    log: context.log,
+    temps: new TempFiles(),
+    onBytes: (bytes) => {
+      shared.progress.add(bytes);
+      collect(bytes);
+    },
+  };
 }
 
 /** One file: its link from bk-ci, its folder, its bytes. */

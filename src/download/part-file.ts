@@ -168,7 +168,7 @@ export class PartFile implements Part {
   }
 }
 
-/** The chunks after the first `n` bytes of them. */
+/** The chunks after their first `bytes` bytes. */
 function rest(chunks: readonly Uint8Array[], bytes: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   let skip = bytes;

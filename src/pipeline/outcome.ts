@@ -85,13 +85,14 @@ export function describeUnread(
   });
 }
 
+/** How a build is shown, whichever way the step ends: the outputs every ending sets, the summary's facts and tables. */
 export function describeBuild(headline: string, build: BuildAtEnd): Outcome<BuildOutput> {
   const last = build.progress.last;
   // The number first known stays: a later answer with another is not followed.
-  const num = build.num ?? last?.buildNum;
+  const num = build.num ?? last?.buildNum ?? undefined;
   const outputs: Outcome<BuildOutput>['outputs'] = {
     'build-id': build.id,
-    'build-num': num === undefined || num === null ? '' : String(num),
+    'build-num': num === undefined ? '' : String(num),
     'build-status': last?.status ?? '',
     'build-url': build.url,
     elapsed: seconds(build.elapsedMs),
@@ -100,31 +101,12 @@ export function describeBuild(headline: string, build: BuildAtEnd): Outcome<Buil
     conclusion: build.conclusion,
     reviewers: JSON.stringify(build.pending?.reviewers ?? []),
   };
-  const rows: [string, Cell][] = [
-    ['Build', `${num ? `#${num} ` : ''}${build.id}`],
-    ['Pipeline', `${build.projectId} / ${build.pipelineId ?? 'not given'}`],
-    ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
-    ['Conclusion', build.conclusion],
-    ['Elapsed', formatElapsed(build.elapsedMs)],
-    ['Polls', String(build.progress.polls)],
-  ];
-  if (build.executeCount !== undefined && build.executeCount > 1) rows.push(['Run', `${build.executeCount} (retried)`]);
-  if (build.url) rows.push(['Link', { url: build.url }]);
-  if (build.pending !== undefined)
-    rows.push([
-      'Waits for',
-      `review of ${describePending(build.pending)} by ${build.pending.reviewers.join(', ') || 'nobody bk-ci names'}`,
-    ]);
-  if (build.stopped !== undefined) rows.push(['Stopped', build.stopped]);
-  if (build.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(build.logAfterEndMs)]);
-  const stages = last?.stageStatus ?? [];
-  const errors = last?.errorInfoList ?? [];
   const blocks: Block[] = [
-    { kind: 'facts', rows },
+    { kind: 'facts', rows: factRows(build, num) },
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st, index) => [
+      (last?.stageStatus ?? []).map((st, index) => [
         stageName(st.name ?? st.stageId ?? '', index),
         st.status ?? 'not started',
         st.elapsed ? formatElapsed(st.elapsed) : '',
@@ -139,10 +121,35 @@ export function describeBuild(headline: string, build: BuildAtEnd): Outcome<Buil
     ...table(
       'Errors',
       ['Task', 'Code', 'Message'],
-      errors.map((e) => [e.taskName ?? '', e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode), e.errorMsg ?? '']),
+      (last?.errorInfoList ?? []).map((e) => [
+        e.taskName ?? '',
+        e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode),
+        e.errorMsg ?? '',
+      ]),
     ),
   ];
   return { headline, ...(last === undefined ? {} : { data: shareable(last) }), outputs, blocks };
+}
+
+/** The summary's facts of the build: which it is, how it stands and ended, its time, and what was said of it. */
+function factRows(build: BuildAtEnd, num: number | undefined): [string, Cell][] {
+  const last = build.progress.last;
+  const rows: [string, Cell][] = [
+    ['Build', `${num ? `#${num} ` : ''}${build.id}`],
+    ['Pipeline', `${build.projectId} / ${build.pipelineId ?? 'not given'}`],
+    ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
+    ['Conclusion', build.conclusion],
+    ['Elapsed', formatElapsed(build.elapsedMs)],
+    ['Polls', String(build.progress.polls)],
+  ];
+  if (build.executeCount !== undefined && build.executeCount > 1) rows.push(['Run', `${build.executeCount} (retried)`]);
+  if (build.url) rows.push(['Link', { url: build.url }]);
+  const { pending } = build;
+  if (pending !== undefined)
+    rows.push(['Waits for', `review of ${describePending(pending)} by ${pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
+  if (build.stopped !== undefined) rows.push(['Stopped', build.stopped]);
+  if (build.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(build.logAfterEndMs)]);
+  return rows;
 }
 
 /**
