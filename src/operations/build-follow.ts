@@ -4,7 +4,10 @@
 // has `check` (loaded only then, opened before anything is sent, told of the build, finished on
 // every way out: src/operations/build-check.ts).
 import type { Outcome } from '../base/outcome.ts';
-import type { BuildRef } from '../bkci/builds.ts';
+import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
+import { BUILD_DETAIL, BUILD_STATUS, type BuildRef } from '../bkci/builds.ts';
+import { LOG_AFTER } from '../bkci/logs.ts';
+import { BUILD_VARIABLES } from '../bkci/variables.ts';
 import type { BuildCheck } from '../github/check.ts';
 import type { DownloadTask } from '../inputs/download.ts';
 import { type Build, type BuildKnown, buildOf, buildUrl, consoleRoot, historyUrl } from '../pipeline/build.ts';
@@ -14,6 +17,9 @@ import { type ReportInputs, reportOptions } from '../pipeline/build-report.ts';
 import { watchBuild } from '../pipeline/watch.ts';
 import { type CheckTask, openCheck, withCheck } from './build-check.ts';
 import type { Context } from './operation.ts';
+
+/** What following a build may call: its status and model, and what is shown of it (its log, variables, artifacts and their links). */
+export const FOLLOW_ENDPOINTS = [BUILD_STATUS, BUILD_DETAIL, LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
 
 /** What a build operation's inputs say of how a build is followed (src/inputs/build.ts: followInputs, and checkInputs when it has them). */
 export type FollowTask = ReportInputs &

@@ -2,18 +2,13 @@
 // endpoints, outputs, summary rows), and how it is followed, with its check run.
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS } from '../bkci/builds.ts';
 import type { buildStatusInputs } from '../inputs/build.ts';
 import type { Build } from '../pipeline/build.ts';
 import { BUILD_OUTPUTS, type BuildOutput, CHECK_OUTPUTS, type CheckOutput } from '../pipeline/build-outputs.ts';
-import { REPORT_ENDPOINTS } from '../pipeline/build-report.ts';
 import type { BuildFollow } from './build-follow.ts';
 
 /** The inputs of a build given by id, followed, with its check run: build-status's (retry-build's add to them). */
 export type GivenBuildTask = z.output<typeof buildStatusInputs>;
-
-/** The endpoints reading a given build and what is shown of it. */
-export const GIVEN_BUILD_ENDPOINTS = [BUILD_STATUS, BUILD_DETAIL, ...REPORT_ENDPOINTS];
 
 export const GIVEN_BUILD_OUTPUTS = [...BUILD_OUTPUTS, ...CHECK_OUTPUTS];
 

@@ -5,8 +5,8 @@ import { downloadProblems } from '../inputs/download.ts';
 import { buildOf } from '../pipeline/build.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { type RetryResult, type RetryWhat, retriedWords, retryOnce } from '../pipeline/rerun-retry.ts';
-import { type BuildFollow, followFor } from './build-follow.ts';
-import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
+import { type BuildFollow, FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
+import { followGivenBuild, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -18,7 +18,7 @@ const whatOf = (t: RetryBuildTask): RetryWhat =>
 /** Retries a finished build in bk-ci (same id, a new run) and, with wait, follows the new run; stops it if the job is cancelled. */
 export default defineOperation({
   inputs: retryBuildInputs,
-  endpoints: [BUILD_RETRY, ...GIVEN_BUILD_ENDPOINTS],
+  endpoints: [BUILD_RETRY, ...FOLLOW_ENDPOINTS],
   outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',
   describe: (task, settings) => [

@@ -1,16 +1,15 @@
 import { ActionError, OperationError } from '../base/errors.ts';
 import type { Cell, Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_STATUS, type BuildDetail, readBuildDetail, StrayAnswerError } from '../bkci/builds.ts';
+import { type BuildDetail, readBuildDetail, StrayAnswerError } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
 import { reviewBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import type { Build } from '../pipeline/build.ts';
 import { BUILD_OUTPUTS, type BuildOutput } from '../pipeline/build-outputs.ts';
-import { REPORT_ENDPOINTS } from '../pipeline/build-report.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
 import { describePending, type PendingReview, pendingReview } from '../pipeline/review-state.ts';
-import { followFor } from './build-follow.ts';
+import { FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -23,7 +22,7 @@ export type ReviewBuildTask = z.output<typeof reviewBuildInputs>;
  */
 export default defineOperation({
   inputs: reviewBuildInputs,
-  endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...REPORT_ENDPOINTS],
+  endpoints: [MANUAL_START_STAGE, MANUAL_REVIEW, ...FOLLOW_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
   describe: (task, settings) => [

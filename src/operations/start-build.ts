@@ -2,20 +2,19 @@ import { ActionError, InputError, OperationError, statusOf } from '../base/error
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
 import { BUILD_HISTORIES } from '../bkci/build-history.ts';
-import { BUILD_DETAIL, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
+import { BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STOP } from '../bkci/builds.ts';
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import { type Build, buildOf, historyUrl } from '../pipeline/build.ts';
 import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/build-failures.ts';
 import { BUILD_OUTPUTS, type BuildOutput, CHECK_OUTPUTS, type CheckOutput } from '../pipeline/build-outputs.ts';
-import { REPORT_ENDPOINTS } from '../pipeline/build-report.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import type { RerunOutput } from '../pipeline/rerun.ts';
 import { continueEarlier, type RerunBuild } from '../pipeline/rerun-continue.ts';
 import { runPrefix, type StepMark, stepIdentity } from '../pipeline/rerun-message.ts';
 import { type StartResult, startOnce, startValues } from '../pipeline/start.ts';
-import { type BuildFollow, followFor } from './build-follow.ts';
+import { type BuildFollow, FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -24,7 +23,7 @@ export type StartBuildTask = z.output<typeof startBuildInputs>;
 /** Starts a pipeline once and, with wait, follows its build to the end; stops it if the job is cancelled. */
 export default defineOperation({
   inputs: startBuildInputs,
-  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...REPORT_ENDPOINTS],
+  endpoints: [BUILD_START, BUILD_STOP, BUILD_HISTORIES, BUILD_RETRY, ...FOLLOW_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, 'rerun', ...CHECK_OUTPUTS],
   credentials: 'any',
   describe: (task, settings) => [

@@ -7,10 +7,7 @@ import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, FoundDiagnostics } from '../base/outcome.ts';
-import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
 import type { BuildDetail, BuildRef } from '../bkci/builds.ts';
-import { LOG_AFTER } from '../bkci/logs.ts';
-import { BUILD_VARIABLES } from '../bkci/variables.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { artifactBlocks, listArtifacts } from './artifacts.ts';
 import type { ReportOutput } from './build-outputs.ts';
@@ -21,9 +18,6 @@ import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
 import type { SideReads } from './side-reads.ts';
 import { BuildVariables } from './variables.ts';
-
-/** The endpoints showing a build may call: its log, its variables, its artifacts and their links. */
-export const REPORT_ENDPOINTS = [LOG_AFTER, BUILD_VARIABLES, FILE_INFO, USER_DOWNLOAD_URL];
 
 export interface ReportOptions {
   logs: LogsMode;
