@@ -121,9 +121,10 @@ function manualChunks(id, { getModuleIds, getModuleInfo }) {
   if (/node_modules\/yaml\//.test(id)) return 'yaml';
   startFile ??= modulesOfTheStartFile([...getModuleIds()], getModuleInfo);
   if (startFile.has(id)) return 'index';
-  // The build room and what it stands on, beyond the start file: one file every build operation
+  // The build room and what it stands on, beyond the start file, with the one way the build
+  // operations follow a build (its check run's loader among it): one file every build operation
   // (download-artifacts too) loads, rather than a file more for each set of modules two of them share.
-  if (/\/src\/(pipeline|bkci|inputs)\//.test(id)) return 'watch';
+  if (/\/src\/(pipeline|bkci|inputs)\/|\/src\/operations\/(build-follow|build-check|given-build)\.ts$/.test(id)) return 'watch';
   // The build's files into the runner: loaded only when a step asks for them.
   if (/\/src\/download\/(?!glob\.ts$|credential\.ts$)|\/src\/http\/stream-get\.ts$/.test(id)) return 'download';
   return undefined;

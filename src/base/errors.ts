@@ -1,5 +1,9 @@
-// Every failure the action knows, in one place: one base class with an optional HTTP status,
-// so that run() can say what happened and set http-status without asking anyone on the side.
+// The base of every failure the action raises on purpose (ActionError: a message and an optional
+// HTTP status, which run() says and sets as http-status), and the failures every layer meets: a
+// request's (which factsOf reads: not applied, or maybe applied), the inputs', the runner's, the
+// credentials', an operation's with its outcome. A room's own live where they are raised and told
+// apart: bk-ci's answers about a build (src/bkci/builds.ts), a build's start and retry
+// (src/pipeline/build-failures.ts), a file of the download (src/download/answer.ts).
 import { formatDuration } from './duration.ts';
 import type { Outcome } from './outcome.ts';
 
@@ -232,21 +236,21 @@ export class NotSentError extends ActionError {
 /** Failures marked as coming before the request they stand for was sent (its token could not be had, say). */
 const unsent = new WeakSet<object>();
 
-/** Marks `e` as a failure before the request was sent; returns it. */
-export function notSent<E>(e: E): E {
-  if (typeof e === 'object' && e !== null) unsent.add(e);
-  return e;
+/** Marks `error` as a failure before the request was sent; returns it. */
+export function notSent<E>(error: E): E {
+  if (typeof error === 'object' && error !== null) unsent.add(error);
+  return error;
 }
 
-/** `e` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
-function chain(e: unknown): unknown[] {
+/** `error` and its causes, outermost first (a bounded walk: a cycle cannot hold it). */
+function chain(error: unknown): unknown[] {
   const out: unknown[] = [];
   for (
-    let x: unknown = e;
-    x !== undefined && x !== null && out.length < 8 && !out.includes(x);
-    x = x instanceof Error ? x.cause : undefined
+    let link: unknown = error;
+    link !== undefined && link !== null && out.length < 8 && !out.includes(link);
+    link = link instanceof Error ? link.cause : undefined
   )
-    out.push(x);
+    out.push(link);
   return out;
 }
 
@@ -257,18 +261,18 @@ function chain(e: unknown): unknown[] {
  * 4xx, a 404 from another service, bk-ci's own refusal) or a failure before the request was
  * sent (its token, the deadline, a refused connection, a cancel before it left) is the opposite.
  */
-export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | undefined; mayHaveApplied: boolean } {
-  const links = chain(e);
+export function factsOf(error: unknown): { cancelled: boolean; inFlight: string | undefined; mayHaveApplied: boolean } {
+  const links = chain(error);
   const cancel = links.find((x): x is CancelledError => x instanceof CancelledError);
   const inFlight = cancel?.inFlight;
   // The first link that says what happened to the request decides: wrappers around it say no more.
   let mayHaveApplied = true;
-  for (const x of links) {
-    if (unsent.has(x as object)) {
+  for (const link of links) {
+    if (unsent.has(link as object)) {
       mayHaveApplied = false;
       break;
     }
-    const said = sentFact(x);
+    const said = sentFact(link);
     if (said !== undefined) {
       mayHaveApplied = said;
       break;
@@ -277,17 +281,17 @@ export function factsOf(e: unknown): { cancelled: boolean; inFlight: string | un
   return { cancelled: cancel !== undefined, inFlight, mayHaveApplied };
 }
 
+/** Failures of a request that was answered, or never sent: it was not applied. */
+const ANSWERED_OR_UNSENT = [ServerSaidError, MisdirectedError, DeadlineError, BudgetSpentError, AuthError, InputError];
+
 /** Whether the request behind this one failure may have been applied; undefined when it does not say. */
-function sentFact(x: unknown): boolean | undefined {
-  if (x instanceof NotSentError) return false;
-  if (x instanceof CancelledError) return x.inFlight !== undefined;
-  if (x instanceof HttpError) return x.status >= 500;
-  if (x instanceof NetworkError) return !x.beforeSend;
-  if (x instanceof RequestTimeoutError || x instanceof ResponseFormatError) return true;
-  if (x instanceof ServerSaidError || x instanceof MisdirectedError || x instanceof DeadlineError || x instanceof BudgetSpentError)
-    return false;
-  if (x instanceof AuthError || x instanceof InputError) return false;
-  return undefined;
+function sentFact(link: unknown): boolean | undefined {
+  if (link instanceof NotSentError) return false;
+  if (link instanceof CancelledError) return link.inFlight !== undefined;
+  if (link instanceof HttpError) return link.status >= 500;
+  if (link instanceof NetworkError) return !link.beforeSend;
+  if (link instanceof RequestTimeoutError || link instanceof ResponseFormatError) return true;
+  return ANSWERED_OR_UNSENT.some((kind) => link instanceof kind) ? false : undefined;
 }
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -3,8 +3,7 @@
 import type { Clock } from '../base/clock.ts';
 import { z } from '../base/schema.ts';
 import { type Listed, PAGE_PACE_MS, readPages } from '../wait/pages.ts';
-import type { BuildRef } from './builds.ts';
-import type { BkciApi } from './client.ts';
+import { atBuild, type BuildRef, type Calls } from './builds.ts';
 import { onBoth } from './routes.ts';
 
 export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/file_info');
@@ -26,9 +25,6 @@ export const fileInfoPage = z.looseObject({ records: z.array(fileInfo).nullish()
 /** Url{url, url2}. */
 export const downloadUrl = z.looseObject({ url: z.string().nullish(), url2: z.string().nullish() });
 
-/** What reading the files calls: bk-ci's client, or the same within a side read's budget. */
-type Calls = Pick<BkciApi, 'call'>;
-
 const PAGE_SIZE = 100;
 /** Files listed at most. */
 const MAX_FILES = 10_000;
@@ -39,13 +35,12 @@ const MAX_FILES = 10_000;
  * file once, by its path; the files seen kept, and said to be maybe incomplete, when a later page
  * goes wrong.
  */
-export function listBuildFiles(api: Calls, b: BuildRef, o: { clock: Clock; signal: AbortSignal }): Promise<Listed<FileInfo>> {
+export function listBuildFiles(api: Calls, build: BuildRef, options: { clock: Clock; signal: AbortSignal }): Promise<Listed<FileInfo>> {
   return readPages({
     read: async (page) => {
       const reply = await api.call({
         endpoint: FILE_INFO,
-        params: { projectId: b.projectId },
-        query: { buildId: b.id, pipelineId: b.pipelineId, page: String(page), pageSize: String(PAGE_SIZE) },
+        ...atBuild(build, { page: String(page), pageSize: String(PAGE_SIZE) }),
         data: fileInfoPage,
       });
       return { items: reply.data?.records ?? [] };
@@ -54,18 +49,18 @@ export function listBuildFiles(api: Calls, b: BuildRef, o: { clock: Clock; signa
     pageSize: PAGE_SIZE,
     maxItems: MAX_FILES,
     paceMs: PAGE_PACE_MS,
-    clock: o.clock,
-    signal: o.signal,
+    clock: options.clock,
+    signal: options.signal,
     what: "the build's artifacts",
   });
 }
 
 /** The link bk-ci gives one file (A3: one call per file, its type and full path), or "" when it gives none. */
-export async function fileLink(api: Calls, projectId: string, f: { type: string; path: string }): Promise<string> {
+export async function fileLink(api: Calls, projectId: string, file: { type: string; path: string }): Promise<string> {
   const reply = await api.call({
     endpoint: USER_DOWNLOAD_URL,
     params: { projectId },
-    query: { artifactoryType: f.type, path: f.path },
+    query: { artifactoryType: file.type, path: file.path },
     data: downloadUrl,
   });
   return reply.data?.url ?? reply.data?.url2 ?? '';

@@ -1,6 +1,7 @@
 // bk-ci's build log (v4 logs/after_line_logs): lines from a number on, as the log service
 // answers them. Facts and traps: docs/bkci/logs.md.
 import { z } from '../base/schema.ts';
+import { atBuild, type BuildRef, type Calls } from './builds.ts';
 import { onBoth } from './routes.ts';
 
 export const LOG_AFTER = onBoth('GET', 'v4/projects/{projectId}/logs/after_line_logs');
@@ -30,3 +31,17 @@ export const queryLogs = z.looseObject({
   message: z.string().nullish(),
 });
 export type QueryLogs = z.infer<typeof queryLogs>;
+
+/** One page of run `executeCount`'s log, from line `start` on (inclusive): QueryLogs, or undefined when bk-ci sent none. */
+export async function readLogAfter(
+  api: Calls,
+  build: BuildRef,
+  from: { start: number; executeCount: number },
+): Promise<QueryLogs | undefined> {
+  const reply = await api.call({
+    endpoint: LOG_AFTER,
+    ...atBuild(build, { start: String(from.start), executeCount: String(from.executeCount) }),
+    data: queryLogs,
+  });
+  return reply.data;
+}

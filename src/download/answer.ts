@@ -38,15 +38,15 @@ export class FileError extends ActionError {
   readonly kind: 'login' | 'integrity' | 'refused' | 'server' | 'network' | 'timeout';
   /** The request that was refused: its origin, and whether it carried the cookie. */
   readonly hop: { origin: string; cookie: boolean } | undefined;
-  constructor(kind: FileError['kind'], message: string, o: { status?: number; hop?: FileError['hop']; cause?: unknown } = {}) {
-    super(message, { status: o.status, cause: o.cause });
+  constructor(kind: FileError['kind'], message: string, options: { status?: number; hop?: FileError['hop']; cause?: unknown } = {}) {
+    super(message, { status: options.status, cause: options.cause });
     this.kind = kind;
-    this.hop = o.hop;
+    this.hop = options.hop;
   }
 }
 
 /** A passing failure of one attempt: another may mend it (a cut, a silence, a 5xx). */
-export class Passing extends Error {
+export class PassingFailure extends Error {
   readonly failure: Failure;
   constructor(why: string, failure: Failure) {
     super(why);
@@ -57,18 +57,18 @@ export class Passing extends Error {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The first request to bk-ci's link and the redirects after it, each hop's credential decided on its own. */
-export async function open(src: { link: string; path: string }, from: number, signal: AbortSignal, c: Requests): Promise<Answer> {
-  let hop = firstHop(src.link, c.origins);
+export async function open(src: { link: string; path: string }, from: number, signal: AbortSignal, requests: Requests): Promise<Answer> {
+  let hop = firstHop(src.link, requests.origins);
   for (let redirects = 0; ; ) {
     if (!hop.go) throw new FileError('refused', `${src.path}: not fetched: ${hop.why}`);
-    const hopped = { origin: new URL(hop.url).origin, cookie: hop.cookie && c.token !== undefined };
-    c.log.debug(
+    const hopped = { origin: new URL(hop.url).origin, cookie: hop.cookie && requests.token !== undefined };
+    requests.log.debug(
       `GET ${shown(hop.url)} ${hopped.cookie ? 'with the bk_token cookie' : 'without credentials'}${from > 0 ? ` from byte ${from}` : ''}`,
     );
-    const res = await c.get({ url: hop.url, headers: hopHeaders(hop, c.token, from, c.userAgent), signal });
+    const res = await requests.get({ url: hop.url, headers: hopHeaders(hop, requests.token, from, requests.userAgent), signal });
     if (!REDIRECTS.has(res.status)) return { ...res, hop: hopped };
     res.body.destroy();
-    hop = redirectHop(hop.url, res.headers.location, ++redirects, c.origins);
+    hop = redirectHop(hop.url, res.headers.location, ++redirects, requests.origins);
   }
 }
 
@@ -77,8 +77,8 @@ export type Answer = StreamResponse & { hop: NonNullable<FileError['hop']> };
 
 /** A URL as messages show it: no query (a storage link's query is its signature), no user name. */
 const shown = (url: string): string => {
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}`;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 };
 
 /**
@@ -86,48 +86,48 @@ const shown = (url: string): string => {
  * `from` (the same file: the range where we are, the ETag unchanged). Anything else is thrown,
  * passing or not.
  */
-export async function admit(res: Answer, from: number, f: FileFacts): Promise<'whole' | 'rest'> {
+export async function admit(res: Answer, from: number, facts: FileFacts): Promise<'whole' | 'rest'> {
   const { status, headers } = res;
   if (status === 200) {
-    learn(headers, f);
+    learn(headers, facts);
     return 'whole';
   }
   if (status === 206 && from > 0) {
     const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(headers['content-range'] ?? '');
     const total = range?.[2] === undefined || range[2] === '*' ? undefined : Number(range[2]);
-    const same = Number(range?.[1]) === from && headers.etag === f.etag && (total === undefined || total === f.total);
+    const same = Number(range?.[1]) === from && headers.etag === facts.etag && (total === undefined || total === facts.total);
     if (same) return 'rest';
     res.body.destroy();
-    f.ranges = false;
-    throw new Passing(
-      `the answer to resume at byte ${from} did not continue the file (Content-Range ${headers['content-range'] ?? 'none'}, ETag ${headers.etag === f.etag ? 'unchanged' : 'changed'})`,
+    facts.ranges = false;
+    throw new PassingFailure(
+      `the answer to resume at byte ${from} did not continue the file (Content-Range ${headers['content-range'] ?? 'none'}, ETag ${headers.etag === facts.etag ? 'unchanged' : 'changed'})`,
       { kind: 'network', beforeSend: false },
     );
   }
   if (status === 416) {
     res.body.destroy();
-    f.ranges = false;
-    throw new Passing('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
+    facts.ranges = false;
+    throw new PassingFailure('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
   }
   const said = await excerpt(res.body);
   const words = `HTTP ${status}${said === '' ? '' : ` (${said})`}`;
   if (status === 401 || status === 403) throw new FileError('login', words, { status, hop: res.hop });
-  if (status === 429 || status >= 500) throw new Passing(words, { kind: 'status', status, retryAfter: headers['retry-after'] });
+  if (status === 429 || status >= 500) throw new PassingFailure(words, { kind: 'status', status, retryAfter: headers['retry-after'] });
   throw new FileError('server', `${res.hop.origin} answered ${words}`, { status });
 }
 
 /** A whole answer's headers: its size, checksum, identity, and whether it takes ranges. */
-function learn(headers: Record<string, string>, f: FileFacts): void {
+function learn(headers: Record<string, string>, facts: FileFacts): void {
   const coding = headers['content-encoding'];
   if (coding !== undefined && !/^\s*(identity)?\s*$/i.test(coding))
     throw new FileError('integrity', `the server sent the file in the content coding "${coding}", which it was not asked for`);
   const length = /^\d+$/.test(headers['content-length'] ?? '') ? Number(headers['content-length']) : undefined;
-  if (length !== undefined && f.total !== undefined && length !== f.total)
-    throw new FileError('integrity', `bk-ci lists ${f.total} bytes, but the server's Content-Length is ${length}`);
-  f.total ??= length;
-  f.etag = headers.etag;
-  f.checksum = checksumOf(headers);
-  f.ranges = /(^|,)\s*bytes\s*(,|$)/i.test(headers['accept-ranges'] ?? '');
+  if (length !== undefined && facts.total !== undefined && length !== facts.total)
+    throw new FileError('integrity', `bk-ci lists ${facts.total} bytes, but the server's Content-Length is ${length}`);
+  facts.total ??= length;
+  facts.etag = headers.etag;
+  facts.checksum = checksumOf(headers);
+  facts.ranges = /(^|,)\s*bytes\s*(,|$)/i.test(headers['accept-ranges'] ?? '');
 }
 
 /** bk-repo's X-Checksum-Sha256, else an ETag of 64 hex digits (bk-repo's ETag is the file's SHA-256). */

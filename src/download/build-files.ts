@@ -21,7 +21,7 @@ import { folderFor, PartFile, removeEmpty, TempFiles } from './part-file.ts';
 import { type Plan, type PlannedFile, planDownload } from './plan.ts';
 import { eachAtOnce } from './pool.ts';
 import { Progress } from './progress.ts';
-import { type Done, type Fetched, refusalWords, report } from './report.ts';
+import { type DownloadResult, refusalWords, report, type TransferTally } from './report.ts';
 import { type TransferSettings, transfer } from './transfer.ts';
 
 /** What the step asks of the download: its inputs, and the settings a file's requests take. */
@@ -56,25 +56,25 @@ export interface DownloadContext {
 export const PARALLEL = 4;
 const USER_AGENT = 'bkci-action/0.1';
 
-/** Lists, chooses and downloads the build's files; never throws for a file, says it (Fetched.problem). */
-export async function downloadBuildFiles(ask: DownloadAsk, b: BuildRef, d: DownloadContext): Promise<Fetched> {
+/** Lists, chooses and downloads the build's files; never throws for a file, says it (DownloadResult.problem). */
+export async function downloadBuildFiles(ask: DownloadAsk, build: BuildRef, context: DownloadContext): Promise<DownloadResult> {
   let records: FileInfo[];
   try {
-    const listed = await listBuildFiles(d.api, b, d);
+    const listed = await listBuildFiles(context.api, build, context);
     // The files seen are downloaded; those a page that went wrong held back are not known.
-    if (listed.incomplete !== undefined) d.log.warning(`${listed.incomplete.said}: files it did not list are not downloaded`);
+    if (listed.incomplete !== undefined) context.log.warning(`${listed.incomplete.said}: files it did not list are not downloaded`);
     records = listed.items;
   } catch (e) {
     const cancelled = e instanceof CancelledError;
     const done = nothingDone({ cancelled, problem: cancelled ? undefined : `the build's files could not be listed: ${errorMessage(e)}` });
-    return report(planDownload([], b, []), done, ask.root);
+    return report(planDownload([], build, []), done, ask.root);
   }
-  const plan = planDownload(records, b, ask.patterns.map(compile));
-  say(plan, ask, b, d.log);
-  return report(plan, await fetchAll(plan.files, ask, b, d), ask.root);
+  const plan = planDownload(records, build, ask.patterns.map(compile));
+  say(plan, ask, build, context.log);
+  return report(plan, await fetchAll(plan.files, ask, build, context), ask.root);
 }
 
-const nothingDone = (o: Partial<Done>): Done => ({
+const nothingDone = (some: Partial<TransferTally>): TransferTally => ({
   written: [],
   failed: [],
   denied: [],
@@ -82,20 +82,25 @@ const nothingDone = (o: Partial<Done>): Done => ({
   untried: [],
   cancelled: false,
   problem: undefined,
-  ...o,
+  ...some,
 });
 
-function say(plan: Plan, ask: DownloadAsk, b: BuildRef, log: Log): void {
+function say(plan: Plan, ask: DownloadAsk, build: BuildRef, log: Log): void {
   if (plan.folders.length > 0)
     log.info(`bk-ci lists ${plan.folders.length} folders among the build's files, which are not downloaded: ${plan.folders.join(', ')}`);
   const bytes = plan.files.reduce((sum, f) => sum + (f.size ?? 0), 0);
   log.info(
-    `downloading ${plan.files.length} of the ${plan.all.length} files of build ${b.id} (${formatSize(bytes)}) to ${ask.root}${ask.token === undefined ? ', without bk-token' : ''}`,
+    `downloading ${plan.files.length} of the ${plan.all.length} files of build ${build.id} (${formatSize(bytes)}) to ${ask.root}${ask.token === undefined ? ', without bk-token' : ''}`,
   );
 }
 
 /** Every chosen file, 4 at once (without bk-token the first alone: one bare try before the rest). */
-async function fetchAll(files: readonly PlannedFile[], ask: DownloadAsk, b: BuildRef, d: DownloadContext): Promise<Done> {
+async function fetchAll(
+  files: readonly PlannedFile[],
+  ask: DownloadAsk,
+  build: BuildRef,
+  context: DownloadContext,
+): Promise<TransferTally> {
   const done = nothingDone({});
   try {
     await mkdir(ask.root, { recursive: true });
@@ -103,47 +108,27 @@ async function fetchAll(files: readonly PlannedFile[], ask: DownloadAsk, b: Buil
     return nothingDone({ problem: `could not make download-path ${ask.root}: ${errorMessage(e)}` });
   }
   if (files.length === 0) return done;
-  const client = await streamClient(d.env ?? {}, PARALLEL);
+  const client = await streamClient(context.env ?? {}, PARALLEL);
   const stop = new AbortController();
-  const deadlineSignal = d.clock.timeout(Math.max(1, ask.deadline - d.clock.now()));
+  const made = new Set<string>();
   const progress = new Progress(
     files.reduce((sum, f) => sum + (f.size ?? 0), 0),
     files.length,
-    d.clock,
-    d.log,
+    context.clock,
+    context.log,
   );
-  const collect = byteCollector();
-  const made = new Set<string>();
-  const settings: TransferSettings = {
-    get: client.get,
-    origins: ask.origins,
-    token: ask.token,
-    userAgent: USER_AGENT,
-    clock: d.clock,
-    random: d.random ?? Math.random,
-    cancel: AbortSignal.any([d.signal, stop.signal]),
-    deadline: ask.deadline,
-    deadlineSignal,
-    silenceMs: ask.silenceMs,
-    retry: { ...DEFAULT_RETRY_POLICY, retries: ask.retries },
-    log: d.log,
-    temps: new TempFiles(),
-    onBytes: (n) => {
-      progress.add(n);
-      collect(n);
-    },
-  };
-  const one = async (f: PlannedFile): Promise<void> => {
-    if (stop.signal.aborted || d.signal.aborted) {
-      if (!d.signal.aborted) done.untried.push(f.path);
+  const settings = transferSettings(ask, context, { get: client.get, stop: stop.signal, progress });
+  const one = async (file: PlannedFile): Promise<void> => {
+    if (stop.signal.aborted || context.signal.aborted) {
+      if (!context.signal.aborted) done.untried.push(file.path);
       return;
     }
     try {
-      const entry = await fetchOne(f, ask, b, d, settings, made);
-      done.written.push({ planned: f, ...entry });
+      const entry = await fetchOne(file, ask, build, context, settings, made);
+      done.written.push({ planned: file, ...entry });
       progress.fileDone();
     } catch (e) {
-      failed(e, f, ask, done, d, stop);
+      failed(e, file, ask, done, context, stop);
     }
   };
   try {
@@ -159,33 +144,85 @@ async function fetchAll(files: readonly PlannedFile[], ask: DownloadAsk, b: Buil
   return done;
 }
 
+/** What each file's transfer takes: the ask's credentials and bounds, the step's clock and cancel, the shared progress. */
+function transferSettings(
+  ask: DownloadAsk,
+  context: DownloadContext,
+  shared: { get: TransferSettings['get']; stop: AbortSignal; progress: Progress },
+): TransferSettings {
+  const collect = byteCollector();
+  return {
+    get: shared.get,
+    origins: ask.origins,
+    token: ask.token,
+    userAgent: USER_AGENT,
+    clock: context.clock,
+    random: context.random ?? Math.random,
+    cancel: AbortSignal.any([context.signal, shared.stop]),
+    deadline: ask.deadline,
+    deadlineSignal: context.clock.timeout(Math.max(1, ask.deadline - context.clock.now())),
+    silenceMs: ask.silenceMs,
+    retry: { ...DEFAULT_RETRY_POLICY, retries: ask.retries },
+    log: context.log,
+    temps: new TempFiles(),
+    onBytes: (bytes) => {
+      shared.progress.add(bytes);
+      collect(bytes);
+    },
+  };
+}
+
 /** One file: its link from bk-ci, its folder, its bytes. */
-async function fetchOne(f: PlannedFile, ask: DownloadAsk, b: BuildRef, d: DownloadContext, s: TransferSettings, made: Set<string>) {
-  const link = await fileLink(d.api, b.projectId, { type: f.type, path: f.path });
+async function fetchOne(
+  planned: PlannedFile,
+  ask: DownloadAsk,
+  build: BuildRef,
+  context: DownloadContext,
+  settings: TransferSettings,
+  made: Set<string>,
+) {
+  const link = await fileLink(context.api, build.projectId, { type: planned.type, path: planned.path });
   if (link === '') throw new FileError('server', 'bk-ci gave no link for it (user_download_url answered no url)');
-  const dir = await folderFor(ask.root, f.local, made);
-  const file = join(dir, f.local.split('/').at(-1) ?? '');
-  const part = await PartFile.open(dir, s.temps);
-  const t = await transfer({ link, path: f.local, size: f.size }, part, file, s);
-  d.log.info(
-    `downloaded ${f.local} (${formatSize(t.size)}, ${t.verified === 'sha256' ? 'SHA-256 verified' : 'size verified; no checksum was sent'}) in ${formatDuration(t.ms)}`,
+  const dir = await folderFor(ask.root, planned.local, made);
+  const file = join(dir, planned.local.split('/').at(-1) ?? '');
+  const part = await PartFile.open(dir, settings.temps);
+  const transferred = await transfer({ link, path: planned.local, size: planned.size }, part, file, settings);
+  context.log.info(
+    `downloaded ${planned.local} (${formatSize(transferred.size)}, ${transferred.verified === 'sha256' ? 'SHA-256 verified' : 'size verified; no checksum was sent'}) in ${formatDuration(transferred.ms)}`,
   );
-  return { entry: { name: f.name, path: f.path, file, size: t.size, sha256: t.sha256, verified: t.verified }, t };
+  return {
+    entry: {
+      name: planned.name,
+      path: planned.path,
+      file,
+      size: transferred.size,
+      sha256: transferred.sha256,
+      verified: transferred.verified,
+    },
+    transfer: transferred,
+  };
 }
 
 /** A file that failed: said, and when bk-ci refused who asked, the rest is not tried. */
-function failed(e: unknown, f: PlannedFile, ask: DownloadAsk, done: Done, d: DownloadContext, stop: AbortController): void {
-  if (e instanceof CancelledError) {
-    if (d.signal.aborted) done.cancelled = true;
-    else done.untried.push(f.path);
+function failed(
+  error: unknown,
+  file: PlannedFile,
+  ask: DownloadAsk,
+  done: TransferTally,
+  context: DownloadContext,
+  stop: AbortController,
+): void {
+  if (error instanceof CancelledError) {
+    if (context.signal.aborted) done.cancelled = true;
+    else done.untried.push(file.path);
     return;
   }
-  if (e instanceof FileError && e.kind === 'login') {
-    done.stopped ??= refusalWords(e, ask.token !== undefined);
-    done.denied.push({ path: f.path, why: `refused by bk-ci (HTTP ${e.status ?? ''})` });
+  if (error instanceof FileError && error.kind === 'login') {
+    done.stopped ??= refusalWords(error, ask.token !== undefined);
+    done.denied.push({ path: file.path, why: `refused by bk-ci (HTTP ${error.status ?? ''})` });
     stop.abort();
     return;
   }
-  d.log.info(`${f.local} was not downloaded: ${errorMessage(e)}`);
-  done.failed.push({ path: f.path, why: errorMessage(e) });
+  context.log.info(`${file.local} was not downloaded: ${errorMessage(error)}`);
+  done.failed.push({ path: file.path, why: errorMessage(error) });
 }

@@ -24,9 +24,9 @@ export function originOf(text: string): string | undefined {
 /** The origins that may receive the cookie: base-url's, console-url's, and each download-hosts entry's. */
 export function cookieOrigins(urls: readonly (string | undefined)[]): string[] {
   const out: string[] = [];
-  for (const u of urls) {
-    const o = originOf(u ?? '');
-    if (o !== undefined && !out.includes(o)) out.push(o);
+  for (const url of urls) {
+    const origin = originOf(url ?? '');
+    if (origin !== undefined && !out.includes(origin)) out.push(origin);
   }
   return out;
 }
@@ -82,9 +82,14 @@ export function redirectHop(from: string, location: string | undefined, redirect
  * Every header a download request carries: the file's bytes as they are (no content coding, so
  * sizes and checksums are the file's), the cookie when this hop may have it, the range when resuming.
  */
-export function hopHeaders(h: { cookie: boolean }, token: string | undefined, from: number, userAgent: string): Record<string, string> {
+export function hopHeaders(
+  credential: { cookie: boolean },
+  token: string | undefined,
+  from: number,
+  userAgent: string,
+): Record<string, string> {
   const headers: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
-  if (h.cookie && token !== undefined && token !== '') headers.cookie = `bk_token=${token}`;
+  if (credential.cookie && token !== undefined && token !== '') headers.cookie = `bk_token=${token}`;
   if (from > 0) headers.range = `bytes=${from}-`;
   return headers;
 }

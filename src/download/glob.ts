@@ -37,15 +37,15 @@ const literal = (s: string): string => s.replace(/[.+^${}()|[\]\\*?]/g, '\\$&');
 function toRegExp(body: string): string {
   const segments = body.split('/').filter((seg, i, all) => seg !== '**' || all[i - 1] !== '**');
   let out = '';
-  for (const [i, seg] of segments.entries()) {
-    const first = i === 0;
-    const last = i === segments.length - 1;
+  for (const [index, seg] of segments.entries()) {
+    const first = index === 0;
+    const last = index === segments.length - 1;
     if (seg === '**') {
       // `**` everything, `**/x` x in any folder (the root's too), `a/**/x` x in a or below, `a/**` all below a.
       out += first ? (last ? '.*' : '(?:.*/)?') : last ? '/.+' : '/(?:.*/)?';
       continue;
     }
-    if (!first && segments[i - 1] !== '**') out += '/';
+    if (!first && segments[index - 1] !== '**') out += '/';
     out += [...seg].map((c) => (c === '*' ? '[^/]*' : c === '?' ? '[^/]' : literal(c))).join('');
   }
   return out;

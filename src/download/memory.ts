@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 /** Bytes of body between two collections. */
 export const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 
-type Gc = (o?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async' }) => void;
+type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async' }) => void;
 let gc: Gc | undefined;
 
 /** V8's collector, as --expose-gc gives it, taken once: in a new context the flag has effect. */
@@ -28,10 +28,10 @@ function collector(): Gc | undefined {
 }
 
 /** Counts bytes taken from sockets; collects the young generation every COLLECT_EVERY_BYTES. */
-export function byteCollector(every = COLLECT_EVERY_BYTES): (n: number) => void {
+export function byteCollector(every = COLLECT_EVERY_BYTES): (bytes: number) => void {
   let since = 0;
-  return (n) => {
-    since += n;
+  return (bytes) => {
+    since += bytes;
     if (since < every) return;
     since = 0;
     collector()?.({ type: 'minor', execution: 'sync' });

@@ -40,9 +40,9 @@ export class TempFiles {
 const code = (e: unknown): string | undefined => (e as { code?: unknown }).code as string | undefined;
 
 /** Words for a failure of the runner's file system. */
-function cannotWrite(what: string, e: unknown): LocalError {
-  const why = code(e) === 'ENOSPC' ? "the runner's disk is full" : errorMessage(e);
-  return new LocalError(`could not write ${what}: ${why}`, { cause: e });
+function cannotWrite(what: string, error: unknown): LocalError {
+  const why = code(error) === 'ENOSPC' ? "the runner's disk is full" : errorMessage(error);
+  return new LocalError(`could not write ${what}: ${why}`, { cause: error });
 }
 
 /** Removes the folders a download made that stayed empty (its files failed), the deepest first. */
@@ -168,16 +168,16 @@ export class PartFile implements Part {
   }
 }
 
-/** The chunks after the first `n` bytes of them. */
-function rest(chunks: readonly Uint8Array[], n: number): Uint8Array[] {
+/** The chunks after their first `bytes` bytes. */
+function rest(chunks: readonly Uint8Array[], bytes: number): Uint8Array[] {
   const out: Uint8Array[] = [];
-  let skip = n;
-  for (const c of chunks) {
-    if (skip >= c.byteLength) {
-      skip -= c.byteLength;
+  let skip = bytes;
+  for (const chunk of chunks) {
+    if (skip >= chunk.byteLength) {
+      skip -= chunk.byteLength;
       continue;
     }
-    out.push(skip > 0 ? c.subarray(skip) : c);
+    out.push(skip > 0 ? chunk.subarray(skip) : chunk);
     skip = 0;
   }
   return out;

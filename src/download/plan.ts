@@ -45,17 +45,19 @@ export interface Plan {
  * `bk-archive/demo/p-1/b-2/app/a.ipa` in realm local), else (the custom repository) the path
  * below the repository's root. Not checked here: see localProblem.
  */
-export function belowRoot(fullPath: string, b: BuildRef): string {
+export function belowRoot(fullPath: string, build: BuildRef): string {
   const segments = fullPath.split('/');
-  const at = segments.findIndex((s, i) => i > 0 && s === b.id && (b.pipelineId === undefined || segments[i - 1] === b.pipelineId));
+  const at = segments.findIndex(
+    (s, i) => i > 0 && s === build.id && (build.pipelineId === undefined || segments[i - 1] === build.pipelineId),
+  );
   if (at !== -1) return segments.slice(at + 1).join('/');
-  const custom = `bk-custom/${b.projectId}/`;
+  const custom = `bk-custom/${build.projectId}/`;
   const trimmed = fullPath.replace(/^\/+/, '');
   return trimmed.startsWith(custom) ? trimmed.slice(custom.length) : trimmed;
 }
 
-const isControl = (c: string): boolean => {
-  const code = c.codePointAt(0) ?? 0;
+const isControl = (char: string): boolean => {
+  const code = char.codePointAt(0) ?? 0;
   return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 };
 
@@ -84,33 +86,33 @@ export function localProblem(local: string): string | undefined {
 const sameOnDisk = (local: string): string => local.normalize('NFC').toLowerCase();
 
 /** The plan: the files the patterns choose, each with its checked local path; what is left out and why. */
-export function planDownload(records: readonly FileInfo[], b: BuildRef, patterns: readonly Pattern[]): Plan {
+export function planDownload(records: readonly FileInfo[], build: BuildRef, patterns: readonly Pattern[]): Plan {
   const matched = new Set<Pattern>();
   const plan: Omit<Plan, 'empty'> = { files: [], folders: [], refused: [], excluded: [], unchosen: 0, all: [] };
   const candidates: PlannedFile[] = [];
-  for (const f of records) {
-    if (f.folder === true || f.fullPath.endsWith('/')) {
-      plan.folders.push(f.fullPath);
+  for (const file of records) {
+    if (file.folder === true || file.fullPath.endsWith('/')) {
+      plan.folders.push(file.fullPath);
       continue;
     }
-    const local = belowRoot(f.fullPath, b);
+    const local = belowRoot(file.fullPath, build);
     plan.all.push(local);
-    for (const p of patterns) if (!p.exclude && p.test(local)) matched.add(p);
+    for (const pattern of patterns) if (!pattern.exclude && pattern.test(local)) matched.add(pattern);
     const choice = chosen(patterns, local);
     if (!choice.chosen) {
       if (choice.by === undefined) plan.unchosen++;
-      else plan.excluded.push({ path: f.fullPath, why: `left out by ${choice.by.text}` });
+      else plan.excluded.push({ path: file.fullPath, why: `left out by ${choice.by.text}` });
       continue;
     }
     const problem = localProblem(local);
-    if (problem !== undefined) plan.refused.push({ path: f.fullPath, why: `refused: ${problem}` });
-    else candidates.push({ name: f.name, path: f.fullPath, type: f.artifactoryType ?? '', size: f.size ?? undefined, local });
+    if (problem !== undefined) plan.refused.push({ path: file.fullPath, why: `refused: ${problem}` });
+    else candidates.push({ name: file.name, path: file.fullPath, type: file.artifactoryType ?? '', size: file.size ?? undefined, local });
   }
   const clash = clashes(candidates);
-  for (const c of candidates) {
-    const other = clash.get(c);
-    if (other === undefined) plan.files.push(c);
-    else plan.refused.push({ path: c.path, why: `refused: ${other}` });
+  for (const candidate of candidates) {
+    const other = clash.get(candidate);
+    if (other === undefined) plan.files.push(candidate);
+    else plan.refused.push({ path: candidate.path, why: `refused: ${other}` });
   }
   return { ...plan, empty: patterns.filter((p) => !p.exclude && !matched.has(p)).map((p) => p.text) };
 }
@@ -121,26 +123,29 @@ export function planDownload(records: readonly FileInfo[], b: BuildRef, patterns
  */
 function clashes(files: readonly PlannedFile[]): Map<PlannedFile, string> {
   const byKey = new Map<string, PlannedFile[]>();
-  for (const f of files) byKey.set(sameOnDisk(f.local), [...(byKey.get(sameOnDisk(f.local)) ?? []), f]);
+  for (const file of files) byKey.set(sameOnDisk(file.local), [...(byKey.get(sameOnDisk(file.local)) ?? []), file]);
   const out = new Map<PlannedFile, string>();
   for (const group of byKey.values()) {
     if (group.length < 2) continue;
-    for (const f of group)
+    for (const file of group)
       out.set(
-        f,
+        file,
         `it would land on the same local file as ${group
-          .filter((g) => g !== f)
+          .filter((g) => g !== file)
           .map((g) => g.path)
           .join(', ')}`,
       );
   }
-  for (const f of files) {
-    const parts = sameOnDisk(f.local).split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const folder = byKey.get(parts.slice(0, i).join('/'));
+  for (const file of files) {
+    const parts = sameOnDisk(file.local).split('/');
+    for (let index = 1; index < parts.length; index++) {
+      const folder = byKey.get(parts.slice(0, index).join('/'));
       if (folder === undefined) continue;
-      out.set(f, `its folder ${f.local.split('/').slice(0, i).join('/')} is a file of the build (${folder.map((g) => g.path).join(', ')})`);
-      for (const g of folder) out.set(g, `it would stand where ${f.path} needs a folder`);
+      out.set(
+        file,
+        `its folder ${file.local.split('/').slice(0, index).join('/')} is a file of the build (${folder.map((g) => g.path).join(', ')})`,
+      );
+      for (const other of folder) out.set(other, `it would stand where ${file.path} needs a folder`);
     }
   }
   return out;

@@ -29,8 +29,8 @@ export class Progress {
   }
 
   /** Bytes kept (negative when a file starts again); a line when it is time for one. */
-  add(n: number): void {
-    this.#done += n;
+  add(bytes: number): void {
+    this.#done += bytes;
     if (this.#total <= PROGRESS_FROM_BYTES) return;
     const now = this.#clock.now();
     if (now - this.#lastAt < PROGRESS_EVERY_MS) return;

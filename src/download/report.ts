@@ -7,10 +7,10 @@ import { formatSize } from '../base/size.ts';
 import { TICKET_REFUSED } from '../bkci/tokens.ts';
 import type { FileError } from './answer.ts';
 import type { LeftOut, Plan, PlannedFile } from './plan.ts';
-import type { Transferred } from './transfer.ts';
+import type { TransferResult } from './transfer.ts';
 
 /** One entry of the `downloaded` output. */
-export interface Downloaded {
+export interface DownloadEntry {
   name: string;
   /** bk-ci's path. */
   path: string;
@@ -22,8 +22,8 @@ export interface Downloaded {
 }
 
 /** What the transfers came to. */
-export interface Done {
-  written: { planned: PlannedFile; entry: Downloaded; t: Transferred }[];
+export interface TransferTally {
+  written: { planned: PlannedFile; entry: DownloadEntry; transfer: TransferResult }[];
   failed: LeftOut[];
   /** Refused by bk-ci for who asked (401, 403): said once, by `stopped`. */
   denied: LeftOut[];
@@ -36,10 +36,10 @@ export interface Done {
 }
 
 /** What the build operations and download-artifacts take of a download. */
-export interface Fetched {
+export interface DownloadResult {
   outputs: { downloaded: string; 'download-path': string };
   /** The files written, each as the `downloaded` output lists it (which is bounded; this is not). */
-  entries: Downloaded[];
+  entries: DownloadEntry[];
   /** Files written. */
   count: number;
   blocks: Block[];
@@ -56,17 +56,17 @@ export const NEEDS_TICKET =
   'bk-ci serves artifact files only to a logged-in BlueKing session; set bk-token (the bk_token login cookie) to download. access-token and app-code/app-secret can list artifacts and return links, not files';
 
 /** What a 401 or 403 means, from who refused and what was sent to it. */
-export function refusalWords(e: FileError, token: boolean): string {
-  const status = e.status ?? 401;
-  if (e.hop !== undefined && !e.hop.cookie && token)
-    return `${e.hop.origin} refused the download (HTTP ${status}) of a request sent without the login ticket: bk-token goes only to the origins of base-url, console-url and download-hosts. If ${e.hop.origin} is bk-ci's own gateway (bk-ci builds its links from its configured host), add it to download-hosts`;
+export function refusalWords(error: FileError, token: boolean): string {
+  const status = error.status ?? 401;
+  if (error.hop !== undefined && !error.hop.cookie && token)
+    return `${error.hop.origin} refused the download (HTTP ${status}) of a request sent without the login ticket: bk-token goes only to the origins of base-url, console-url and download-hosts. If ${error.hop.origin} is bk-ci's own gateway (bk-ci builds its links from its configured host), add it to download-hosts`;
   if (!token) return `${NEEDS_TICKET} (HTTP ${status})`;
   if (status === 401) return `bk-ci refused bk-token for the download (HTTP 401): ${TICKET_REFUSED}`;
   return "bk-ci refused the download (HTTP 403): the user of bk-token may not download this pipeline's files; ask a manager of the project for the pipeline's download permission";
 }
 
 /** The outputs, the summary's blocks, and the failure, if any. */
-export function report(plan: Plan, done: Done, root: string): Fetched {
+export function report(plan: Plan, done: TransferTally, root: string): DownloadResult {
   const entries = done.written.map((w) => w.entry);
   const blocks: Block[] = [];
   const bytes = entries.reduce((sum, e) => sum + e.size, 0);
@@ -79,11 +79,11 @@ export function report(plan: Plan, done: Done, root: string): Fetched {
       kind: 'table',
       title: `Downloaded files (${done.written.length})`,
       headers: ['File', 'Size', 'Verified', 'Time'],
-      rows: done.written.map(({ planned, entry, t }): Cell[] => [
+      rows: done.written.map(({ planned, entry, transfer }): Cell[] => [
         planned.local,
         formatSize(entry.size),
         entry.verified === 'sha256' ? 'SHA-256' : 'size only (no checksum sent)',
-        `${formatElapsed(t.ms)}${t.resumes > 0 ? `, resumed ${t.resumes}×` : ''}${t.restarts > 0 ? `, started again ${t.restarts}×` : ''}`,
+        `${formatElapsed(transfer.ms)}${transfer.resumes > 0 ? `, resumed ${transfer.resumes}×` : ''}${transfer.restarts > 0 ? `, started again ${transfer.restarts}×` : ''}`,
       ]),
     });
   const left: LeftOut[] = [
@@ -123,7 +123,7 @@ const some = (list: readonly LeftOut[]): string =>
     .join('; ')}${list.length > 5 ? `; and ${list.length - 5} more (in the job summary)` : ''}`;
 
 /** Everything that failed, in one message: the step fails with it after the other files were written. */
-function problemOf(plan: Plan, done: Done): string | undefined {
+function problemOf(plan: Plan, done: TransferTally): string | undefined {
   const parts: string[] = [];
   if (done.cancelled) parts.push('the job was cancelled during the download; no partial file was kept');
   if (done.problem !== undefined) parts.push(done.problem);

@@ -11,7 +11,7 @@ import { formatDuration } from '../base/duration.ts';
 import { CancelledError, LocalError } from '../base/errors.ts';
 import { CERTIFICATE_HINT, describeCause, errorCode, isCertificateCode } from '../http/caller.ts';
 import { type RetryPolicy, retryDelay } from '../http/retry.ts';
-import { admit, FileError, type FileFacts, open, Passing, type Requests } from './answer.ts';
+import { admit, FileError, type FileFacts, open, PassingFailure, type Requests } from './answer.ts';
 import type { Part, TempFiles } from './part-file.ts';
 import { type Watchdog, watchdog } from './silence.ts';
 
@@ -35,10 +35,10 @@ export interface TransferSettings extends Requests {
   retry: RetryPolicy;
   temps: TempFiles;
   /** Bytes kept (negative when a file starts again). */
-  onBytes(n: number): void;
+  onBytes(bytes: number): void;
 }
 
-export interface Transferred {
+export interface TransferResult {
   size: number;
   sha256: string;
   /** `sha256`: the server's checksum matched; `size`: it sent none, the size did. */
@@ -49,14 +49,14 @@ export interface Transferred {
 }
 
 /** Brings one file into `part` and keeps it at `dest` once verified; on any failure nothing stays. */
-export async function transfer(src: Source, part: Part, dest: string, c: TransferSettings): Promise<Transferred> {
-  const started = c.clock.now();
+export async function transfer(src: Source, part: Part, dest: string, settings: TransferSettings): Promise<TransferResult> {
+  const started = settings.clock.now();
   try {
-    const f = await fill(src, part, c);
-    const sha256 = f.hash.digest('hex');
-    const verified = verify(src, part.size, f, sha256);
+    const facts = await fill(src, part, settings);
+    const sha256 = facts.hash.digest('hex');
+    const verified = verify(src, part.size, facts, sha256);
     await part.keep(dest);
-    return { size: part.size, sha256, verified, ms: c.clock.now() - started, resumes: f.resumes, restarts: f.restarts };
+    return { size: part.size, sha256, verified, ms: settings.clock.now() - started, resumes: facts.resumes, restarts: facts.restarts };
   } catch (e) {
     await part.discard();
     throw e;
@@ -64,8 +64,8 @@ export async function transfer(src: Source, part: Part, dest: string, c: Transfe
 }
 
 /** Attempts until the file is whole, each passing failure costing one of `retries`, Retry-After honoured. */
-async function fill(src: Source, part: Part, c: TransferSettings): Promise<FileFacts> {
-  const f: FileFacts = {
+async function fill(src: Source, part: Part, settings: TransferSettings): Promise<FileFacts> {
+  const facts: FileFacts = {
     total: src.size,
     etag: undefined,
     checksum: undefined,
@@ -76,24 +76,24 @@ async function fill(src: Source, part: Part, c: TransferSettings): Promise<FileF
   };
   for (let retry = 0; ; retry++) {
     try {
-      if (c.clock.now() > c.deadline) throw timedOut(src);
-      await attempt(src, part, f, c);
-      if (f.total === undefined || part.size === f.total) return f;
-      throw new Passing(`the answer ended after ${part.size} of ${f.total} bytes`, { kind: 'network', beforeSend: false });
+      if (settings.clock.now() > settings.deadline) throw timedOut(src);
+      await attempt(src, part, facts, settings);
+      if (facts.total === undefined || part.size === facts.total) return facts;
+      throw new PassingFailure(`the answer ended after ${part.size} of ${facts.total} bytes`, { kind: 'network', beforeSend: false });
     } catch (e) {
-      if (!(e instanceof Passing)) throw e;
-      const delay = retryDelay(retry + 1, e.failure, c.clock.now(), c.random, c.retry);
-      if (retry < c.retry.retries && c.clock.now() + delay > c.deadline) throw timedOut(src);
-      if (retry >= c.retry.retries || delay > c.retry.maxRetryAfterMs)
+      if (!(e instanceof PassingFailure)) throw e;
+      const delay = retryDelay(retry + 1, e.failure, settings.clock.now(), settings.random, settings.retry);
+      if (retry < settings.retry.retries && settings.clock.now() + delay > settings.deadline) throw timedOut(src);
+      if (retry >= settings.retry.retries || delay > settings.retry.maxRetryAfterMs)
         throw new FileError(
           e.failure.kind === 'timeout' ? 'timeout' : e.failure.kind === 'status' ? 'server' : 'network',
           `${e.message}${retry > 0 ? ` (after ${retry} ${retry === 1 ? 'retry' : 'retries'})` : ''}`,
           e.failure.kind === 'status' ? { status: e.failure.status } : {},
         );
-      const next = f.ranges && part.size > 0 ? `resuming at byte ${part.size}` : part.size > 0 ? 'starting it again' : 'trying again';
-      c.log.info(`${src.path}: ${e.message}; ${next}, retry ${retry + 1} of ${c.retry.retries} in ${formatDuration(delay)}`);
-      await c.clock.sleep(delay, AbortSignal.any([c.cancel, c.deadlineSignal])).catch(() => {
-        throw c.cancel.aborted ? new CancelledError() : timedOut(src);
+      const next = facts.ranges && part.size > 0 ? `resuming at byte ${part.size}` : part.size > 0 ? 'starting it again' : 'trying again';
+      settings.log.info(`${src.path}: ${e.message}; ${next}, retry ${retry + 1} of ${settings.retry.retries} in ${formatDuration(delay)}`);
+      await settings.clock.sleep(delay, AbortSignal.any([settings.cancel, settings.deadlineSignal])).catch(() => {
+        throw settings.cancel.aborted ? new CancelledError() : timedOut(src);
       });
     }
   }
@@ -103,42 +103,43 @@ const timedOut = (src: Source): FileError =>
   new FileError('timeout', `the step's timeout passed while ${src.path} was being downloaded; it was not kept`);
 
 /** One request (and its redirects) and its body, from where the file stands. */
-async function attempt(src: Source, part: Part, f: FileFacts, c: TransferSettings): Promise<void> {
-  const from = f.ranges ? part.size : 0;
-  if (from === 0 && part.size > 0) await restart(part, f, c);
+async function attempt(src: Source, part: Part, facts: FileFacts, settings: TransferSettings): Promise<void> {
+  const from = facts.ranges ? part.size : 0;
+  if (from === 0 && part.size > 0) await restart(part, facts, settings);
   const silence = new AbortController();
-  const watch = watchdog(c.clock, c.silenceMs, () => silence.abort());
-  const signal = AbortSignal.any([c.cancel, c.deadlineSignal, silence.signal]);
+  const watch = watchdog(settings.clock, settings.silenceMs, () => silence.abort());
+  const signal = AbortSignal.any([settings.cancel, settings.deadlineSignal, silence.signal]);
   try {
-    const res = await open(src, from, signal, c);
+    const res = await open(src, from, signal, settings);
     watch.touch();
-    if ((await admit(res, from, f)) === 'rest') f.resumes++;
+    if ((await admit(res, from, facts)) === 'rest') facts.resumes++;
     // The whole file, where a part of it is already written: it starts again.
-    else if (part.size > 0) await restart(part, f, c);
-    await pump(res.body, part, f, watch, c);
+    else if (part.size > 0) await restart(part, facts, settings);
+    await pump(res.body, part, facts, watch, settings);
   } catch (e) {
-    if (c.cancel.aborted) throw new CancelledError();
-    if (c.deadlineSignal.aborted) throw timedOut(src);
-    if (e instanceof Passing || e instanceof FileError || e instanceof LocalError) throw e;
-    if (silence.signal.aborted) throw new Passing(`nothing came for ${formatDuration(c.silenceMs)} (request-timeout)`, { kind: 'timeout' });
+    if (settings.cancel.aborted) throw new CancelledError();
+    if (settings.deadlineSignal.aborted) throw timedOut(src);
+    if (e instanceof PassingFailure || e instanceof FileError || e instanceof LocalError) throw e;
+    if (silence.signal.aborted)
+      throw new PassingFailure(`nothing came for ${formatDuration(settings.silenceMs)} (request-timeout)`, { kind: 'timeout' });
     const code = errorCode(e);
     if (isCertificateCode(code)) throw new FileError('network', `${describeCause(e)}. ${CERTIFICATE_HINT}`, { cause: e });
-    throw new Passing(`the connection failed (${code ?? describeCause(e)})`, { kind: 'network', beforeSend: false });
+    throw new PassingFailure(`the connection failed (${code ?? describeCause(e)})`, { kind: 'network', beforeSend: false });
   } finally {
     watch.stop();
   }
 }
 
 /** The file starts again from its first byte. */
-async function restart(part: Part, f: FileFacts, c: TransferSettings): Promise<void> {
-  c.onBytes(-part.size);
+async function restart(part: Part, facts: FileFacts, settings: TransferSettings): Promise<void> {
+  settings.onBytes(-part.size);
   await part.truncate();
-  f.hash = createHash('sha256');
-  f.restarts++;
+  facts.hash = createHash('sha256');
+  facts.restarts++;
 }
 
 /** The body into the file, hashed as it is written; the silence watch told of every chunk. */
-async function pump(body: Readable, part: Part, f: FileFacts, watch: Watchdog, c: TransferSettings): Promise<void> {
+async function pump(body: Readable, part: Part, facts: FileFacts, watch: Watchdog, settings: TransferSettings): Promise<void> {
   let writing: Promise<void> = Promise.resolve();
   let failed: unknown;
   const sink = new Writable({
@@ -146,20 +147,20 @@ async function pump(body: Readable, part: Part, f: FileFacts, watch: Watchdog, c
     writev(entries, done) {
       watch.touch();
       const chunks = entries.map((e) => e.chunk as Buffer);
-      const n = chunks.reduce((sum, ch) => sum + ch.byteLength, 0);
-      if (f.total !== undefined && part.size + n > f.total) {
-        done(new FileError('integrity', `the server sent more than the ${f.total} bytes bk-ci lists`));
+      const bytes = chunks.reduce((sum, ch) => sum + ch.byteLength, 0);
+      if (facts.total !== undefined && part.size + bytes > facts.total) {
+        done(new FileError('integrity', `the server sent more than the ${facts.total} bytes bk-ci lists`));
         return;
       }
-      for (const ch of chunks) f.hash.update(ch);
+      for (const ch of chunks) facts.hash.update(ch);
       writing = part.write(chunks).then(
         () => {
-          c.onBytes(n);
+          settings.onBytes(bytes);
           done();
         },
-        (e: unknown) => {
-          failed = e;
-          done(e as Error);
+        (error: unknown) => {
+          failed = error;
+          done(error as Error);
         },
       );
     },
@@ -175,12 +176,12 @@ async function pump(body: Readable, part: Part, f: FileFacts, watch: Watchdog, c
 }
 
 /** Size and checksum, as the server and bk-ci said them; undefined sizes are an error, not a guess. */
-function verify(src: Source, size: number, f: FileFacts, sha256: string): 'sha256' | 'size' {
-  if (f.total === undefined)
+function verify(src: Source, size: number, facts: FileFacts, sha256: string): 'sha256' | 'size' {
+  if (facts.total === undefined)
     throw new FileError('integrity', 'neither bk-ci nor the server said how large the file is, so it cannot be verified');
   if (src.size !== undefined && size !== src.size) throw new FileError('integrity', `${size} bytes came, bk-ci lists ${src.size}`);
-  if (f.checksum === undefined) return 'size';
-  if (f.checksum.value !== sha256)
-    throw new FileError('integrity', `its SHA-256 is ${sha256}, but the server's ${f.checksum.from} says ${f.checksum.value}`);
+  if (facts.checksum === undefined) return 'size';
+  if (facts.checksum.value !== sha256)
+    throw new FileError('integrity', `its SHA-256 is ${sha256}, but the server's ${facts.checksum.from} says ${facts.checksum.value}`);
   return 'sha256';
 }

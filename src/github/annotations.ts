@@ -57,16 +57,16 @@ function resolved(path: string): string | undefined {
 
 /** A path as a slash-separated one: a file:// URI decoded, backslashes made slashes, a drive letter dropped. */
 function slashed(printed: string): string | undefined {
-  let p = printed;
-  const uri = /^file:\/\/(.*)/s.exec(p);
+  let path = printed;
+  const uri = /^file:\/\/(.*)/s.exec(path);
   if (uri !== null) {
     try {
-      p = decodeURIComponent(uri[1] ?? '');
+      path = decodeURIComponent(uri[1] ?? '');
     } catch {
       return undefined;
     }
   }
-  return p.replace(/\\/g, '/').replace(/^\/?[A-Za-z]:\//, '/');
+  return path.replace(/\\/g, '/').replace(/^\/?[A-Za-z]:\//, '/');
 }
 
 /**
@@ -81,14 +81,14 @@ export function repositoryPath(
   isFile: (relative: string) => boolean,
   roots = workspaceRoots(undefined),
 ): string | undefined {
-  const p = slashed(printed);
-  if (p === undefined) return undefined;
-  const rests = p.startsWith('/')
+  const path = slashed(printed);
+  if (path === undefined) return undefined;
+  const rests = path.startsWith('/')
     ? roots
-        .map((r) => r.exec(p))
+        .map((r) => r.exec(path))
         .filter((m) => m !== null)
-        .map((m) => p.slice(m[0].length))
-    : [p];
+        .map((m) => path.slice(m[0].length))
+    : [path];
   // GitHub's path is the repository's own form: `/` between names, no control character.
   return rests.map(resolved).find((path) => path !== undefined && !/[\p{Cc}\p{Cs}]/u.test(path) && isFile(path));
 }
@@ -99,10 +99,10 @@ export function fitBytes(text: string, bytes: number): string {
   if (Buffer.byteLength(clean) <= bytes) return clean;
   let out = '';
   let used = Buffer.byteLength('…');
-  for (const c of clean) {
-    used += Buffer.byteLength(c);
+  for (const char of clean) {
+    used += Buffer.byteLength(char);
     if (used > bytes) break;
-    out += c;
+    out += char;
   }
   return `${out}…`;
 }
@@ -111,16 +111,16 @@ export function fitBytes(text: string, bytes: number): string {
 const isPosition = (n: number | undefined): n is number => Number.isSafeInteger(n) && Number(n) >= 1 && Number(n) <= LINE_MAX;
 
 /** The annotation of a diagnostic on the repository's file `path`: valid whatever the build printed. */
-function annotation(d: Diagnostic, path: string): Annotation {
-  const message = fitBytes(d.message.trim(), MESSAGE_BYTES).trim();
+function annotation(diagnostic: Diagnostic, path: string): Annotation {
+  const message = fitBytes(diagnostic.message.trim(), MESSAGE_BYTES).trim();
   return {
     path,
-    start_line: d.line,
-    end_line: d.line,
+    start_line: diagnostic.line,
+    end_line: diagnostic.line,
     // One line, so columns may be given: GitHub refuses them only across lines.
-    ...(isPosition(d.column) ? { start_column: d.column, end_column: d.column } : {}),
-    annotation_level: d.level,
-    message: message === '' ? (d.level === 'failure' ? 'error' : 'warning') : message,
+    ...(isPosition(diagnostic.column) ? { start_column: diagnostic.column, end_column: diagnostic.column } : {}),
+    annotation_level: diagnostic.level,
+    message: message === '' ? (diagnostic.level === 'failure' ? 'error' : 'warning') : message,
   };
 }
 
@@ -151,21 +151,21 @@ export function annotationsOf(found: FoundDiagnostics | undefined, place: (print
   };
   const seen = new Set<string>();
   const placed: Annotation[] = [];
-  for (const d of all) {
-    if (!isPosition(d.line)) {
+  for (const diagnostic of all) {
+    if (!isPosition(diagnostic.line)) {
       tally.badLine++;
       continue;
     }
-    const path = place(d.path);
+    const path = place(diagnostic.path);
     if (path === undefined) {
       tally.outside++;
-      tally.outsideExample ??= d.path;
+      tally.outsideExample ??= diagnostic.path;
       continue;
     }
-    const a = annotation(d, path);
-    const key = JSON.stringify([a.path, a.start_line, a.start_column, a.message]);
+    const note = annotation(diagnostic, path);
+    const key = JSON.stringify([note.path, note.start_line, note.start_column, note.message]);
     if (seen.has(key)) tally.repeated++;
-    else placed.push(a);
+    else placed.push(note);
     seen.add(key);
   }
   const ordered = [...placed.filter((a) => a.annotation_level === 'failure'), ...placed.filter((a) => a.annotation_level !== 'failure')];
@@ -179,15 +179,17 @@ export function annotationsOf(found: FoundDiagnostics | undefined, place: (print
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** What the check's text and the job summary say of the messages: how many, how many annotated, and why not the others. */
-function sentence(total: number, t: Tally): string {
+function sentence(total: number, tally: Tally): string {
   const found = `${plural(total, 'compiler message')} in the failed steps' logs`;
-  if (t.annotated === total) return `${found}, all annotated on the check run.`;
+  if (tally.annotated === total) return `${found}, all annotated on the check run.`;
   const why = [
-    ...(t.beyond > 0 ? [`${t.beyond} beyond the ${ANNOTATIONS_MAX} GitHub takes in one update`] : []),
-    ...(t.outside > 0 ? [`${t.outside} on files outside the repository's checkout (e.g. ${(t.outsideExample ?? '').slice(0, 200)})`] : []),
-    ...(t.repeated > 0 ? [`${t.repeated} repeated`] : []),
-    ...(t.badLine > 0 ? [`${t.badLine} with a line number no file has (0, or beyond ${LINE_MAX})`] : []),
-    ...(t.unkept > 0 ? [`${t.unkept} not kept (the first ${KEPT_PER_STEP} of a step are, ${KEPT_IN_ALL} in all)`] : []),
+    ...(tally.beyond > 0 ? [`${tally.beyond} beyond the ${ANNOTATIONS_MAX} GitHub takes in one update`] : []),
+    ...(tally.outside > 0
+      ? [`${tally.outside} on files outside the repository's checkout (e.g. ${(tally.outsideExample ?? '').slice(0, 200)})`]
+      : []),
+    ...(tally.repeated > 0 ? [`${tally.repeated} repeated`] : []),
+    ...(tally.badLine > 0 ? [`${tally.badLine} with a line number no file has (0, or beyond ${LINE_MAX})`] : []),
+    ...(tally.unkept > 0 ? [`${tally.unkept} not kept (the first ${KEPT_PER_STEP} of a step are, ${KEPT_IN_ALL} in all)`] : []),
   ];
-  return `${found}: ${t.annotated} annotated on the check run; not annotated: ${why.join('; ')}.`;
+  return `${found}: ${tally.annotated} annotated on the check run; not annotated: ${why.join('; ')}.`;
 }

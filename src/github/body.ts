@@ -4,7 +4,7 @@
 // lands); and the conclusion with its title and first line only.
 import { cut } from '../base/text.ts';
 import { MESSAGE_LIMIT, markdown, type Part, plainLine, type Scrub } from './text.ts';
-import type { Shown } from './view.ts';
+import type { CheckView } from './view.ts';
 
 /** Compiler messages as annotations, and the sentence that counts them (annotations.ts). */
 export interface Notes {
@@ -18,7 +18,7 @@ export const SMALLEST: Size = 2;
 
 /** What a write sends besides what the check shows. */
 export interface BodyOf {
-  shown: Shown;
+  shown: CheckView;
   notes?: Notes | undefined;
   size: Size;
   /** The build's page, when known. */
@@ -36,18 +36,19 @@ export const OFF_WORDS: Record<AnnotationsOff, string> = {
 };
 
 /** An annotation with every text in it scrubbed; undefined when its path held a secret (it would name no file). */
-function scrubbed(a: object, scrub: Scrub): object | undefined {
+function scrubbed(value: object, scrub: Scrub): object | undefined {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) out[k] = typeof v === 'string' ? (k === 'message' ? cut(scrub(v), MESSAGE_LIMIT) : scrub(v)) : v;
-  return 'path' in a && out.path !== a.path ? undefined : out;
+  for (const [key, field] of Object.entries(value))
+    out[key] = typeof field === 'string' ? (key === 'message' ? cut(scrub(field), MESSAGE_LIMIT) : scrub(field)) : field;
+  return 'path' in value && out.path !== value.path ? undefined : out;
 }
 
 /** The text: the failed steps and their lines, and the compiler messages counted (annotations.ts), or said to be off the diff. */
-function textParts(b: BodyOf): Part[] {
-  const { shown, notes, size } = b;
+function textParts(body: BodyOf): Part[] {
+  const { shown, notes, size } = body;
   if (size === 2) return [];
   const off = size === 1 && notes !== undefined && notes.annotations.length > 0;
-  const said = notes?.said === undefined ? '' : `${notes.said}${off ? ` ${OFF_WORDS[b.annotationsOff ?? 'refused']}` : ''}`;
+  const said = notes?.said === undefined ? '' : `${notes.said}${off ? ` ${OFF_WORDS[body.annotationsOff ?? 'refused']}` : ''}`;
   return [...shown.text, ...(said === '' ? [] : [{ kind: 'note' as const, text: said }])];
 }
 
@@ -55,11 +56,11 @@ function textParts(b: BodyOf): Part[] {
 const detailsOf = (url = '', scrub: Scrub): string | undefined => (/^https?:\/\/\S+$/.test(url) && scrub(url) === url ? url : undefined);
 
 /** What an update sends (a create adds the name, commit and build id). */
-export function updateBody(b: BodyOf, scrub: Scrub): Record<string, unknown> {
-  const { shown, notes, size } = b;
-  const text = markdown(textParts(b), scrub);
+export function updateBody(body: BodyOf, scrub: Scrub): Record<string, unknown> {
+  const { shown, notes, size } = body;
+  const text = markdown(textParts(body), scrub);
   const annotations = size === 0 ? (notes?.annotations ?? []).flatMap((a) => scrubbed(a, scrub) ?? []) : [];
-  const details = detailsOf(b.details, scrub);
+  const details = detailsOf(body.details, scrub);
   return {
     status: shown.status,
     ...(shown.conclusion === undefined ? {} : { conclusion: shown.conclusion }),

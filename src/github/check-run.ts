@@ -20,7 +20,7 @@ type CheckRunData = z.infer<typeof checkRun>;
 const checkRuns = z.looseObject({ check_runs: z.array(checkRun) });
 
 /** How a write went. */
-export type Sent = { ok: true } | { ok: false; problem: Problem };
+export type WriteResult = { ok: true } | { ok: false; problem: Problem };
 
 export class CheckRunOnGitHub {
   readonly #gh: GitHub;
@@ -48,17 +48,17 @@ export class CheckRunOnGitHub {
   }
 
   /** Sends the body to this build's run: updated when the step has it or finds it, else created. */
-  async write(body: BodyOf, name: string, buildId: string): Promise<Sent> {
+  async write(body: BodyOf, name: string, buildId: string): Promise<WriteResult> {
     const ours = await this.#ours(name, buildId);
     if (!ours.ok) return ours;
     return this.#run === undefined ? this.create(body, name, buildId) : this.#update(this.#run.id, body);
   }
 
   /** This build's check run: the one this step has, or found on the commit when one may be there; a problem when GitHub could not say. */
-  async #ours(name: string, buildId: string): Promise<Sent> {
+  async #ours(name: string, buildId: string): Promise<WriteResult> {
     if (this.#run !== undefined || !this.mayExist) return { ok: true };
     const { owner, repo, sha } = this.#target;
-    const r = await this.#gh.call(
+    const answer = await this.#gh.call(
       {
         method: 'GET',
         route: '/repos/{owner}/{repo}/commits/{ref}/check-runs',
@@ -67,17 +67,17 @@ export class CheckRunOnGitHub {
       checkRuns,
     );
     // Unknown is not none: nothing is created on a look-up that failed.
-    if (!r.ok) return r;
+    if (!answer.ok) return answer;
     this.mayExist = false;
-    this.#run = ownRun(r.data.check_runs, name, buildId);
+    this.#run = ownRun(answer.data.check_runs, name, buildId);
     if (this.#run !== undefined)
       this.#log.info(`check: took over the check run "${name}" (${this.#run.id}) of build ${buildId} on ${sha.slice(0, 7)}`);
     return { ok: true };
   }
 
-  async #update(id: number, body: BodyOf): Promise<Sent> {
+  async #update(id: number, body: BodyOf): Promise<WriteResult> {
     const { owner, repo } = this.#target;
-    const r = await this.#gh.call(
+    const answer = await this.#gh.call(
       {
         method: 'PATCH',
         route: '/repos/{owner}/{repo}/check-runs/{check_run_id}',
@@ -85,12 +85,12 @@ export class CheckRunOnGitHub {
       },
       checkRun,
     );
-    if (r.ok) this.#run = r.data;
-    return r;
+    if (answer.ok) this.#run = answer.data;
+    return answer;
   }
 
   /** Creates the run; one for a build (`externalId`) whose answer was lost may exist from then on. */
-  async create(body: BodyOf, name: string, externalId: string | undefined): Promise<Sent> {
+  async create(body: BodyOf, name: string, externalId: string | undefined): Promise<WriteResult> {
     const { owner, repo, sha } = this.#target;
     const params = {
       owner,
@@ -100,11 +100,11 @@ export class CheckRunOnGitHub {
       ...(externalId === undefined ? {} : { external_id: externalId }),
       ...updateBody(body, this.#scrub),
     };
-    const r = await this.#gh.call({ method: 'POST', route: '/repos/{owner}/{repo}/check-runs', params }, checkRun);
-    if (r.ok) {
-      this.#run = r.data;
-      this.#log.info(`check: "${name}" on ${sha.slice(0, 7)}: ${r.data.html_url ?? r.data.id}`);
-    } else this.mayExist ||= r.problem.maybeApplied && externalId !== undefined;
-    return r;
+    const answer = await this.#gh.call({ method: 'POST', route: '/repos/{owner}/{repo}/check-runs', params }, checkRun);
+    if (answer.ok) {
+      this.#run = answer.data;
+      this.#log.info(`check: "${name}" on ${sha.slice(0, 7)}: ${answer.data.html_url ?? answer.data.id}`);
+    } else this.mayExist ||= answer.problem.maybeApplied && externalId !== undefined;
+    return answer;
   }
 }

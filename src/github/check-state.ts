@@ -32,8 +32,8 @@ export interface RunSeen {
  */
 export function ownRun<R extends RunSeen>(runs: readonly R[], name: string, buildId: string): R | undefined {
   let own: R | undefined;
-  for (const r of runs)
-    if (r.name === name && r.external_id === buildId && r.status !== 'completed' && (own === undefined || r.id > own.id)) own = r;
+  for (const run of runs)
+    if (run.name === name && run.external_id === buildId && run.status !== 'completed' && (own === undefined || run.id > own.id)) own = run;
   return own;
 }
 
@@ -62,11 +62,11 @@ export class Cadence {
 }
 
 /** When the time GitHub may take is over: the step's timeout and its grace, the end's own budget, a cancel's window. */
-export function until(t: { deadline: number; finishedAt?: number | undefined; cancelledAt?: number | undefined }): number {
+export function until(times: { deadline: number; finishedAt?: number | undefined; cancelledAt?: number | undefined }): number {
   return Math.min(
-    t.deadline + END_GRACE_MS,
-    t.finishedAt === undefined ? Number.POSITIVE_INFINITY : t.finishedAt + FINAL_BUDGET_MS,
-    t.cancelledAt === undefined ? Number.POSITIVE_INFINITY : t.cancelledAt + CANCEL_WINDOW_MS,
+    times.deadline + END_GRACE_MS,
+    times.finishedAt === undefined ? Number.POSITIVE_INFINITY : times.finishedAt + FINAL_BUDGET_MS,
+    times.cancelledAt === undefined ? Number.POSITIVE_INFINITY : times.cancelledAt + CANCEL_WINDOW_MS,
   );
 }
 
@@ -88,9 +88,9 @@ export class FirstOfKind {
  * What a last update that failed leads to: a smaller body at once when GitHub refused this one
  * (422), again after the cadence when GitHub failed and another attempt is left, else stop.
  */
-export function afterFailedFinal(p: Problem, size: number, smallest: number, attempts: number): 'smaller' | 'again' | 'stop' {
-  if (p.kind === 'invalid') return size < smallest ? 'smaller' : 'stop';
-  if (ENDS_CHECK.has(p.kind) || p.kind === 'late') return 'stop';
+export function afterFailedFinal(problem: Problem, size: number, smallest: number, attempts: number): 'smaller' | 'again' | 'stop' {
+  if (problem.kind === 'invalid') return size < smallest ? 'smaller' : 'stop';
+  if (ENDS_CHECK.has(problem.kind) || problem.kind === 'late') return 'stop';
   return attempts < FINAL_ATTEMPTS ? 'again' : 'stop';
 }
 

@@ -7,15 +7,15 @@ import type { Problem } from './client.ts';
 const FIX = 'give the job `permissions: checks: write` (a pull request from a fork gets a read-only token: its check cannot be written)';
 
 /** The problem, in words, with what to do about it. */
-export function describeProblem(p: Problem): string {
-  const said = `${p.status === undefined ? '' : `${p.status}: `}${p.message}`;
-  switch (p.kind) {
+export function describeProblem(problem: Problem): string {
+  const said = `${problem.status === undefined ? '' : `${problem.status}: `}${problem.message}`;
+  switch (problem.kind) {
     case 'forbidden':
       return `GitHub refused to write the check run (${said}): the token may not write checks; ${FIX}`;
     case 'auth':
       return `GitHub refused github-token (${said}): give a valid token (by default the job's GITHUB_TOKEN) with \`permissions: checks: write\``;
     case 'rate':
-      return `GitHub's rate limit was reached (${said}${p.waitMs === undefined ? '' : `; it asked to wait ${formatDuration(p.waitMs)}`}): GITHUB_TOKEN has 1,000 requests an hour per repository, shared by every job`;
+      return `GitHub's rate limit was reached (${said}${problem.waitMs === undefined ? '' : `; it asked to wait ${formatDuration(problem.waitMs)}`}): GITHUB_TOKEN has 1,000 requests an hour per repository, shared by every job`;
     case 'refused':
       return `GitHub refused the check run (${said})`;
     case 'invalid':
@@ -30,19 +30,19 @@ export function describeProblem(p: Problem): string {
 }
 
 /** A problem while the build runs: what it means for the check. */
-export function whileRunning(p: Problem, ends: boolean, nextMs: number): string {
-  if (ends) return `check: ${describeProblem(p)}. The build is followed as without check.`;
-  const next = p.kind === 'invalid' ? 'the next update carries less' : 'the check run may lag behind the build';
-  return `check: ${describeProblem(p)}; ${next} (its next update in ${formatDuration(nextMs)} at the earliest)`;
+export function whileRunning(problem: Problem, ends: boolean, nextMs: number): string {
+  if (ends) return `check: ${describeProblem(problem)}. The build is followed as without check.`;
+  const next = problem.kind === 'invalid' ? 'the next update carries less' : 'the check run may lag behind the build';
+  return `check: ${describeProblem(problem)}; ${next} (its next update in ${formatDuration(nextMs)} at the earliest)`;
 }
 
 /** How the check was left when its last update could not be made. */
-export function leftWords(o: { name: string; runId: number | undefined; mayExist: boolean; buildId: string; why: string }): string {
-  if (o.runId !== undefined)
-    return `check: the check run "${o.name}" (${o.runId}) was left in progress, showing the build as it was last sent: ${o.why}`;
-  if (o.mayExist)
-    return `check: a check run "${o.name}" for build ${o.buildId} may exist on GitHub (a create's answer was lost and GitHub could not say whether it was made); if it does, it is left in progress: ${o.why}`;
-  return `check: no check run was written for build ${o.buildId}: ${o.why}`;
+export function leftWords(check: { name: string; runId: number | undefined; mayExist: boolean; buildId: string; why: string }): string {
+  if (check.runId !== undefined)
+    return `check: the check run "${check.name}" (${check.runId}) was left in progress, showing the build as it was last sent: ${check.why}`;
+  if (check.mayExist)
+    return `check: a check run "${check.name}" for build ${check.buildId} may exist on GitHub (a create's answer was lost and GitHub could not say whether it was made); if it does, it is left in progress: ${check.why}`;
+  return `check: no check run was written for build ${check.buildId}: ${check.why}`;
 }
 
 /** GitHub asked to wait longer than the step may. */

@@ -9,17 +9,17 @@ import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
+import type { BuildView } from '../pipeline/build.ts';
 import { endOf } from '../pipeline/status.ts';
-import type { WatchView } from '../pipeline/watch.ts';
 import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './annotations.ts';
 import { type AnnotationsOff, type BodyOf, OFF_WORDS, type Size, SMALLEST } from './body.ts';
-import { CheckRunOnGitHub, type Sent } from './check-run.ts';
+import { CheckRunOnGitHub, type WriteResult } from './check-run.ts';
 import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, sizeAgain, until } from './check-state.ts';
 import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
 import { plainLine, type Scrub } from './text.ts';
-import { type Label, type Shown, shownAtEnd, shownWhileRunning } from './view.ts';
+import { type CheckView, type Label, shownAtEnd, shownWhileRunning } from './view.ts';
 
 export interface CheckOptions {
   token: string;
@@ -64,7 +64,7 @@ export class BuildCheck {
   #inFlight = false;
   #sentKey: string | undefined;
   #build: CheckedBuild | undefined;
-  #view: WatchView | undefined;
+  #view: BuildView | undefined;
   #finishedAt: number | undefined;
   #cancelledAt: number | undefined;
   /** While the last update is made, problems go into its one line instead of lines of their own. */
@@ -74,29 +74,29 @@ export class BuildCheck {
   /** Why the last update left the annotations out, when a smaller one went. */
   #annotationsOff: AnnotationsOff = 'refused';
 
-  private constructor(send: Send, target: CheckTarget, o: CheckOptions) {
+  private constructor(send: Send, target: CheckTarget, options: CheckOptions) {
     this.#target = target;
-    this.#o = o;
-    this.#gh = new GitHub(send, { clock: o.clock, scrub: o.scrub, until: () => this.#until() });
-    this.#run = new CheckRunOnGitHub(this.#gh, target, o.log, o.scrub);
+    this.#o = options;
+    this.#gh = new GitHub(send, { clock: options.clock, scrub: options.scrub, until: () => this.#until() });
+    this.#run = new CheckRunOnGitHub(this.#gh, target, options.log, options.scrub);
     // After a cancel the last update goes out within the cancel's window; what was under way is given up, said at most in debug.
     const cancelled = (): void => {
-      this.#cancelledAt = o.clock.now();
+      this.#cancelledAt = options.clock.now();
       this.#quiet = true;
       this.#gh.abortInFlight();
     };
-    if (o.signal.aborted) cancelled();
-    else o.signal.addEventListener('abort', cancelled, { once: true });
+    if (options.signal.aborted) cancelled();
+    else options.signal.addEventListener('abort', cancelled, { once: true });
   }
 
   /** The check for this step, or undefined (with one warning) when the workflow names no commit. */
-  static async open(o: CheckOptions): Promise<BuildCheck | undefined> {
-    const target = checkTarget(o.env);
+  static async open(options: CheckOptions): Promise<BuildCheck | undefined> {
+    const target = checkTarget(options.env);
     if (typeof target === 'string') {
-      o.log.warning(`check: no check run is written: ${target}`);
+      options.log.warning(`check: no check run is written: ${target}`);
       return undefined;
     }
-    return new BuildCheck(o.send ?? (await octokitSend(o.token, target.apiUrl)), target, o);
+    return new BuildCheck(options.send ?? (await octokitSend(options.token, target.apiUrl)), target, options);
   }
 
   /** The outputs check-run-id and check-url. */
@@ -111,12 +111,12 @@ export class BuildCheck {
   }
 
   /** After each poll: sends what the check shows when it changed, at the cadence, never waiting for GitHub. */
-  readonly onView = (v: WatchView): void => {
-    if (v.last === undefined) return;
-    this.#view = v;
+  readonly onView = (view: BuildView): void => {
+    if (view.last === undefined) return;
+    this.#view = view;
     // An end is shown once, by finish(), with the step's conclusion.
-    if (this.#off || this.#inFlight || this.#build === undefined || v.conclusion !== undefined || endOf(v.last) !== 'waiting') return;
-    const shown = shownWhileRunning(v.last, v.pending, this.#label());
+    if (this.#off || this.#inFlight || this.#build === undefined || view.conclusion !== undefined || endOf(view.last) !== 'waiting') return;
+    const shown = shownWhileRunning(view.last, view.pending, this.#label());
     if (shown.key === this.#sentKey || this.#cadence.waitFrom(this.#o.clock.now()) > 0 || this.#cancelledAt !== undefined) return;
     this.#inFlight = true;
     this.#busy = this.#write(shown, undefined, this.#progressSize).finally(() => {
@@ -126,7 +126,7 @@ export class BuildCheck {
 
   /** bk-ci refused the start: a completed failure check saying why. */
   async refused(reason: string, pipelineId: string, historyUrl: string): Promise<void> {
-    const shown: Shown = {
+    const shown: CheckView = {
       status: 'completed',
       conclusion: 'failure',
       title: 'bk-ci did not start the build',
@@ -134,29 +134,29 @@ export class BuildCheck {
       text: [],
       key: 'refused',
     };
-    const r = await this.#run.create({ shown, size: 0, details: historyUrl }, this.#o.name ?? `bk-ci ${pipelineId}`, undefined);
-    if (!r.ok) this.#report(r.problem);
+    const written = await this.#run.create({ shown, size: 0, details: historyUrl }, this.#o.name ?? `bk-ci ${pipelineId}`, undefined);
+    if (!written.ok) this.#report(written.problem);
   }
 
   /** The end: the step's conclusion, sent once (again once within a bound); one line when the check could not be completed. */
-  async finish(o: Outcome, message: string | undefined): Promise<void> {
+  async finish(outcome: Outcome, message: string | undefined): Promise<void> {
     this.#finishedAt = this.#o.clock.now();
     try {
       await this.#busy;
       if (this.#off || this.#build === undefined) return;
-      const shown = shownAtEnd(o, this.#label(), message, this.#view?.last, this.#cancelledAt !== undefined);
-      const notes = this.#annotations(o);
+      const shown = shownAtEnd(outcome, this.#label(), message, this.#view?.last, this.#cancelledAt !== undefined);
+      const notes = this.#annotations(outcome);
       const left = await this.#final(shown, notes);
       if (left !== undefined) this.#o.log.warning(left);
       if (notes.said !== undefined)
-        o.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed, this.#annotationsOff)]] });
+        outcome.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed, this.#annotationsOff)]] });
     } catch (e) {
       this.#o.log.warning(`check: the check run could not be completed: ${errorMessage(e)}`);
     }
   }
 
   /** The last update: at once, smaller at once when GitHub refused it, again after the cadence; words when it did not land. */
-  async #final(shown: Shown, notes: Notes | undefined): Promise<string | undefined> {
+  async #final(shown: CheckView, notes: Notes | undefined): Promise<string | undefined> {
     const { clock } = this.#o;
     this.#quiet = true;
     let attempts = 0;
@@ -167,19 +167,19 @@ export class BuildCheck {
       if (clock.now() + wait >= this.#until()) return this.#left(problem, wait);
       // A cancel ends the wait and shortens the window: looked at again. After one, the wait fits the window.
       if (wait > 0 && !(await this.#sleep(wait))) continue;
-      const r = await this.#write(shown, notes, size);
-      if (r.ok) {
+      const written = await this.#write(shown, notes, size);
+      if (written.ok) {
         this.#landed = size;
         return undefined;
       }
-      problem = r.problem;
-      if (r.problem.kind !== 'invalid') attempts += 1;
-      const next = afterFailedFinal(r.problem, size, SMALLEST, attempts);
+      problem = written.problem;
+      if (written.problem.kind !== 'invalid') attempts += 1;
+      const next = afterFailedFinal(written.problem, size, SMALLEST, attempts);
       // GitHub will not take the check from this token: said once already, and nothing of it is there.
       if (next === 'stop' && ENDS_CHECK.has(problem.kind) && this.#run.id === undefined && !this.#run.mayExist) return undefined;
       if (next === 'stop') return this.#left(problem, 0);
       if (next === 'smaller') size = (size + 1) as Size;
-      else if (sizeAgain(r.problem, size) !== size) {
+      else if (sizeAgain(written.problem, size) !== size) {
         size = 1;
         this.#annotationsOff = 'maybe-sent';
       }
@@ -214,48 +214,48 @@ export class BuildCheck {
   }
 
   #label(): Label {
-    const v = this.#view;
-    return { num: v?.last?.buildNum ?? v?.num, id: this.#build?.id ?? '', run: v?.executeCount, rerun: this.#build?.rerun };
+    const view = this.#view;
+    return { num: view?.last?.buildNum ?? view?.num, id: this.#build?.id ?? '', run: view?.executeCount, rerun: this.#build?.rerun };
   }
 
   /** The check's name as GitHub has it (scrubbed as every text sent to it). */
   #name(): string {
-    const b = this.#build;
-    return plainLine(this.#o.name ?? `bk-ci ${this.#view?.detail?.pipelineName || b?.pipelineId || b?.id || ''}`, this.#o.scrub);
+    const build = this.#build;
+    return plainLine(this.#o.name ?? `bk-ci ${this.#view?.detail?.pipelineName || build?.pipelineId || build?.id || ''}`, this.#o.scrub);
   }
 
-  #report(p: Problem): void {
-    const ends = ENDS_CHECK.has(p.kind);
+  #report(problem: Problem): void {
+    const ends = ENDS_CHECK.has(problem.kind);
     if (ends) this.#off = true;
-    if (p.kind === 'invalid') this.#progressSize = SMALLEST;
-    const text = whileRunning(p, ends, this.#cadence.waitFrom(this.#o.clock.now()));
+    if (problem.kind === 'invalid') this.#progressSize = SMALLEST;
+    const text = whileRunning(problem, ends, this.#cadence.waitFrom(this.#o.clock.now()));
     if (this.#quiet && !ends) this.#o.log.debug(text);
-    else if (this.#said.first(p.kind)) this.#o.log.warning(text);
+    else if (this.#said.first(problem.kind)) this.#o.log.warning(text);
     else this.#o.log.debug(text);
   }
 
   /** Sends what the check shows: to this build's run, found or created first. */
-  async #write(shown: Shown, notes: Notes | undefined, size: Size): Promise<Sent> {
-    const b = this.#build;
-    if (b === undefined) return { ok: true };
-    const body: BodyOf = { shown, notes, size, details: b.url || this.#view?.url, annotationsOff: this.#annotationsOff };
-    const r = await this.#run.write(body, this.#name(), b.id);
+  async #write(shown: CheckView, notes: Notes | undefined, size: Size): Promise<WriteResult> {
+    const build = this.#build;
+    if (build === undefined) return { ok: true };
+    const body: BodyOf = { shown, notes, size, details: build.url || this.#view?.url, annotationsOff: this.#annotationsOff };
+    const written = await this.#run.write(body, this.#name(), build.id);
     const now = this.#o.clock.now();
-    if (r.ok) {
+    if (written.ok) {
       this.#cadence.ok(now);
       this.#sentKey = shown.key;
     } else {
       this.#cadence.failed(now, this.#gh.waitLeft());
-      this.#report(r.problem);
+      this.#report(written.problem);
     }
-    return r;
+    return written;
   }
 
   /**
    * The failed steps' compiler messages as annotations on the checkout's files; how many were
    * found, and why the others were not annotated, is said in the job summary too.
    */
-  #annotations(o: Outcome): Notes {
+  #annotations(outcome: Outcome): Notes {
     const workspace = this.#target.workspace;
     const isFile = (rel: string): boolean => {
       try {
@@ -265,7 +265,7 @@ export class BuildCheck {
       }
     };
     const roots = workspaceRoots(this.#build?.pipelineId);
-    return annotationsOf(o.diagnostics, (printed) => repositoryPath(printed, isFile, roots));
+    return annotationsOf(outcome.diagnostics, (printed) => repositoryPath(printed, isFile, roots));
   }
 }
 

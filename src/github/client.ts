@@ -78,11 +78,14 @@ export function saidOf(data: unknown, fallback: string): string {
   );
 }
 
-export function classify(e: unknown, wallNow: number): Problem {
-  const p = errorShape.safeParse(e);
-  const status = p.success && p.data.response !== undefined ? p.data.status : undefined;
-  const message = saidOf(p.success ? p.data.response?.data : undefined, p.success ? (p.data.message ?? String(e)) : String(e));
-  const waitMs = rateLimitWait(status, (p.success ? p.data.response?.headers : undefined) ?? {}, wallNow);
+export function classify(error: unknown, wallNow: number): Problem {
+  const parsed = errorShape.safeParse(error);
+  const status = parsed.success && parsed.data.response !== undefined ? parsed.data.status : undefined;
+  const message = saidOf(
+    parsed.success ? parsed.data.response?.data : undefined,
+    parsed.success ? (parsed.data.message ?? String(error)) : String(error),
+  );
+  const waitMs = rateLimitWait(status, (parsed.success ? parsed.data.response?.headers : undefined) ?? {}, wallNow);
   const problem = (kind: ProblemKind, maybeApplied = false): Problem => ({ kind, status, message, maybeApplied });
   if (waitMs !== undefined) return { ...problem('rate'), waitMs };
   if (status === 401) return problem('auth');
@@ -120,9 +123,9 @@ export class GitHub {
   readonly #send: Send;
   readonly #o: GitHubOptions;
 
-  constructor(send: Send, o: GitHubOptions) {
+  constructor(send: Send, options: GitHubOptions) {
     this.#send = send;
-    this.#o = o;
+    this.#o = options;
   }
 
   /** How long GitHub asked to wait from now (0: not at all). */
@@ -137,7 +140,7 @@ export class GitHub {
   }
 
   /** Sends once, within the step's time; a rate limit is remembered, not waited for (the caller decides whether to wait). */
-  async call<T>(c: Call, data: z.ZodType<T>): Promise<Result<T>> {
+  async call<T>(request: Call, data: z.ZodType<T>): Promise<Result<T>> {
     const { clock } = this.#o;
     const left = this.waitLeft();
     if (left > 0) return notSent('rate', `GitHub asked to wait ${Math.ceil(left / 1000)}s more`);
@@ -147,8 +150,11 @@ export class GitHub {
     const timeout = clock.timeout(ms, 'github');
     const given = this.#inFlight.signal;
     try {
-      const params = scrubDeep(c.params, this.#o.scrub) as Record<string, unknown>;
-      const reply = await this.#send(`${c.method} ${c.route}`, { ...params, request: { signal: AbortSignal.any([timeout, given]) } });
+      const params = scrubDeep(request.params, this.#o.scrub) as Record<string, unknown>;
+      const reply = await this.#send(`${request.method} ${request.route}`, {
+        ...params,
+        request: { signal: AbortSignal.any([timeout, given]) },
+      });
       const parsed = data.safeParse(reply.data);
       if (parsed.success) return { ok: true, data: parsed.data };
       const message = 'GitHub answered with an unexpected body';

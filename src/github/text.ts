@@ -93,31 +93,31 @@ const codeOf = (text: string): string =>
     .map((t) => (t === '' ? '' : codeSpan(t)))
     .join('\\|');
 
-function table(t: Extract<Part, { kind: 'table' }>, scrub: Scrub): string {
+function table(block: Extract<Part, { kind: 'table' }>, scrub: Scrub): string {
   const cell = (c: Cell): string => (typeof c === 'string' ? inert(scrub(c), 300) : spans(c, scrub)) || ' ';
   const line = (cells: readonly Cell[]): string => `| ${cells.map(cell).join(' | ')} |`;
   return [
-    `### ${inert(scrub(t.title), 300)}`,
+    `### ${inert(scrub(block.title), 300)}`,
     '',
-    line(t.headers),
-    `|${t.headers.map(() => ' --- ').join('|')}|`,
-    ...t.rows.map(line),
+    line(block.headers),
+    `|${block.headers.map(() => ' --- ').join('|')}|`,
+    ...block.rows.map(line),
   ].join('\n');
 }
 
 /** One part as Markdown, every text in it scrubbed first. */
-function render(p: Part, scrub: Scrub): string {
-  switch (p.kind) {
+function render(part: Part, scrub: Scrub): string {
+  switch (part.kind) {
     case 'line':
       // A line starting with spaces would be a code block, its escapes shown.
-      return spans(p.spans, scrub).trimStart();
+      return spans(part.spans, scrub).trimStart();
     case 'note':
-      return `_${inert(scrub(p.text)).trim()}_`;
+      return `_${inert(scrub(part.text)).trim()}_`;
     case 'table':
-      return table(p, scrub);
+      return table(part, scrub);
     case 'lines':
-      return `### ${inert(scrub(p.title), 300)}\n\n${codeBlock(
-        p.lines.map((l) => scrub(l)),
+      return `### ${inert(scrub(part.title), 300)}\n\n${codeBlock(
+        part.lines.map((l) => scrub(l)),
         400,
       )}`;
   }
@@ -130,9 +130,9 @@ function render(p: Part, scrub: Scrub): string {
 export function fitParts(parts: readonly string[], limit = OUTPUT_LIMIT): string {
   const note = (n: number): string => `\n\n_${n} more part${n === 1 ? '' : 's'} left out: GitHub takes at most ${limit} characters here._`;
   let out = '';
-  for (const [i, p] of parts.entries()) {
-    const next = out === '' ? p : `${out}\n\n${p}`;
-    if (next.length + note(parts.length).length > limit) return out + note(parts.length - i);
+  for (const [index, part] of parts.entries()) {
+    const next = out === '' ? part : `${out}\n\n${part}`;
+    if (next.length + note(parts.length).length > limit) return out + note(parts.length - index);
     out = next;
   }
   return out;

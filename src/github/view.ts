@@ -11,7 +11,7 @@ import type { Cell, Part } from './text.ts';
 
 export type CheckConclusion = 'success' | 'failure' | 'cancelled' | 'action_required' | 'timed_out';
 
-export interface Shown {
+export interface CheckView {
   status: 'queued' | 'in_progress' | 'completed';
   conclusion?: CheckConclusion;
   /** One line, raw. */
@@ -50,41 +50,41 @@ export const buildTitle = (l: Label): string =>
   `Build ${l.num ? `#${l.num}` : l.id}${l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : ''}`;
 
 /** The summary's first line: the build, its id as code, what it is doing; then a re-run's words. */
-function headLines(l: Label, doing: string): Part[] {
-  const run = l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : '';
+function headLines(label: Label, doing: string): Part[] {
+  const run = label.run !== undefined && label.run > 1 ? ` (run ${label.run})` : '';
   return [
-    { kind: 'line', spans: [{ strong: l.num ? `Build #${l.num}` : 'Build' }, ' ', { code: l.id }, `${run} ${doing}`] },
-    ...(l.rerun ? [{ kind: 'line' as const, spans: [`Re-run: ${l.rerun}`] }] : []),
+    { kind: 'line', spans: [{ strong: label.num ? `Build #${label.num}` : 'Build' }, ' ', { code: label.id }, `${run} ${doing}`] },
+    ...(label.rerun ? [{ kind: 'line' as const, spans: [`Re-run: ${label.rerun}`] }] : []),
   ];
 }
 
 /** The stage running now: the one bk-ci marks RUNNING. */
 const runningStage = (s: BuildStatus): string | undefined => s.stageStatus?.find((st) => st.status === 'RUNNING')?.name ?? undefined;
 
-function stagesTable(s: BuildStatus | undefined): Part[] {
-  const stages = s?.stageStatus ?? [];
+function stagesTable(status: BuildStatus | undefined): Part[] {
+  const stages = status?.stageStatus ?? [];
   if (stages.length === 0) return [];
   const rows = stages.map((st) => [st.name ?? st.stageId ?? '', st.status ?? 'not started', st.elapsed ? formatElapsed(st.elapsed) : '']);
   return [{ kind: 'table', title: 'Stages', headers: ['Stage', 'Status', 'Time'], rows }];
 }
 
 /** While the build runs. */
-export function shownWhileRunning(s: BuildStatus, pending: PendingReview | undefined, label: Label): Shown {
-  const queued = QUEUED.has(s.status);
-  const stage = runningStage(s);
+export function shownWhileRunning(status: BuildStatus, pending: PendingReview | undefined, label: Label): CheckView {
+  const queued = QUEUED.has(status.status);
+  const stage = runningStage(status);
   let title: string;
   if (pending !== undefined) {
     const who = pending.reviewers.length > 0 ? `${pending.reviewers.join(', ')} may approve` : 'bk-ci names nobody who may approve';
     title = `Waiting for review of ${describePending(pending)}: ${who}`;
-  } else if (stagePaused(s)) title = 'Waiting for a stage review';
-  else if (queued) title = `Queued in bk-ci${s.currentQueuePosition ? ` (position ${s.currentQueuePosition})` : ''}`;
-  else title = stage === undefined ? `Running in bk-ci (${s.status})` : `Running: stage '${stage}'`;
+  } else if (stagePaused(status)) title = 'Waiting for a stage review';
+  else if (queued) title = `Queued in bk-ci${status.currentQueuePosition ? ` (position ${status.currentQueuePosition})` : ''}`;
+  else title = stage === undefined ? `Running in bk-ci (${status.status})` : `Running: stage '${stage}'`;
   return {
     status: queued ? 'queued' : 'in_progress',
     title,
-    summary: [...headLines(label, `is ${title.charAt(0).toLowerCase()}${title.slice(1)}`), ...stagesTable(s)],
+    summary: [...headLines(label, `is ${title.charAt(0).toLowerCase()}${title.slice(1)}`), ...stagesTable(status)],
     text: [],
-    key: JSON.stringify([queued, stage, pending?.key, stagePaused(s), s.status]),
+    key: JSON.stringify([queued, stage, pending?.key, stagePaused(status), status.status]),
   };
 }
 
@@ -124,8 +124,8 @@ function failedTable(blocks: readonly Block[]): Part[] {
  * failed, never left in progress for good.
  */
 export function checkConclusion(said: string, failed: boolean, cancelled: boolean): CheckConclusion | undefined {
-  const c = isConclusion(said) ? CHECK_CONCLUSION[said] : undefined;
-  if (c !== undefined || !failed) return c;
+  const conclusion = isConclusion(said) ? CHECK_CONCLUSION[said] : undefined;
+  if (conclusion !== undefined || !failed) return conclusion;
   return cancelled ? 'cancelled' : 'failure';
 }
 
@@ -140,11 +140,17 @@ function endingOf(said: string, check: CheckConclusion | undefined): [string, st
  * At the end: the conclusion, what the step said, the stages with status and time, and the failed
  * steps with their last lines. `message` is the step's failure, when it failed.
  */
-export function shownAtEnd(o: Outcome, label: Label, message: string | undefined, last: BuildStatus | undefined, cancelled = false): Shown {
-  const said = o.outputs.conclusion ?? 'failure';
+export function shownAtEnd(
+  outcome: Outcome,
+  label: Label,
+  message: string | undefined,
+  last: BuildStatus | undefined,
+  cancelled = false,
+): CheckView {
+  const said = outcome.outputs.conclusion ?? 'failure';
   const check = checkConclusion(said, message !== undefined, cancelled);
   const [ending, whole] = endingOf(said, check);
-  const reviews = tableRows(o.blocks, 'Reviews');
+  const reviews = tableRows(outcome.blocks, 'Reviews');
   const summary: Part[] = [
     ...headLines(label, whole),
     ...(message === undefined ? [] : [{ kind: 'line' as const, spans: [message] }]),
@@ -153,13 +159,13 @@ export function shownAtEnd(o: Outcome, label: Label, message: string | undefined
       ? []
       : [{ kind: 'table' as const, title: 'Reviews', headers: ['Review', 'Who may decide', 'Decision'], rows: reviews }]),
   ];
-  const tails = o.blocks.flatMap((b): Part[] => (b.kind === 'lines' ? [{ kind: 'lines', title: b.title, lines: b.lines }] : []));
+  const tails = outcome.blocks.flatMap((b): Part[] => (b.kind === 'lines' ? [{ kind: 'lines', title: b.title, lines: b.lines }] : []));
   return {
     status: check === undefined ? 'in_progress' : 'completed',
     ...(check === undefined ? {} : { conclusion: check }),
     title: `${buildTitle(label)} ${ending}`,
     summary,
-    text: [...failedTable(o.blocks), ...tails],
+    text: [...failedTable(outcome.blocks), ...tails],
     key: `end:${said}`,
   };
 }

@@ -4,24 +4,23 @@
 import { errorMessage, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { BuildCheck } from '../github/check.ts';
-import type { CHECK_OUTPUTS } from '../pipeline/build-declarations.ts';
+import type { CheckOutput } from '../pipeline/build-outputs.ts';
 import type { Context } from './operation.ts';
 
-export type CheckOutput = (typeof CHECK_OUTPUTS)[number];
-
-interface CheckTask {
+/** The check inputs (src/inputs/build.ts checkInputs). */
+export interface CheckTask {
   check: boolean;
   'check-name'?: string | undefined;
   'github-token': string;
 }
 
 /** The check run, loaded only when asked for. */
-export async function openCheck(t: CheckTask, ctx: Context): Promise<BuildCheck | undefined> {
-  if (!t.check) return undefined;
+export async function openCheck(task: CheckTask, ctx: Context): Promise<BuildCheck | undefined> {
+  if (!task.check) return undefined;
   const { BuildCheck } = await import('../github/check.ts');
   return BuildCheck.open({
-    token: t['github-token'],
-    name: t['check-name'],
+    token: task['github-token'],
+    name: task['check-name'],
     env: ctx.env ?? {},
     clock: ctx.clock,
     log: ctx.log,
@@ -35,8 +34,8 @@ export async function openCheck(t: CheckTask, ctx: Context): Promise<BuildCheck 
  * What the step ends with when following the build threw something that is not an operation's
  * failure (a bug, an error nobody wrapped): the check still ends, as a failure or a cancel.
  */
-const thrownEnd = (e: unknown, cancelled: boolean): Outcome => ({
-  headline: errorMessage(e),
+const thrownEnd = (error: unknown, cancelled: boolean): Outcome => ({
+  headline: errorMessage(error),
   outputs: { conclusion: cancelled ? 'cancelled' : 'failure' },
   blocks: [],
 });
@@ -52,20 +51,20 @@ export async function withCheck<O extends string>(
 ): Promise<Outcome<O | CheckOutput>> {
   // Without check the outputs are set empty, as action.yml says.
   if (check === undefined) {
-    const o = widen(await follow());
-    return { ...o, outputs: { ...o.outputs, 'check-run-id': '', 'check-url': '' } };
+    const followed = widen(await follow());
+    return { ...followed, outputs: { ...followed.outputs, 'check-run-id': '', 'check-url': '' } };
   }
-  let o: Outcome<O>;
+  let outcome: Outcome<O>;
   try {
-    o = await follow();
+    outcome = await follow();
   } catch (e) {
     const failed = e instanceof OperationError ? e.outcome : thrownEnd(e, ctx.signal.aborted);
     await check.finish(failed, errorMessage(e));
     if (e instanceof OperationError) Object.assign(e.outcome.outputs, check.outputs);
     throw e;
   }
-  await check.finish(o, undefined);
-  return { ...o, outputs: { ...widen(o).outputs, ...check.outputs } };
+  await check.finish(outcome, undefined);
+  return { ...outcome, outputs: { ...widen(outcome).outputs, ...check.outputs } };
 }
 
 /** An outcome's outputs, seen as a wider set of names (it sets none of the others). */

@@ -1,7 +1,8 @@
 import type { z } from '../base/schema.ts';
 import { buildStatusInputs, checkProblems } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
-import { followGivenBuild, GIVEN_BUILD_ENDPOINTS, GIVEN_BUILD_OUTPUTS, givenBuildRows } from './follow-given-build.ts';
+import { FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
+import { followGivenBuild, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
 import { defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -10,12 +11,15 @@ export type BuildStatusTask = z.output<typeof buildStatusInputs>;
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
 export default defineOperation({
   inputs: buildStatusInputs,
-  endpoints: GIVEN_BUILD_ENDPOINTS,
+  endpoints: FOLLOW_ENDPOINTS,
   outputs: GIVEN_BUILD_OUTPUTS,
   credentials: 'any',
   describe: (t, settings) => [...givenBuildRows(t), waitRow(t.wait, settings.timeoutMs)],
   waits: (t) => t.wait,
   // A build read once may have ended: its files are then downloaded, else the step says it has not.
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: false })],
-  run: (t, ctx) => followGivenBuild(t, ctx),
+  run: (task, ctx) => {
+    const follow = followFor(task, ctx);
+    return followGivenBuild(givenBuild(task, follow), follow);
+  },
 });

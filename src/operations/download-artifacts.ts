@@ -6,12 +6,12 @@ import { ActionError, OperationError } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
 import { FILE_INFO, USER_DOWNLOAD_URL } from '../bkci/artifacts.ts';
-import { atBuild, BUILD_STATUS, buildStatus } from '../bkci/builds.ts';
+import { BUILD_STATUS, readBuildStatus } from '../bkci/builds.ts';
 import { downloadBuildFiles } from '../download/build-files.ts';
 import { downloadArtifactsInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
+import { buildName } from '../pipeline/build.ts';
 import { downloadAsk } from '../pipeline/build-download.ts';
-import { unknownBuild } from '../pipeline/build-read.ts';
 import { endOf } from '../pipeline/status.ts';
 import { type Context, defineOperation } from './operation.ts';
 
@@ -25,41 +25,38 @@ export default defineOperation({
   endpoints: [BUILD_STATUS, FILE_INFO, USER_DOWNLOAD_URL],
   outputs: OUTPUTS,
   credentials: 'any',
-  describe: (t) => [
-    ['project-id', t['project-id']],
-    ['build-id', t['build-id']],
-    ['pipeline-id', t['pipeline-id'] ?? ''],
-    ['download', t.download === undefined || t.download.length === 0 ? 'every file' : t.download.join(', ')],
-    ['download-path', t['download-path']],
+  describe: (task) => [
+    ['project-id', task['project-id']],
+    ['build-id', task['build-id']],
+    ['pipeline-id', task['pipeline-id'] ?? ''],
+    ['download', task.download === undefined || task.download.length === 0 ? 'every file' : task.download.join(', ')],
+    ['download-path', task['download-path']],
   ],
   waits: () => false,
   check: (t, settings) => downloadProblems({ ...t, wait: true }, settings, { waitsForEnd: false }),
   run: (t, ctx) => runDownload(t, ctx),
 });
 
-async function runDownload(t: DownloadArtifactsTask, ctx: Context): Promise<Outcome<Output>> {
-  const b = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
-  const reply = await ctx.api.call({ endpoint: BUILD_STATUS, ...atBuild(b), data: buildStatus }).catch((e: unknown) => {
-    throw unknownBuild(e, b) ?? e;
-  });
-  const s = reply.data;
-  const name = `build ${s?.buildNum ? `#${s.buildNum} ` : ''}(${b.id})`;
-  if (s === undefined) throw new ActionError(`bk-ci answered no status for ${name}`, { status: reply.status });
-  if (endOf(s) === 'waiting')
+async function runDownload(task: DownloadArtifactsTask, ctx: Context): Promise<Outcome<Output>> {
+  const build = { projectId: task['project-id'], pipelineId: task['pipeline-id'], id: task['build-id'] };
+  const reply = await readBuildStatus(ctx.api, build);
+  const status = reply.data;
+  const name = buildName({ id: build.id, num: status.buildNum ?? undefined });
+  if (endOf(status) === 'waiting')
     throw new ActionError(
-      `${name} is still ${s.status}: its files are downloaded once it has ended. Wait for it first (build-status with wait: true, which takes download too)`,
+      `${name} is still ${status.status}: its files are downloaded once it has ended. Wait for it first (build-status with wait: true, which takes download too)`,
       { status: reply.status },
     );
   // No pattern: every file. The console's origin may have the ticket when given (on bk-ci's own
   // gateway it is base-url's, which may anyway).
-  const ask = downloadAsk({ ...t, download: t.download?.length ? t.download : ['**'] }, ctx, t['console-url']);
-  const files = await downloadBuildFiles(ask, b, ctx);
+  const ask = downloadAsk({ ...task, download: task.download?.length ? task.download : ['**'] }, ctx, task['console-url']);
+  const files = await downloadBuildFiles(ask, build, ctx);
   const outcome: Outcome<Output> = {
-    headline: `${files.count === 1 ? '1 file' : `${files.count} files`} of ${name}, which ended ${s.status}, downloaded to ${ask.root}`,
+    headline: `${files.count === 1 ? '1 file' : `${files.count} files`} of ${name}, which ended ${status.status}, downloaded to ${ask.root}`,
     outputs: files.outputs,
     // The whole list, in data-file too: `downloaded` holds what fits in 64 KiB.
     data: files.entries,
-    blocks: [{ kind: 'facts', rows: [['Build', `${name}: ${s.status}`]] }, ...files.blocks],
+    blocks: [{ kind: 'facts', rows: [['Build', `${name}: ${status.status}`]] }, ...files.blocks],
     status: reply.status,
   };
   if (files.problem !== undefined) throw new OperationError(files.problem, outcome);

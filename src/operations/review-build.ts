@@ -1,16 +1,15 @@
-import { ActionError, HttpError, OperationError } from '../base/errors.ts';
+import { ActionError, OperationError } from '../base/errors.ts';
 import type { Cell, Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
-import { atBuild, BUILD_DETAIL, BUILD_STATUS, buildDetail } from '../bkci/builds.ts';
+import { type BuildDetail, readBuildDetail, StrayAnswerError } from '../bkci/builds.ts';
 import { MANUAL_REVIEW, MANUAL_START_STAGE } from '../bkci/reviews.ts';
 import { reviewBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
-import { BUILD_OUTPUTS, type BuildOutput, buildUrl, consoleRoot, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
-import { filesAsked } from '../pipeline/build-download.ts';
-import { reportOptions } from '../pipeline/build-report.ts';
+import type { Build } from '../pipeline/build.ts';
+import { BUILD_OUTPUTS, type BuildOutput } from '../pipeline/build-outputs.ts';
 import { decide, definedParams, paramsToSend, refusal } from '../pipeline/review-decision.ts';
-import { describePending, pendingReview } from '../pipeline/review-state.ts';
-import { watchBuild } from '../pipeline/watch.ts';
+import { describePending, type PendingReview, pendingReview } from '../pipeline/review-state.ts';
+import { FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -23,83 +22,84 @@ export type ReviewBuildTask = z.output<typeof reviewBuildInputs>;
  */
 export default defineOperation({
   inputs: reviewBuildInputs,
-  endpoints: [BUILD_DETAIL, MANUAL_START_STAGE, MANUAL_REVIEW, BUILD_STATUS, ...SIGHT_ENDPOINTS],
+  endpoints: [MANUAL_START_STAGE, MANUAL_REVIEW, ...FOLLOW_ENDPOINTS],
   outputs: BUILD_OUTPUTS,
   credentials: 'any',
-  describe: (t, settings) => [
-    ['project-id', t['project-id']],
-    ['build-id', t['build-id']],
-    ['decision', t.decision],
-    ['review-params', Object.keys(t['review-params'] ?? {}).join(', ')],
-    waitRow(t.wait, settings.timeoutMs),
+  describe: (task, settings) => [
+    ['project-id', task['project-id']],
+    ['build-id', task['build-id']],
+    ['decision', task.decision],
+    ['review-params', Object.keys(task['review-params'] ?? {}).join(', ')],
+    waitRow(task.wait, settings.timeoutMs),
   ],
   waits: (t) => t.wait,
   check: (t, settings) => downloadProblems(t, settings, { waitsForEnd: true }),
   run: (t, ctx) => runReviewBuild(t, ctx),
 });
 
-/** What the step does once its inputs are read. */
-async function runReviewBuild(t: ReviewBuildTask, ctx: Context): Promise<Outcome<BuildOutput>> {
-  const b = { projectId: t['project-id'], pipelineId: t['pipeline-id'], id: t['build-id'] };
-  const reply = await ctx.api
-    .call({
-      endpoint: BUILD_DETAIL,
-      ...atBuild(b),
-      data: buildDetail,
-    })
-    .catch((e: unknown) => {
-      if (e instanceof HttpError && e.status === 400 && /Invalid buildId/i.test(e.serverMessage))
-        throw new ActionError(`no build ${b.id} in project ${b.projectId}: check build-id and project-id`, { status: 400, cause: e });
-      throw e;
-    });
-  const detail = reply.data;
-  const pending = detail === undefined ? undefined : pendingReview(detail);
-  const nothing = (why: string): ActionError => new ActionError(`${why}; nothing was decided`, { status: reply.status });
-  if (detail === undefined || pending === undefined)
-    throw nothing(`build ${b.id} waits for no review now (status ${detail?.status ?? 'unknown'})`);
-  if (detail.id !== b.id) throw nothing(`bk-ci answered build_detail with build ${detail.id} when asked for ${b.id}`);
+/** What the step does once its inputs are read: the review decided, then with wait the build followed. */
+async function runReviewBuild(task: ReviewBuildTask, ctx: Context): Promise<Outcome<BuildOutput>> {
+  const ref = { projectId: task['project-id'], pipelineId: task['pipeline-id'], id: task['build-id'] };
+  const { detail, pending, status } = await waitingReview(ref, ctx);
+  const nothing = (why: string): ActionError => new ActionError(`${why}; nothing was decided`, { status });
   const user = ctx.tokens.user || undefined;
   const refused = refusal(pending, user);
   if (refused !== undefined) throw nothing(refused);
-  const params = paramsToSend(definedParams(detail, pending), t['review-params'] ?? {});
+  const params = paramsToSend(definedParams(detail, pending), task['review-params'] ?? {});
   if (typeof params === 'string') throw nothing(params);
-  await decide(ctx.api, b, pending, t.decision, t.suggestion, params);
-  const said = `${t.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
+  await decide(ctx.api, ref, pending, { decision: task.decision, suggestion: task.suggestion, params });
+  const said = `${task.decision === 'approve' ? 'approved' : 'rejected'} the review of ${describePending(pending)}${user === undefined ? '' : ` as ${user}`}`;
   // Said once: without wait, the headline is this line.
   const applied = `${said}; bk-ci applies it moments later`;
-  if (t.wait) ctx.log.info(applied);
-  const decision: [string, string] = ['Decision', `${said}${t.suggestion ? `: "${t.suggestion}"` : ''}`];
-  const pipelineId = b.pipelineId ?? detail.pipelineId ?? undefined;
-  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  const url = buildUrl(consoleUrl, b.projectId, pipelineId, b.id);
-  if (!t.wait) {
-    const outcome: Outcome<BuildOutput> = {
-      headline: applied,
-      outputs: { 'build-id': b.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
-      blocks: [{ kind: 'facts', rows: [decision, ['Build', b.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] }],
-      status: reply.status,
-      done: said,
-    };
-    return outcome;
-  }
-  const watched = {
-    ...b,
-    num: detail.buildNum ?? undefined,
-    pipelineId,
-    wait: true,
-    consoleUrl,
-    url,
-    stopOnCancel: false,
-    onReview: t['on-review'],
-    report: reportOptions(t),
-    download: filesAsked(t, ctx, consoleUrl),
-  };
+  if (task.wait) ctx.log.info(applied);
+  const decision: [string, string] = ['Decision', `${said}${task.suggestion ? `: "${task.suggestion}"` : ''}`];
+  const follow = followFor(task, ctx);
+  // The pipeline the model names, when the inputs name none.
+  const build = follow.build(
+    { ...ref, pipelineId: ref.pipelineId ?? detail.pipelineId ?? undefined },
+    { num: detail.buildNum ?? undefined },
+  );
+  if (!task.wait) return decidedOnly(build, detail, { applied, decision, status, said });
   try {
-    const o = await watchBuild(watched, ctx);
-    return { ...o, blocks: [{ kind: 'facts', rows: [decision] }, ...o.blocks], done: said };
+    const outcome = await follow.watch(build, { stopOnCancel: false, lookFirst: false });
+    return { ...outcome, blocks: [{ kind: 'facts', rows: [decision] }, ...outcome.blocks], done: said };
   } catch (e) {
     if (!(e instanceof OperationError)) throw e;
     const blocks = [{ kind: 'facts' as const, rows: [decision] }, ...e.outcome.blocks];
     throw new OperationError(e.message, { ...e.outcome, blocks, done: said }, { cause: e });
   }
+}
+
+/** The build's model and the review it waits for: nothing is sent when it waits for none. */
+async function waitingReview(
+  ref: { projectId: string; pipelineId: string | undefined; id: string },
+  ctx: Context,
+): Promise<{ detail: BuildDetail; pending: PendingReview; status: number }> {
+  const reply = await readBuildDetail(ctx.api, ref).catch((e: unknown) => {
+    throw e instanceof StrayAnswerError ? new ActionError(`${e.message}; nothing was decided`, { status: e.status, cause: e }) : e;
+  });
+  const pending = pendingReview(reply.data);
+  if (pending === undefined)
+    throw new ActionError(`build ${ref.id} waits for no review now (status ${reply.data.status ?? 'unknown'}); nothing was decided`, {
+      status: reply.status,
+    });
+  return { detail: reply.data, pending, status: reply.status };
+}
+
+/** Without wait: the decision is the step's outcome; the build goes on in bk-ci. */
+function decidedOnly(
+  build: Build,
+  detail: BuildDetail,
+  decided: { applied: string; decision: [string, string]; status: number; said: string },
+): Outcome<BuildOutput> {
+  const { url } = build;
+  return {
+    headline: decided.applied,
+    outputs: { 'build-id': build.id, 'build-url': url, 'build-status': detail.status ?? '', conclusion: 'running' },
+    blocks: [
+      { kind: 'facts', rows: [decided.decision, ['Build', build.id], ...(url ? [['Link', { url }] satisfies [string, Cell]] : [])] },
+    ],
+    status: decided.status,
+    done: decided.said,
+  };
 }

@@ -1,23 +1,20 @@
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Outcome } from '../base/outcome.ts';
 import type { z } from '../base/schema.ts';
-import { BUILD_DETAIL, BUILD_HISTORIES, BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STATUS, BUILD_STOP } from '../bkci/builds.ts';
-import type { BuildCheck } from '../github/check.ts';
+import { BUILD_HISTORIES } from '../bkci/build-history.ts';
+import { BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STOP } from '../bkci/builds.ts';
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
-import { BUILD_OUTPUTS, buildUrl, CHECK_OUTPUTS, consoleRoot, historyUrl, SIGHT_ENDPOINTS } from '../pipeline/build-declarations.ts';
-import { filesAsked } from '../pipeline/build-download.ts';
-import { reportOptions } from '../pipeline/build-report.ts';
+import { type Build, buildOf, historyUrl } from '../pipeline/build.ts';
+import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/build-failures.ts';
+import { BUILD_OUTPUTS, type BuildOutput, CHECK_OUTPUTS, type CheckOutput } from '../pipeline/build-outputs.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
 import type { RerunOutput } from '../pipeline/rerun.ts';
-import { continueEarlier, type Taken } from '../pipeline/rerun-continue.ts';
-import type { StepMark } from '../pipeline/rerun-message.ts';
-import { runPrefix, stepIdentity } from '../pipeline/rerun-message.ts';
-import { type Started, startOnce, startValues } from '../pipeline/start.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/start-failures.ts';
-import { type Watched, watchBuild } from '../pipeline/watch.ts';
-import { type CheckOutput, openCheck, withCheck } from './build-check.ts';
+import { continueEarlier, type RerunBuild } from '../pipeline/rerun-continue.ts';
+import { runPrefix, type StepMark, stepIdentity } from '../pipeline/rerun-message.ts';
+import { type StartResult, startOnce, startValues } from '../pipeline/start.ts';
+import { type BuildFollow, FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
@@ -26,30 +23,149 @@ export type StartBuildTask = z.output<typeof startBuildInputs>;
 /** Starts a pipeline once and, with wait, follows its build to the end; stops it if the job is cancelled. */
 export default defineOperation({
   inputs: startBuildInputs,
-  endpoints: [BUILD_START, BUILD_STATUS, BUILD_STOP, BUILD_DETAIL, BUILD_HISTORIES, BUILD_RETRY, ...SIGHT_ENDPOINTS],
+  endpoints: [BUILD_START, BUILD_STOP, BUILD_HISTORIES, BUILD_RETRY, ...FOLLOW_ENDPOINTS],
   outputs: [...BUILD_OUTPUTS, 'rerun', ...CHECK_OUTPUTS],
   credentials: 'any',
-  describe: (t, settings) => [
-    ['project-id', t['project-id']],
-    ['pipeline-id', t['pipeline-id']],
-    ['build-params', Object.keys(t['build-params'] ?? {}).join(', ')],
-    waitRow(t.wait, settings.timeoutMs),
-    ['on-rerun', t['on-rerun']],
+  describe: (task, settings) => [
+    ['project-id', task['project-id']],
+    ['pipeline-id', task['pipeline-id']],
+    ['build-params', Object.keys(task['build-params'] ?? {}).join(', ')],
+    waitRow(task.wait, settings.timeoutMs),
+    ['on-rerun', task['on-rerun']],
   ],
   waits: (t) => t.wait,
   check: (t, settings) => [...checkProblems(t), ...downloadProblems(t, settings, { waitsForEnd: true })],
   run: (t, ctx) => runStartBuild(t, ctx),
 });
 
-type Output = BuildOutputs | CheckOutput | 'rerun';
-type BuildOutputs = (typeof BUILD_OUTPUTS)[number];
+type Output = BuildOutput | CheckOutput | 'rerun';
+
+/** The step as its builds know it: its mark in their message, and the start values it sends. */
+interface StartStep {
+  mark: StepMark;
+  /** The start values as they go to bk-ci: build-params, the material, the message. */
+  values: Record<string, string>;
+  /** Whether the message is this step's own (unique), or one build-params set. */
+  ownMessage: boolean;
+}
+
+/**
+ * What the step does once its inputs are read: on a re-run the earlier attempt's build is
+ * continued, else a new build started; either is followed the one way (src/operations/build-follow.ts).
+ */
+async function runStartBuild(task: StartBuildTask, ctx: Context): Promise<Outcome<Output>> {
+  const follow = followFor(task, ctx);
+  // Loaded before anything is sent, so that the check appears as soon as bk-ci has the build.
+  await follow.openCheck();
+  const step = startStep(task, ctx);
+  const earlier = await continued(task, ctx, step, follow);
+  const stopOnCancel = task['stop-on-cancel'];
+  if (earlier !== undefined) {
+    // An earlier attempt's build may have its check run on the commit already (left in progress).
+    const how = { stopOnCancel, newRun: earlier.newRun, rerun: earlier.said, lookFirst: true };
+    return withRerun(follow.watch(earlier.build, how), earlier.rerun, earlier.said);
+  }
+  // A start that fails says `rerun: none` too.
+  const started = async () => follow.watch(await startNew(task, ctx, step, follow), { stopOnCancel, lookFirst: false });
+  return withRerun(started(), 'none');
+}
+
+/** This step's mark and start values: its build-params as written, rerun-key, the workflow's commit and the message. */
+function startStep(task: StartBuildTask, ctx: Context): StartStep {
+  const params = Object.fromEntries(Object.entries(task['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
+  const mark = { pipelineId: task['pipeline-id'], params, key: task['rerun-key'] };
+  const { body, own } = startValues(params, ctx.workflow, mark);
+  return { mark, values: body, ownMessage: own };
+}
+
+/** On a re-run, the build an earlier attempt of this step started, to follow; undefined: start a new one. */
+async function continued(task: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<RerunBuild | undefined> {
+  const pipeline = { projectId: task['project-id'], pipelineId: task['pipeline-id'] };
+  const { [BUILD_MSG]: _message, ...values } = step.values;
+  const workflow = ctx.workflow;
+  try {
+    return await continueEarlier(
+      {
+        ...pipeline,
+        identity: stepIdentity(workflow, step.mark),
+        prefix: workflow === undefined ? undefined : runPrefix(workflow, pipeline.pipelineId),
+        attempt: Number(workflow?.runAttempt || 0),
+        onRerun: task['on-rerun'],
+        values,
+        stopOnCancel: task['stop-on-cancel'],
+        consoleUrl: follow.consoleUrl,
+      },
+      ctx,
+    );
+  } catch (e) {
+    // Nothing continued; a retry cancelled in flight carries its own outcome.
+    throw notApplied(e, 're-run: nothing continued', buildOf({ ...pipeline, id: '' }), ctx, { rerun: 'none' });
+  }
+}
+
+/** Starts a new build once; when the job was cancelled while the start was in flight, stops it and fails. */
+async function startNew(task: StartBuildTask, ctx: Context, step: StartStep, follow: BuildFollow): Promise<Build> {
+  const pipeline = { projectId: task['project-id'], pipelineId: task['pipeline-id'] };
+  const user = () => ctx.tokens.user ?? 'the user';
+  let started: StartResult;
+  try {
+    started = await startOnce({ ...pipeline, body: step.values, ownMessage: step.ownMessage, user, consoleUrl: follow.consoleUrl }, ctx);
+  } catch (e) {
+    throw await notStartedFailure(e, { pipeline, step, follow, ctx });
+  }
+  const { build } = started;
+  ctx.log.info(
+    `${started.how === 'answer' ? 'started' : 'found'} build #${build.num ?? '?'} (${build.id}) of pipeline ${pipeline.pipelineId}${build.url ? `: ${build.url}` : ''}`,
+  );
+  if (started.cancelled) throw await stopCancelled({ build, write: 'the start', stopOnCancel: task['stop-on-cancel'] }, ctx);
+  return build;
+}
+
+/**
+ * A start that left no build known, as the step fails with it: whether anything may have started,
+ * the message to look for in the history; the check run, when bk-ci refused, completed saying why.
+ */
+async function notStartedFailure(
+  error: unknown,
+  start: { pipeline: { projectId: string; pipelineId: string }; step: StartStep; follow: BuildFollow; ctx: Context },
+): Promise<unknown> {
+  if (!(error instanceof ActionError) || error instanceof InputError) return error;
+  const cancelled = error instanceof CancelledBeforeStartError;
+  if (!cancelled && !(error instanceof MayHaveStartedError)) await start.follow.refused(error.message, start.pipeline);
+  const words = startWords(error);
+  const outcome = describeUnread(
+    words.headline,
+    buildOf({ ...start.pipeline, id: '' }),
+    { conclusion: cancelled ? 'cancelled' : 'failure' },
+    start.ctx,
+  );
+  const history = historyUrl(start.follow.consoleUrl, start.pipeline.projectId, start.pipeline.pipelineId);
+  const where: [string, string][] = history ? [['History', history]] : [];
+  outcome.blocks.push({
+    kind: 'facts',
+    rows: [['Started', words.started], ['Build message', start.step.values[BUILD_MSG] ?? ''], ...where],
+  });
+  return new OperationError(error.message, { ...outcome, status: statusOf(error) }, { cause: error });
+}
+
+/** The headline of a start that failed, and the summary's word on whether it started anything. */
+function startWords(error: ActionError): { headline: string; started: string } {
+  if (error instanceof MayHaveStartedError)
+    return { headline: 'the build may have started', started: 'maybe: the start was sent and its answer lost' };
+  if (error instanceof CancelledBeforeStartError)
+    return { headline: 'cancelled before the start', started: 'no: the start was never sent' };
+  if (error instanceof NotStartedError && !error.reached)
+    return { headline: 'nothing was started', started: 'no: the start was never sent' };
+  if (error instanceof NotStartedError) return { headline: 'the build did not start', started: 'no: bk-ci refused the start' };
+  return { headline: 'the build did not start', started: 'no: the start was never sent' };
+}
 
 /** The `rerun` output (and a summary line) on an outcome, and on the outcome a failure carries. */
-async function withRerun(run: Promise<Outcome<BuildOutputs | CheckOutput>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
-  const mark = (o: Outcome<Output>): Outcome<Output> => {
-    o.outputs.rerun = rerun;
-    if (said !== undefined) o.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
-    return o;
+async function withRerun(run: Promise<Outcome<BuildOutput | CheckOutput>>, rerun: RerunOutput, said?: string): Promise<Outcome<Output>> {
+  const mark = (outcome: Outcome<Output>): Outcome<Output> => {
+    outcome.outputs.rerun = rerun;
+    if (said !== undefined) outcome.blocks.unshift({ kind: 'facts', rows: [['Re-run', said]] });
+    return outcome;
   };
   try {
     return mark(await run);
@@ -57,123 +173,4 @@ async function withRerun(run: Promise<Outcome<BuildOutputs | CheckOutput>>, reru
     if (e instanceof OperationError) mark(e.outcome as Outcome<Output>);
     throw e;
   }
-}
-
-/** What the step does once its inputs are read: on a re-run the earlier attempt's build, else a new one. */
-async function runStartBuild(t: StartBuildTask, ctx: Context): Promise<Outcome<Output>> {
-  const projectId = t['project-id'];
-  const pipelineId = t['pipeline-id'];
-  const params = Object.fromEntries(Object.entries(t['build-params'] ?? {}).map(([k, v]) => [k, v[0] ?? '']));
-  const step = { pipelineId, params, key: t['rerun-key'] };
-  const consoleUrl = consoleRoot(t['console-url'], ctx.settings.gateway, ctx.settings.baseUrl, ctx.log);
-  // Loaded before anything is sent, so that the check appears as soon as bk-ci has the build.
-  const check = await openCheck(t, ctx);
-  const watched = (b: Taken): Watched => ({
-    projectId,
-    pipelineId,
-    ...b,
-    wait: t.wait,
-    consoleUrl,
-    url: buildUrl(consoleUrl, projectId, pipelineId, b.id),
-    stopOnCancel: t['stop-on-cancel'],
-    onReview: t['on-review'],
-    report: reportOptions(t),
-    download: filesAsked(t, ctx, consoleUrl),
-    onView: check?.onView,
-  });
-  /** Follows the build, its check run (when `check` is on) completed with the step's outcome. */
-  const follow = (b: Taken, rerun?: string): Promise<Outcome<BuildOutputs | CheckOutput>> => {
-    const w = watched(b);
-    // An earlier attempt's build may have its check run on the commit already (left in progress).
-    check?.follow({ id: b.id, url: w.url, pipelineId, rerun, lookFirst: rerun !== undefined });
-    return withCheck(check, ctx, () => watchBuild(w, ctx));
-  };
-  const { [BUILD_MSG]: _message, ...values } = startValues(params, ctx.workflow, step).body;
-  const rerun = {
-    projectId,
-    pipelineId,
-    identity: stepIdentity(ctx.workflow, step),
-    prefix: ctx.workflow === undefined ? undefined : runPrefix(ctx.workflow, pipelineId),
-    attempt: Number(ctx.workflow?.runAttempt || 0),
-    onRerun: t['on-rerun'],
-    values,
-    stopOnCancel: t['stop-on-cancel'],
-    url: (id: string) => buildUrl(consoleUrl, projectId, pipelineId, id),
-  };
-  let earlier: Outcome<Output> | undefined;
-  try {
-    earlier = await continueEarlier(rerun, ctx, (b, out, said) => withRerun(follow(b, said), out, said));
-  } catch (e) {
-    // Nothing continued; a retry cancelled in flight carries its own outcome.
-    throw notApplied(e, 're-run: nothing continued', { projectId, pipelineId }, ctx, { rerun: 'none' });
-  }
-  return earlier ?? withRerun(startNew(t, ctx, { params, step, consoleUrl, check, follow }), 'none');
-}
-
-/** Starts a new build once, then follows it; stops it when the job was cancelled while the start was in flight. */
-async function startNew(
-  t: StartBuildTask,
-  ctx: Context,
-  s: {
-    params: Record<string, string>;
-    step: StepMark;
-    consoleUrl: string | undefined;
-    check: BuildCheck | undefined;
-    follow: (b: Taken) => Promise<Outcome<BuildOutputs | CheckOutput>>;
-  },
-): Promise<Outcome<BuildOutputs | CheckOutput>> {
-  const projectId = t['project-id'];
-  const pipelineId = t['pipeline-id'];
-  const consoleUrl = s.consoleUrl;
-  const { body, own } = startValues(s.params, ctx.workflow, s.step);
-  const history = historyUrl(consoleUrl, projectId, pipelineId);
-  const known = { projectId, pipelineId, start: ctx.start };
-  const check = s.check;
-  let started: Started;
-  try {
-    started = await startOnce(
-      { projectId, pipelineId, body, ownMessage: own, user: () => ctx.tokens.user ?? 'the user', historyUrl: history },
-      ctx,
-    );
-  } catch (e) {
-    if (!(e instanceof ActionError) || e instanceof InputError) throw e;
-    const cancelled = e instanceof CancelledBeforeStartError;
-    if (!cancelled && !(e instanceof MayHaveStartedError)) await check?.refused(e.message, pipelineId, history);
-    const o = describeUnread(
-      e instanceof MayHaveStartedError
-        ? 'the build may have started'
-        : cancelled
-          ? 'cancelled before the start'
-          : e instanceof NotStartedError && !e.reached
-            ? 'nothing was started'
-            : 'the build did not start',
-      {
-        ...known,
-        id: '',
-        num: undefined,
-        executeCount: undefined,
-        url: '',
-        conclusion: cancelled ? 'cancelled' : 'failure',
-        stopped: undefined,
-        elapsedMs: ctx.clock.now() - ctx.start,
-      },
-    );
-    const where: [string, string][] = history ? [['History', history]] : [];
-    o.blocks.push({ kind: 'facts', rows: [['Started', startedRow(e)], ['Build message', body[BUILD_MSG] ?? ''], ...where] });
-    throw new OperationError(e.message, { ...o, status: statusOf(e) }, { cause: e });
-  }
-  const url = buildUrl(consoleUrl, projectId, pipelineId, started.id);
-  ctx.log.info(
-    `${started.how === 'answer' ? 'started' : 'found'} build #${started.num ?? '?'} (${started.id}) of pipeline ${pipelineId}${url ? `: ${url}` : ''}`,
-  );
-  if (started.cancelled)
-    throw await stopCancelled({ ...known, ...started, url, write: 'the start', stopOnCancel: t['stop-on-cancel'] }, ctx);
-  return s.follow({ id: started.id, num: started.num, executeCount: started.executeCount });
-}
-
-/** The summary's word on whether a start that failed started anything. */
-function startedRow(e: unknown): string {
-  if (e instanceof MayHaveStartedError) return 'maybe: the start was sent and its answer lost';
-  if (e instanceof NotStartedError && e.reached) return 'no: bk-ci refused the start';
-  return 'no: the start was never sent';
 }

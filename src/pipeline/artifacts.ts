@@ -6,12 +6,11 @@
 import type { Clock } from '../base/clock.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
+import type { Block } from '../base/outcome.ts';
+import { formatSize } from '../base/size.ts';
 import { checkedUrl } from '../base/url.ts';
 import { fileLink, listBuildFiles } from '../bkci/artifacts.ts';
-import type { BuildRef } from '../bkci/builds.ts';
-import type { Calls } from './side-reads.ts';
-
-export { formatSize } from '../base/size.ts';
+import type { BuildRef, Calls } from '../bkci/builds.ts';
 
 /** One file of the build, as the `artifacts` output lists it. */
 export interface Artifact {
@@ -27,31 +26,36 @@ export interface Artifact {
 const PARALLEL = 4;
 
 /** Every file of the build with its link. A link that cannot be had is "", with one warning. */
-export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { clock: Clock; signal: AbortSignal }): Promise<Artifact[]> {
-  const listed = await listBuildFiles(api, b, o);
+export async function listArtifacts(
+  api: Calls,
+  log: Log,
+  build: BuildRef,
+  options: { clock: Clock; signal: AbortSignal },
+): Promise<Artifact[]> {
+  const listed = await listBuildFiles(api, build, options);
   // What the pages brought is kept when a later one goes wrong: the files seen, and a warning.
   if (listed.incomplete !== undefined) log.warning(listed.incomplete.said);
   const files = listed.items.filter((f) => f.folder !== true);
-  const out: Artifact[] = files.map((f) => ({
-    name: f.name,
-    path: f.fullPath,
-    size: f.size ?? null,
-    type: f.artifactoryType ?? '',
+  const out: Artifact[] = files.map((file) => ({
+    name: file.name,
+    path: file.fullPath,
+    size: file.size ?? null,
+    type: file.artifactoryType ?? '',
     url: '',
   }));
   let failed: string | undefined;
   let refused: string | undefined;
   let next = 0;
   const worker = async (): Promise<void> => {
-    for (let i = next++; i < out.length && !o.signal.aborted; i = next++) {
-      const a = out[i];
-      if (a === undefined || a.type === '') continue;
+    for (let index = next++; index < out.length && !options.signal.aborted; index = next++) {
+      const artifact = out[index];
+      if (artifact === undefined || artifact.type === '') continue;
       try {
-        const url = await fileLink(api, b.projectId, { type: a.type, path: a.path });
+        const url = await fileLink(api, build.projectId, { type: artifact.type, path: artifact.path });
         // Only a URL that passes the one check is carried: bk-ci's text is never made a link as it is.
-        if (url !== '') a.url = checkedUrl(url, `the link of ${a.path}`, (m) => (refused ??= m)) ?? '';
+        if (url !== '') artifact.url = checkedUrl(url, `the link of ${artifact.path}`, (m) => (refused ??= m)) ?? '';
       } catch (e) {
-        failed ??= `${a.path}: ${errorMessage(e)}`;
+        failed ??= `${artifact.path}: ${errorMessage(e)}`;
       }
     }
   };
@@ -60,4 +64,17 @@ export async function listArtifacts(api: Calls, log: Log, b: BuildRef, o: { cloc
     log.warning(`some artifact links bk-ci gave are not absolute http(s) URLs; their url is empty (the first: ${refused})`);
   if (failed !== undefined) log.warning(`the link of some artifacts could not be read; their url is empty (the first: ${failed})`);
   return out;
+}
+
+/** The summary's table of the build's files, with their links. */
+export function artifactBlocks(files: readonly Artifact[]): Block[] {
+  if (files.length === 0) return [{ kind: 'note', text: 'The build has no artifacts.' }];
+  return [
+    {
+      kind: 'table',
+      title: `Artifacts (${files.length})`,
+      headers: ['File', 'Size', 'Link'],
+      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : formatSize(f.size), f.url === '' ? '' : { url: f.url }]),
+    },
+  ];
 }

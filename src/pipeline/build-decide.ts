@@ -6,7 +6,7 @@
 import { countOf, formatDuration } from '../base/duration.ts';
 import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import type { PollEnd } from '../wait/poll.ts';
-import type { FailedStep } from './build-report.ts';
+import type { FailedStep } from './failed-steps.ts';
 import { describePending, describeRejection, type PendingReview, pendingReview, rejection, reviewTimeoutHours } from './review-state.ts';
 import { type Conclusion, endOf, firstError, stagePaused, waitingOn } from './status.ts';
 
@@ -36,38 +36,39 @@ export interface ModelFacts {
  * poll, an end, a retry sending the build back to the queue, a stage pause not yet known, every
  * DETAIL_EVERY_MS while it runs), `none` otherwise.
  */
-export function modelRead(f: ModelFacts): 'needed' | 'side' | 'none' {
-  const s = f.status;
-  const ended = endOf(s) !== 'waiting';
-  const moving = !queued(s.status);
-  const stale = f.detailAt === undefined || f.now - f.detailAt >= DETAIL_EVERY_MS;
+export function modelRead(facts: ModelFacts): 'needed' | 'side' | 'none' {
+  const status = facts.status;
+  const ended = endOf(status) !== 'waiting';
+  const moving = !queued(status.status);
+  const stale = facts.detailAt === undefined || facts.now - facts.detailAt >= DETAIL_EVERY_MS;
   // A retry keeps the build's id and sends it back through the queue under a new executeCount,
   // which only the model tells: read it at once, so the log follows the new run from its start.
-  const requeued = !moving && f.previous !== undefined && !queued(f.previous);
-  const read = f.detailAt === undefined || ended || requeued || (stagePaused(s) && f.pending?.kind !== 'stage') || (moving && stale);
+  const requeued = !moving && facts.previous !== undefined && !queued(facts.previous);
+  const read =
+    facts.detailAt === undefined || ended || requeued || (stagePaused(status) && facts.pending?.kind !== 'stage') || (moving && stale);
   if (!read) return 'none';
-  return ended && s.status === 'STAGE_SUCCESS' ? 'needed' : 'side';
+  return ended && status.status === 'STAGE_SUCCESS' ? 'needed' : 'side';
 }
 
 /** The review the build waits for now: its model's, unless it ended or bk-ci's status says the stage's pause is over. */
-export function reviewNow(s: BuildStatus, detail: BuildDetail | undefined): PendingReview | undefined {
-  const now = endOf(s) !== 'waiting' || detail === undefined ? undefined : pendingReview(detail);
-  return now?.kind === 'stage' && !stagePaused(s) ? undefined : now;
+export function reviewNow(status: BuildStatus, detail: BuildDetail | undefined): PendingReview | undefined {
+  const now = endOf(status) !== 'waiting' || detail === undefined ? undefined : pendingReview(detail);
+  return now?.kind === 'stage' && !stagePaused(status) ? undefined : now;
 }
 
 /** What one poll's status means for the wait: `done`, `failed`, or `waiting` on. */
 export function pollVerdict(
-  s: BuildStatus,
+  status: BuildStatus,
   pending: PendingReview | undefined,
   gateOpen: boolean,
   onReview: 'wait' | 'fail',
 ): 'done' | 'failed' | 'waiting' {
-  const e = endOf(s);
+  const end = endOf(status);
   // Before a retried build's new run showed, the end bk-ci shows is the run before it.
-  if (e !== 'waiting' && !gateOpen) return 'waiting';
-  if (e === 'success') return 'done';
-  if (e !== 'waiting') return 'failed';
-  return onReview === 'fail' && (pending !== undefined || stagePaused(s)) ? 'failed' : 'waiting';
+  if (end !== 'waiting' && !gateOpen) return 'waiting';
+  if (end === 'success') return 'done';
+  if (end !== 'waiting') return 'failed';
+  return onReview === 'fail' && (pending !== undefined || stagePaused(status)) ? 'failed' : 'waiting';
 }
 
 /** How the build ended for what is read after the wait (why it failed, variables, artifacts): undefined when it goes on. */
@@ -124,50 +125,52 @@ export type BuildEnd = Extract<Conclusion, 'success' | 'failure' | 'cancelled' |
  * which its status alone cannot tell (STAGE_SUCCESS). The wait's end and a re-run both decide by it.
  */
 export function endConclusion(
-  s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
+  status: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
   detail: BuildDetail | undefined,
 ): BuildEnd {
-  const e = endOf(s);
-  if (e === 'waiting') return 'running';
-  if ((e === 'success' || e === 'failure') && detail !== undefined && rejection(detail) !== undefined) return 'rejected';
-  return e;
+  const end = endOf(status);
+  if (end === 'waiting') return 'running';
+  if ((end === 'success' || end === 'failure') && detail !== undefined && rejection(detail) !== undefined) return 'rejected';
+  return end;
 }
 
 /** The end of the wait: timed out, waiting for a review, succeeded, not waited for, rejected, or ended badly. */
-export function decideEnd(f: EndFacts): EndDecision {
-  const { last, name } = f;
-  if (f.end === 'timeout' || last === undefined) return timedOut(f);
-  const c = f.gateOpen ? endConclusion(last, f.detail) : 'running';
-  if (c === 'running' && f.end === 'failed') {
+export function decideEnd(facts: EndFacts): EndDecision {
+  const { last, name } = facts;
+  if (facts.end === 'timeout' || last === undefined) return timedOut(facts);
+  const conclusion = facts.gateOpen ? endConclusion(last, facts.detail) : 'running';
+  if (conclusion === 'running' && facts.end === 'failed') {
     const what =
-      f.pending === undefined ? waitingOn(last).replace(/^waiting for /, '') : `review of ${describePending(f.pending)}: ${who(f.pending)}`;
+      facts.pending === undefined
+        ? waitingOn(last).replace(/^waiting for /, '')
+        : `review of ${describePending(facts.pending)}: ${who(facts.pending)}`;
     const error = `${name} waits for ${what}. on-review: fail ends the step here; the build goes on waiting in bk-ci`;
     return { conclusion: 'waiting-review', headline: `${name}: waiting for review`, error };
   }
-  if (c === 'success') {
-    const headline = `${name}: ${waitingOn(last)} after ${f.elapsed}, ${countOf(f.polls, 'poll')}`;
-    if (f.problem === undefined) return { conclusion: 'success', headline };
-    return { conclusion: 'success', headline, error: f.problem, done: `${name} ended ${last.status}` };
+  if (conclusion === 'success') {
+    const headline = `${name}: ${waitingOn(last)} after ${facts.elapsed}, ${countOf(facts.polls, 'poll')}`;
+    if (facts.problem === undefined) return { conclusion: 'success', headline };
+    return { conclusion: 'success', headline, error: facts.problem, done: `${name} ended ${last.status}` };
   }
-  if (c === 'running') return { conclusion: 'running', headline: `${name}: ${waitingOn(last)} (not waited for)` };
-  const refused = f.detail === undefined ? undefined : rejection(f.detail);
-  if (c === 'rejected' && refused !== undefined) {
-    const why = describeRejection(refused, f.detail && reviewTimeoutHours(f.detail));
-    const error = `${name}${f.ofPipeline} was stopped by a rejected review: ${why} (bk-ci shows such a build as ${last.status})`;
+  if (conclusion === 'running') return { conclusion: 'running', headline: `${name}: ${waitingOn(last)} (not waited for)` };
+  const refused = facts.detail === undefined ? undefined : rejection(facts.detail);
+  if (conclusion === 'rejected' && refused !== undefined) {
+    const why = describeRejection(refused, facts.detail && reviewTimeoutHours(facts.detail));
+    const error = `${name}${facts.ofPipeline} was stopped by a rejected review: ${why} (bk-ci shows such a build as ${last.status})`;
     return { conclusion: 'rejected', headline: `${name}: rejected`, error };
   }
-  const why = whyEnded(c === 'cancelled', last, f.detail, f.failed);
-  const error = `${name}${f.ofPipeline} ended ${last.status}${why === undefined ? '' : `: ${why}`}`;
-  return { conclusion: c === 'cancelled' ? 'cancelled' : 'failure', headline: `${name}: ${last.status}`, error };
+  const why = whyEnded(conclusion === 'cancelled', last, facts.detail, facts.failed);
+  const error = `${name}${facts.ofPipeline} ended ${last.status}${why === undefined ? '' : `: ${why}`}`;
+  return { conclusion: conclusion === 'cancelled' ? 'cancelled' : 'failure', headline: `${name}: ${last.status}`, error };
 }
 
-function timedOut(f: EndFacts): EndDecision {
+function timedOut(facts: EndFacts): EndDecision {
   const still =
-    f.last === undefined
+    facts.last === undefined
       ? 'could not be read'
-      : `is still ${f.pending ? `waiting for review of ${describePending(f.pending)}` : waitingOn(f.last)}`;
-  const error = `${f.name} ${still} after ${f.elapsed} (${countOf(f.polls, 'poll')}, timeout ${formatDuration(f.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${f.trouble}`;
-  return { conclusion: 'timed-out', headline: `${f.name}: timed out`, error };
+      : `is still ${facts.pending ? `waiting for review of ${describePending(facts.pending)}` : waitingOn(facts.last)}`;
+  const error = `${facts.name} ${still} after ${facts.elapsed} (${countOf(facts.polls, 'poll')}, timeout ${formatDuration(facts.timeoutMs)}). The step stopped waiting; the build goes on in bk-ci.${facts.trouble}`;
+  return { conclusion: 'timed-out', headline: `${facts.name}: timed out`, error };
 }
 
 /** Why a build ended badly: who cancelled it, that it never ran, or bk-ci's first error (else the first failed step the model shows). */

@@ -5,43 +5,43 @@ import { isAbsolute, resolve } from 'node:path';
 import type { BuildRef } from '../bkci/builds.ts';
 import type { DownloadAsk, DownloadContext } from '../download/build-files.ts';
 import { cookieOrigins } from '../download/credential.ts';
-import type { Fetched } from '../download/report.ts';
+import type { DownloadResult } from '../download/report.ts';
 import type { DownloadTask } from '../inputs/download.ts';
 import type { Settings } from '../inputs/settings.ts';
 
 /** What the step asks of the download, from its inputs and settings: every file when it names no pattern. */
 export function downloadAsk(
-  t: DownloadTask,
+  task: DownloadTask,
   ctx: { settings: Settings; start: number; env?: NodeJS.ProcessEnv | undefined },
   consoleUrl: string | undefined,
 ): DownloadAsk {
-  const s = ctx.settings;
-  const path = t['download-path'];
+  const settings = ctx.settings;
+  const path = task['download-path'];
   return {
-    patterns: t.download ?? [],
+    patterns: task.download ?? [],
     root: isAbsolute(path) ? resolve(path) : resolve(ctx.env?.GITHUB_WORKSPACE || process.cwd(), path),
-    origins: cookieOrigins([s.baseUrl, consoleUrl, ...(t['download-hosts'] ?? [])]),
-    token: s.bkToken,
-    silenceMs: s.requestTimeoutMs,
-    retries: s.retries,
-    deadline: ctx.start + s.timeoutMs,
+    origins: cookieOrigins([settings.baseUrl, consoleUrl, ...(task['download-hosts'] ?? [])]),
+    token: settings.bkToken,
+    silenceMs: settings.requestTimeoutMs,
+    retries: settings.retries,
+    deadline: ctx.start + settings.timeoutMs,
   };
 }
 
 /** The build operations' ask: undefined when `download` names no pattern (nothing is downloaded). */
 export const filesAsked = (
-  t: DownloadTask,
+  task: DownloadTask,
   ctx: Parameters<typeof downloadAsk>[1],
   consoleUrl: string | undefined,
-): DownloadAsk | undefined => (t.download === undefined || t.download.length === 0 ? undefined : downloadAsk(t, ctx, consoleUrl));
+): DownloadAsk | undefined => (task.download === undefined || task.download.length === 0 ? undefined : downloadAsk(task, ctx, consoleUrl));
 
 /** The build's files, once it has ended; a build that goes on has none downloaded, and says so. */
 export async function downloadOnEnd(
   ask: DownloadAsk | undefined,
   ended: boolean,
-  b: BuildRef,
+  build: BuildRef,
   ctx: DownloadContext,
-): Promise<Fetched | undefined> {
+): Promise<DownloadResult | undefined> {
   if (ask === undefined) return undefined;
   if (!ended)
     return {
@@ -53,11 +53,11 @@ export async function downloadOnEnd(
       cancelled: false,
     };
   const { downloadBuildFiles } = await import('../download/build-files.ts');
-  return downloadBuildFiles(ask, b, ctx);
+  return downloadBuildFiles(ask, build, ctx);
 }
 
 /** The step's failure with the download's: the build's own verdict first, whatever it is. */
-export function withFilesProblem(error: string | undefined, files: Fetched | undefined, ended: boolean): string | undefined {
+export function withFilesProblem(error: string | undefined, files: DownloadResult | undefined, ended: boolean): string | undefined {
   const problem = files?.problem;
   if (problem === undefined || (error !== undefined && !ended)) return error;
   return error === undefined ? problem : `${error}. Its files: ${problem}`;

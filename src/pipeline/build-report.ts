@@ -4,20 +4,20 @@
 // the outputs and the summary's blocks.
 
 import type { Clock } from '../base/clock.ts';
-import { CancelledError, errorMessage } from '../base/errors.ts';
+import { errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, FoundDiagnostics } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
-import { BUILD_DETAIL, type BuildDetail, type BuildRef, type BuildStatus, buildDetail } from '../bkci/builds.ts';
+import type { BuildDetail, BuildRef } from '../bkci/builds.ts';
 import type { Secrets } from '../runner/secrets.ts';
-import { type Artifact, formatSize, listArtifacts } from './artifacts.ts';
-import type { ReportInputs } from './build-declarations.ts';
+import { artifactBlocks, listArtifacts } from './artifacts.ts';
+import type { ReportOutput } from './build-outputs.ts';
 import { DiagnosticsCollector } from './diagnostics.ts';
+import type { FailedStep } from './failed-steps.ts';
 import { LogFollower, type LogRead, type LogsMode } from './log-follow.ts';
 import { LogFile, type StepTail } from './log-print.ts';
 import type { TailLine } from './log-tail.ts';
-import type { Calls, SideReads } from './side-reads.ts';
-import { readVariables } from './variables.ts';
+import type { SideReads } from './side-reads.ts';
+import { BuildVariables } from './variables.ts';
 
 export interface ReportOptions {
   logs: LogsMode;
@@ -41,16 +41,9 @@ export interface ReportContext {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-/** A step that failed, as bk-ci names it: its elementId (the log's tag), its name, its error. */
-export interface FailedStep {
-  id: string;
-  name: string;
-  error: string;
-}
-
-/** What the build showed: outputs and blocks, and what could not be had (said as a failure of the step). */
-export interface Seen {
-  outputs: Partial<Record<ReportInputs, string>>;
+/** What the report showed of the build: outputs and blocks, and what could not be had (said as a failure of the step). */
+export interface ReportShown {
+  outputs: Partial<Record<ReportOutput, string>>;
   blocks: Block[];
   /** Variables a later step needs could not be read. */
   problem?: string;
@@ -64,58 +57,61 @@ export const NO_REPORT: ReportOptions = { logs: 'none', variables: [], maskVaria
 /** Failed steps whose last lines the summary shows, at most. */
 const FAILED_SHOWN = 5;
 
+/** A step whose log tells why the build failed, and what the summary calls it. */
+interface Culprit {
+  title: string;
+  tail: StepTail;
+}
+
 export class BuildReport {
   readonly follow: LogFollower<unknown> | undefined;
+  /** The variables a later step asks for: masked as soon as they are known secret, read at the end. */
+  readonly variables: BuildVariables;
   readonly #ctx: ReportContext;
-  readonly #b: BuildRef;
-  readonly #o: ReportOptions;
+  readonly #build: BuildRef;
+  readonly #options: ReportOptions;
   readonly #file: LogFile | undefined;
   readonly #diagnostics: DiagnosticsCollector | undefined;
   /** Step names by elementId, from the build's model once known. */
   readonly names = new Map<string, string>();
-  /** The start parameters the pipeline declares passwords, once its model was read. */
-  #passwords: Set<string> | undefined;
-  readonly #outputs: Partial<Record<ReportInputs, string>> = {};
+  readonly #outputs: Partial<Record<ReportOutput, string>> = {};
 
-  constructor(ctx: ReportContext, b: BuildRef, o: ReportOptions, executeCount: () => number) {
+  constructor(ctx: ReportContext, build: BuildRef, options: ReportOptions, executeCount: () => number) {
     this.#ctx = ctx;
-    this.#b = b;
-    this.#o = o;
-    if (o.logs === 'none') return;
+    this.#build = build;
+    this.#options = options;
+    this.variables = new BuildVariables(ctx, build, options.variables, options.maskVariables);
+    if (options.logs === 'none') return;
     this.#file = new LogFile(
       ctx.env?.RUNNER_TEMP,
-      (t) => ctx.secrets.redact(t),
+      (text) => ctx.secrets.redact(text),
       (m) => ctx.log.warning(`${m}; the build's status decides`),
     );
     // A file that could not even be made is no output: nothing would be there.
     if (this.#file.failed === undefined) this.#outputs['log-file'] = this.#file.path;
-    if (o.diagnostics === true) this.#diagnostics = new DiagnosticsCollector((t) => ctx.secrets.redact(t));
+    if (options.diagnostics === true) this.#diagnostics = new DiagnosticsCollector((text) => ctx.secrets.redact(text));
     this.follow = new LogFollower({
-      reads: ctx.reads,
-      log: ctx.log,
-      projectId: b.projectId,
-      pipelineId: b.pipelineId,
-      buildId: b.id,
+      ...ctx,
+      build,
       executeCount,
-      mode: o.logs,
+      mode: options.logs,
       file: this.#file,
       diagnostics: this.#diagnostics,
       label: (line) => this.label(line),
-      signal: ctx.signal,
-      clock: ctx.clock,
     });
   }
 
-  /** Learns the steps' names from the build's model (build_detail): "Linux › Unit tests". */
+  /** Learns the steps' names from the build's model (build_detail), "Linux › Unit tests", and which parameters are passwords. */
   learn(detail: BuildDetail): void {
-    for (const st of (detail.model?.stages ?? []).slice(1))
-      for (const job of st.containers ?? [])
-        for (const el of job.elements ?? []) if (el.id && el.name) this.names.set(el.id, job.name ? `${job.name} › ${el.name}` : el.name);
-    this.#passwords = passwordParams(detail);
+    for (const stage of (detail.model?.stages ?? []).slice(1))
+      for (const job of stage.containers ?? [])
+        for (const step of job.elements ?? [])
+          if (step.id && step.name) this.names.set(step.id, job.name ? `${job.name} › ${step.name}` : step.name);
+    this.variables.learn(detail);
   }
 
   /** Outputs known so far: set on every ending, a cancel included. */
-  get outputs(): Partial<Record<ReportInputs, string>> {
+  get outputs(): Partial<Record<ReportOutput, string>> {
     return this.#outputs;
   }
 
@@ -123,7 +119,7 @@ export class BuildReport {
   label(line: TailLine): string {
     const named = line.tag ? this.names.get(line.tag) : undefined;
     if (named !== undefined) return named;
-    const ids = [line.jobId, line.stepId || line.tag].filter((s) => s !== '');
+    const ids = [line.jobId, line.stepId || line.tag].filter((id) => id !== '');
     return ids.length === 0 ? 'build' : ids.join(' › ');
   }
 
@@ -132,7 +128,9 @@ export class BuildReport {
    * its variables and its artifacts. `ended` is undefined when the build goes on (a timeout,
    * `wait: false`, a cancel): then only the log is said.
    */
-  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[], num?: number): Promise<Seen> {
+  async end(ended: 'done' | 'failed' | undefined, failed: readonly FailedStep[]): Promise<ReportShown> {
+    // Their masks before any line is printed: the wait read them at the end already, unless it was not followed.
+    const variables = ended === undefined ? undefined : await this.variables.atEnd();
     const blocks: Block[] = [];
     const read = this.follow?.finish();
     if (read !== undefined) blocks.push(...this.#logBlocks(read));
@@ -142,36 +140,12 @@ export class BuildReport {
       blocks.push(...this.#explain(failed, culprits));
       diagnostics = this.#diagnostics?.of(culprits.map((c) => c.tail.key));
     }
-    let problem: string | undefined;
-    const { reads } = this.#ctx;
-    if (ended !== undefined && this.#o.variables.length > 0) {
-      try {
-        // The model first, on a budget of its own: a model that hangs costs the masks' knowledge, not the variables.
-        const ask = { passwords: await this.#passwordNames(reads.read('model')), listed: this.#o.maskVariables };
-        const values = await readVariables(
-          reads.read('variables'),
-          this.#ctx.secrets,
-          this.#ctx.log,
-          { ...this.#b, num },
-          this.#o.variables,
-          ask,
-        );
-        this.#outputs.variables = JSON.stringify(values);
-        blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(values).join(', ')]] });
-      } catch (e) {
-        problem = `reading the build's variables (${this.#o.variables.join(', ')}) failed: ${errorMessage(e)}`;
-      }
+    const problem = variables !== undefined && 'problem' in variables ? variables.problem : undefined;
+    if (variables !== undefined && 'values' in variables) {
+      this.#outputs.variables = JSON.stringify(variables.values);
+      blocks.push({ kind: 'facts', rows: [['Variables', Object.keys(variables.values).join(', ')]] });
     }
-    if (ended !== undefined && this.#o.artifacts) {
-      try {
-        const files = await listArtifacts(reads.read('artifacts'), this.#ctx.log, this.#b, this.#ctx);
-        // Bounded entry by entry where every output is (src/runner/outputs.ts).
-        this.#outputs.artifacts = JSON.stringify(files);
-        blocks.push(...artifactBlocks(files));
-      } catch (e) {
-        this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
-      }
-    }
+    if (ended !== undefined && this.#options.artifacts) blocks.push(...(await this.#artifacts()));
     return {
       outputs: this.#outputs,
       blocks,
@@ -180,28 +154,17 @@ export class BuildReport {
     };
   }
 
-  /**
-   * The password parameters, from the model read during the wait or read now. A model that cannot
-   * be read leaves them unknown: every variable that can be masked is then, and the step says so.
-   */
-  async #passwordNames(calls: Calls): Promise<ReadonlySet<string>> {
-    if (this.#passwords === undefined) {
-      try {
-        const reply = await calls.call({
-          endpoint: BUILD_DETAIL,
-          params: { projectId: this.#b.projectId },
-          query: { buildId: this.#b.id, pipelineId: this.#b.pipelineId },
-          data: buildDetail,
-        });
-        if (reply.data !== undefined) this.#passwords = passwordParams(reply.data);
-      } catch (e) {
-        if (e instanceof CancelledError) throw e;
-        this.#ctx.log.warning(
-          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked: ${errorMessage(e)}`,
-        );
-      }
+  /** The build's files, each with a link; a failure to list them is a warning. */
+  async #artifacts(): Promise<Block[]> {
+    try {
+      const files = await listArtifacts(this.#ctx.reads.read('artifacts'), this.#ctx.log, this.#build, this.#ctx);
+      // Bounded entry by entry where every output is (src/runner/outputs.ts).
+      this.#outputs.artifacts = JSON.stringify(files);
+      return artifactBlocks(files);
+    } catch (e) {
+      this.#ctx.log.warning(`the build's artifacts could not be listed: ${errorMessage(e)}`);
+      return [];
     }
-    return this.#passwords ?? new Set(this.#o.variables);
   }
 
   #logBlocks(read: LogRead): Block[] {
@@ -220,12 +183,12 @@ export class BuildReport {
    * The steps whose log tells why the build failed: each failed step bk-ci named that wrote, else
    * (none named, or none wrote) the step that wrote last, the likeliest culprit.
    */
-  #culprits(failed: readonly FailedStep[], read: LogRead | undefined): { title: string; tail: StepTail }[] {
+  #culprits(failed: readonly FailedStep[], read: LogRead | undefined): Culprit[] {
     const tails = read?.tails ?? [];
-    const out: { title: string; tail: StepTail }[] = [];
-    for (const f of failed) {
-      const tail = tails.find((t) => t.key === f.id);
-      if (tail !== undefined) out.push({ title: f.name, tail });
+    const out: Culprit[] = [];
+    for (const step of failed) {
+      const tail = tails.find((t) => t.key === step.id);
+      if (tail !== undefined) out.push({ title: step.name, tail });
     }
     const last = tails.at(-1);
     if (out.length === 0 && last !== undefined) out.push({ title: last.label, tail: last });
@@ -233,13 +196,13 @@ export class BuildReport {
   }
 
   /** The failed steps, each with its error and last lines; with `logs: on-failure` those lines printed now. */
-  #explain(failed: readonly FailedStep[], culprits: readonly { title: string; tail: StepTail }[]): Block[] {
+  #explain(failed: readonly FailedStep[], culprits: readonly Culprit[]): Block[] {
     const blocks: Block[] = [];
     if (failed.length > 0)
       blocks.push({ kind: 'table', title: 'Failed steps', headers: ['Step', 'Error'], rows: failed.map((f) => [f.name, f.error]) });
     for (const { title, tail } of culprits.slice(0, FAILED_SHOWN)) {
       blocks.push({ kind: 'lines', title: `Last lines of ${title}`, lines: tail.lines });
-      if (this.#o.logs === 'on-failure') this.#printTail(title, tail);
+      if (this.#options.logs === 'on-failure') this.#printTail(title, tail);
     }
     return blocks;
   }
@@ -254,71 +217,20 @@ export class BuildReport {
   }
 }
 
-function artifactBlocks(files: readonly Artifact[]): Block[] {
-  if (files.length === 0) return [{ kind: 'note', text: 'The build has no artifacts.' }];
-  return [
-    {
-      kind: 'table',
-      title: `Artifacts (${files.length})`,
-      headers: ['File', 'Size', 'Link'],
-      rows: files.slice(0, 200).map((f) => [f.path, f.size === null ? '' : formatSize(f.size), f.url === '' ? '' : { url: f.url }]),
-    },
-  ];
-}
-
-/** The start parameters the build's model declares as passwords (the trigger container's params of type PASSWORD). */
-export function passwordParams(detail: BuildDetail): Set<string> {
-  const names = new Set<string>();
-  for (const st of detail.model?.stages ?? [])
-    for (const c of st.containers ?? []) for (const p of c.params ?? []) if (p.id && p.type?.toUpperCase() === 'PASSWORD') names.add(p.id);
-  return names;
-}
-
-/** The options the parsed inputs give. */
-export const reportOptions = (t: {
+/** The inputs that say what is shown of a build besides its status (src/inputs/build.ts), `check` among them when the step has it. */
+export interface ReportInputs {
   logs: LogsMode;
   variables?: string[] | undefined;
   'mask-variables'?: string[] | undefined;
   artifacts: boolean;
-  check?: boolean;
-}): ReportOptions => ({
-  logs: t.logs,
-  variables: t.variables ?? [],
-  maskVariables: t['mask-variables'] ?? [],
-  artifacts: t.artifacts,
-  diagnostics: t.check === true,
+  check?: boolean | undefined;
+}
+
+/** The options the parsed inputs give. */
+export const reportOptions = (inputs: ReportInputs): ReportOptions => ({
+  logs: inputs.logs,
+  variables: inputs.variables ?? [],
+  maskVariables: inputs['mask-variables'] ?? [],
+  artifacts: inputs.artifacts,
+  diagnostics: inputs.check === true,
 });
-
-/**
- * The steps that failed: from the build's model (each step FAILED, or a review REVIEW_ABORT, with
- * its error), else from the errorInfoList of its status.
- */
-export function failedSteps(detail: BuildDetail | undefined, last: BuildStatus | undefined): FailedStep[] {
-  const fromModel: FailedStep[] = [];
-  for (const st of (detail?.model?.stages ?? []).slice(1))
-    for (const job of st.containers ?? [])
-      for (const el of job.elements ?? [])
-        if (el.id && (el.status === 'FAILED' || el.status === 'REVIEW_ABORT'))
-          fromModel.push({
-            id: el.id,
-            name: job.name && el.name ? `${job.name} › ${el.name}` : (el.name ?? el.id),
-            error: `${el.errorCode ? `${el.errorCode}: ` : ''}${el.errorMsg ?? el.status}`,
-          });
-  return fromModel.length > 0 ? fromModel : failedStepsOf(last?.errorInfoList);
-}
-
-/** The failed steps bk-ci's status names (its errorInfoList), each with its elementId when it gives one. */
-export function failedStepsOf(errors: readonly unknown[] | null | undefined): FailedStep[] {
-  const info = z.looseObject({
-    taskId: z.string().nullish(),
-    taskName: z.string().nullish(),
-    errorCode: z.number().nullish(),
-    errorMsg: z.string().nullish(),
-  });
-  return (errors ?? []).flatMap((e) => {
-    const p = info.safeParse(e);
-    if (!p.success) return [];
-    const { taskId, taskName, errorCode, errorMsg } = p.data;
-    return [{ id: taskId ?? '', name: taskName ?? taskId ?? 'a step', error: `${errorCode ? `${errorCode}: ` : ''}${errorMsg ?? ''}` }];
-  });
-}

@@ -3,11 +3,8 @@
 // ended answers 2101182 (docs/bkci/builds.md#stop-build_stopbuildid).
 
 import type { Clock } from '../base/clock.ts';
-import { errorMessage, ServerSaidError } from '../base/errors.ts';
-import { z } from '../base/schema.ts';
-import { BUILD_STATUS, BUILD_STOP, type BuildRef, type BuildStatus, buildStatus } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
-import { buildAt } from './build-read.ts';
+import { errorMessage } from '../base/errors.ts';
+import { type BuildRef, type BuildStatus, type Calls, readBuildStatus, StrayAnswerError, stopBuild } from '../bkci/builds.ts';
 import { SideReads } from './side-reads.ts';
 import { endOf } from './status.ts';
 
@@ -24,48 +21,34 @@ export interface Stop {
 }
 
 /** A stop, and what bk-ci showed of the build after it. */
-export interface Stopped extends Stop {
+export interface StopReport extends Stop {
   /** The status read after the stop, when one was read. */
   status: BuildStatus | undefined;
   /** For the summary: what was said, and that the end was not seen when it was not. */
   shown: string;
 }
 
-/** POSTs build_stop once, even though the job was cancelled; says what came of it. */
-export async function stopBuild(
-  api: BkciApi,
-  projectId: string,
-  pipelineId: string | undefined,
-  id: string,
-  info: (m: string) => void,
-  timeoutMs = STOP_TIMEOUT_MS,
-): Promise<Stop> {
+/** Stops the build once, even though the job was cancelled; says what came of it. */
+export async function stopOnce(api: Calls, build: BuildRef, info: (message: string) => void, timeoutMs = STOP_TIMEOUT_MS): Promise<Stop> {
   let stop: Stop;
   try {
-    await api.call({
-      endpoint: BUILD_STOP,
-      params: { projectId },
-      query: { buildId: id, pipelineId },
-      data: z.unknown(),
-      detached: { timeoutMs },
-    });
-    stop = { ended: true, said: `the build ${id} was stopped in bk-ci (stop-on-cancel)` };
-  } catch (e) {
     stop =
-      e instanceof ServerSaidError && e.serverStatus === 2101182
-        ? { ended: true, said: `the build ${id} had already ended` }
-        : { ended: false, said: `stopping the build ${id} failed (${errorMessage(e)}); it may still run in bk-ci` };
+      (await stopBuild(api, build, timeoutMs)) === 'stopped'
+        ? { ended: true, said: `the build ${build.id} was stopped in bk-ci (stop-on-cancel)` }
+        : { ended: true, said: `the build ${build.id} had already ended` };
+  } catch (e) {
+    stop = { ended: false, said: `stopping the build ${build.id} failed (${errorMessage(e)}); it may still run in bk-ci` };
   }
   info(stop.said);
   return stop;
 }
 
 /** Stops the build, then reads its status once more within what is left of the stop's window. */
-export async function stopAndSee(api: BkciApi, b: BuildRef, clock: Clock, info: (m: string) => void): Promise<Stopped> {
+export async function stopAndSee(api: Calls, build: BuildRef, clock: Clock, info: (message: string) => void): Promise<StopReport> {
   const from = clock.now();
-  const stop = await stopBuild(api, b.projectId, b.pipelineId, b.id, info);
+  const stop = await stopOnce(api, build, info);
   if (!stop.ended) return { ...stop, status: undefined, shown: stop.said };
-  const after = await statusAfterStop(api, b, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - from));
+  const after = await statusAfterStop(api, build, clock, STOP_TIMEOUT_MS + AFTER_STOP_READ_MS - (clock.now() - from));
   if (after.said !== undefined) info(after.said);
   return { ...stop, status: after.status, shown: after.said === undefined ? stop.said : `${stop.said}; ${after.said}` };
 }
@@ -75,8 +58,8 @@ export async function stopAndSee(api: BkciApi, b: BuildRef, clock: Clock, info: 
  * `windowMs` and at most AFTER_STOP_READ_MS. Words when its end was not seen.
  */
 async function statusAfterStop(
-  api: BkciApi,
-  b: BuildRef,
+  api: Calls,
+  build: BuildRef,
   clock: Clock,
   windowMs: number,
 ): Promise<{ status: BuildStatus | undefined; said: string | undefined }> {
@@ -84,17 +67,13 @@ async function statusAfterStop(
   const unseen = (why: string) => ({ status: undefined, said: `the stop was sent, but its end was not seen (${why})` });
   if (ms <= 0) return unseen('no time was left to read its status again');
   try {
-    const reply = await new SideReads(api, clock).read('status', clock.now() + ms).call({
-      endpoint: BUILD_STATUS,
-      ...buildAt(b),
-      data: buildStatus,
-      detached: { timeoutMs: ms },
-    });
-    const s = reply.data;
-    if (s === undefined || s.id !== b.id) return unseen('bk-ci answered without its status');
-    if (endOf(s) !== 'waiting') return { status: s, said: undefined };
-    return { status: s, said: `the stop was sent, but its end was not seen: bk-ci still shows it ${s.status}` };
+    const reply = await readBuildStatus(new SideReads(api, clock).read('status', clock.now() + ms), build, { detached: { timeoutMs: ms } });
+    const status = reply.data;
+    if (endOf(status) !== 'waiting') return { status, said: undefined };
+    return { status, said: `the stop was sent, but its end was not seen: bk-ci still shows it ${status.status}` };
   } catch (e) {
-    return unseen(`reading its status again failed: ${errorMessage(e)}`);
+    return unseen(
+      e instanceof StrayAnswerError ? 'bk-ci answered without its status' : `reading its status again failed: ${errorMessage(e)}`,
+    );
   }
 }

@@ -5,12 +5,13 @@
 // started and what came of the stop. Or it failed before any run was known: the step fails with
 // the build as far as it is known. One way out for every such write.
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
+import type { Build, BuildContext } from './build.ts';
 import { stopAndSee } from './build-stop.ts';
-import type { BuildView } from './outcome.ts';
 import { describeUnread } from './outcome.ts';
-import type { BuildContext } from './watch.ts';
 
-export interface CancelledWrite extends Pick<BuildView, 'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url'> {
+export interface CancelledWrite {
+  /** The build the write started or retried, as far as it is known. */
+  build: Build;
   /** The write, in words: "the start", "the retry". */
   write: string;
   /** What bk-ci had done, when the write was not the start itself: "bk-ci retried the failed jobs of stage-3 (run 2)". */
@@ -22,27 +23,22 @@ export interface CancelledWrite extends Pick<BuildView, 'projectId' | 'pipelineI
 
 /** Stops the run the cancelled write started (with stop-on-cancel) and returns the failure that says so. */
 export async function stopCancelled(
-  w: CancelledWrite,
+  write: CancelledWrite,
   ctx: Pick<BuildContext, 'api' | 'clock' | 'log' | 'start'>,
 ): Promise<OperationError> {
-  const b = { projectId: w.projectId, pipelineId: w.pipelineId, id: w.id };
-  const stop = w.stopOnCancel
-    ? await stopAndSee(ctx.api, b, ctx.clock, ctx.log.info)
-    : { ended: false, said: `the build ${w.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
-  const o = describeUnread(`build (${w.id}): cancelled`, {
-    ...b,
-    start: ctx.start,
-    num: w.num,
-    executeCount: w.executeCount,
-    url: w.url,
-    conclusion: stop.ended ? 'cancelled' : 'running',
-    stopped: stop.shown ?? stop.said,
-    last: stop.status,
-    elapsedMs: ctx.clock.now() - ctx.start,
-  });
-  return new OperationError(`cancelled while ${w.write} was in flight${w.done ? `; ${w.done}` : ''}; ${stop.said}`, {
-    ...o,
-    outputs: { ...o.outputs, ...w.outputs },
+  const { build } = write;
+  const stop = write.stopOnCancel
+    ? await stopAndSee(ctx.api, build, ctx.clock, ctx.log.info)
+    : { ended: false, said: `the build ${build.id} goes on in bk-ci (stop-on-cancel: false)`, status: undefined, shown: undefined };
+  const outcome = describeUnread(
+    `build (${build.id}): cancelled`,
+    build,
+    { conclusion: stop.ended ? 'cancelled' : 'running', stopped: stop.shown ?? stop.said, last: stop.status },
+    ctx,
+  );
+  return new OperationError(`cancelled while ${write.write} was in flight${write.done ? `; ${write.done}` : ''}; ${stop.said}`, {
+    ...outcome,
+    outputs: { ...outcome.outputs, ...write.outputs },
   });
 }
 
@@ -52,23 +48,17 @@ export async function stopCancelled(
  * job was); a failure with an outcome of its own, or one of the inputs, passes as it is.
  */
 export function notApplied(
-  e: unknown,
+  error: unknown,
   headline: string,
-  b: Pick<BuildView, 'projectId' | 'pipelineId'> & { id?: string },
+  build: Build,
   ctx: Pick<BuildContext, 'clock' | 'start' | 'signal'>,
   outputs: Record<string, string> = {},
 ): unknown {
-  if (!(e instanceof ActionError) || e instanceof OperationError || e instanceof InputError) return e;
-  const o = describeUnread(headline, {
-    ...b,
-    id: b.id ?? '',
-    start: ctx.start,
-    num: undefined,
-    executeCount: undefined,
-    url: '',
-    conclusion: ctx.signal.aborted ? 'cancelled' : 'failure',
-    stopped: undefined,
-    elapsedMs: ctx.clock.now() - ctx.start,
-  });
-  return new OperationError(e.message, { ...o, outputs: { ...o.outputs, ...outputs }, status: statusOf(e) }, { cause: e });
+  if (!(error instanceof ActionError) || error instanceof OperationError || error instanceof InputError) return error;
+  const outcome = describeUnread(headline, build, { conclusion: ctx.signal.aborted ? 'cancelled' : 'failure' }, ctx);
+  return new OperationError(
+    error.message,
+    { ...outcome, outputs: { ...outcome.outputs, ...outputs }, status: statusOf(error) },
+    { cause: error },
+  );
 }

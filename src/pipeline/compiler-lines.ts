@@ -79,12 +79,12 @@ const levelOf = (word: string | undefined): Level => (word?.[0]?.toLowerCase() =
 const number = (digits: string | undefined): number | undefined => (digits === undefined ? undefined : Number(digits));
 
 /** What a compiler's line says, as a diagnostic; undefined when it is none. */
-function diagnosticOf(g: Record<string, string | undefined>, form?: Form): Diagnostic | undefined {
-  const path = g.path ?? '';
+function diagnosticOf(groups: Record<string, string | undefined>, form?: Form): Diagnostic | undefined {
+  const path = groups.path ?? '';
   if (!HAS_EXTENSION.test(path)) return undefined;
-  const msg = g.msg ?? '';
-  const message = `${g.code ? `${g.code}: ` : ''}${form?.tail === undefined ? msg : msg.replace(form.tail, '')}`;
-  return { path, line: Number(g.line), column: number(g.col), level: levelOf(g.level), message };
+  const msg = groups.msg ?? '';
+  const message = `${groups.code ? `${groups.code}: ` : ''}${form?.tail === undefined ? msg : msg.replace(form.tail, '')}`;
+  return { path, line: Number(groups.line), column: number(groups.col), level: levelOf(groups.level), message };
 }
 
 /** A line as it reads without colours, white space or a line break at its ends. */
@@ -107,8 +107,8 @@ export class CompilerLines {
       if (at !== undefined) return diagnosticOf({ ...head, ...at });
     }
     for (const form of FORMS) {
-      const g = form.re.exec(line)?.groups;
-      if (g !== undefined) return diagnosticOf(g, form);
+      const groups = form.re.exec(line)?.groups;
+      if (groups !== undefined) return diagnosticOf(groups, form);
     }
     this.#head = RUST_HEAD.exec(line)?.groups;
     return undefined;

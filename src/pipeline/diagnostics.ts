@@ -35,33 +35,37 @@ export class DiagnosticsCollector {
 
   /** A line of the step `step` (its key: src/pipeline/log-print.ts's stepKey), in the log's order. */
   add(step: string, line: string): void {
-    let s = this.#steps.get(step);
-    if (s === undefined) {
-      s = { reader: new CompilerLines(), found: [], unkept: 0 };
-      this.#steps.set(step, s);
+    let messages = this.#steps.get(step);
+    if (messages === undefined) {
+      messages = { reader: new CompilerLines(), found: [], unkept: 0 };
+      this.#steps.set(step, messages);
     }
-    const d = s.reader.read(line);
-    if (d === undefined) return;
+    const diagnostic = messages.reader.read(line);
+    if (diagnostic === undefined) return;
     // The steps in the order they last printed a message: the first is the one given up first.
     this.#steps.delete(step);
-    this.#steps.set(step, s);
-    if (s.found.length >= KEPT_PER_STEP) {
-      s.unkept++;
+    this.#steps.set(step, messages);
+    if (messages.found.length >= KEPT_PER_STEP) {
+      messages.unkept++;
       return;
     }
     // Past the bound the others hold at least 800 (this step under 200): one of them gives its up.
     if (this.#kept >= KEPT_IN_ALL) this.#giveUpOldest();
     this.#kept++;
-    s.found.push({ ...d, path: this.#scrub(d.path), message: this.#scrub(d.message).slice(0, MESSAGE_KEPT) });
+    messages.found.push({
+      ...diagnostic,
+      path: this.#scrub(diagnostic.path),
+      message: this.#scrub(diagnostic.message).slice(0, MESSAGE_KEPT),
+    });
   }
 
   /** The kept messages of the step that printed one longest ago, counted instead (never the step printing now: it was just moved last). */
   #giveUpOldest(): void {
-    for (const s of this.#steps.values()) {
-      if (s.found.length === 0) continue;
-      this.#kept -= s.found.length;
-      s.unkept += s.found.length;
-      s.found = [];
+    for (const messages of this.#steps.values()) {
+      if (messages.found.length === 0) continue;
+      this.#kept -= messages.found.length;
+      messages.unkept += messages.found.length;
+      messages.found = [];
       return;
     }
   }
@@ -77,10 +81,10 @@ export class DiagnosticsCollector {
     const found: Diagnostic[] = [];
     let unkept = 0;
     for (const key of new Set(steps)) {
-      const s = this.#steps.get(key);
-      if (s === undefined) continue;
-      found.push(...s.found);
-      unkept += s.unkept;
+      const messages = this.#steps.get(key);
+      if (messages === undefined) continue;
+      found.push(...messages.found);
+      unkept += messages.unkept;
     }
     return { found, unkept };
   }

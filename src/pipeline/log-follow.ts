@@ -6,7 +6,7 @@ import type { Clock } from '../base/clock.ts';
 import { BudgetSpentError, DeadlineError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import { type BkciLogLine, LOG_AFTER, queryLogs } from '../bkci/logs.ts';
+import { type BkciLogLine, readLogAfter } from '../bkci/logs.ts';
 import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
@@ -27,13 +27,12 @@ const QUIET_READS = 2;
 /** Polls, and time, a gap in the line numbers is waited on (bk-ci makes lines searchable every 3 s, in bulk). */
 const HOLD = { holdPolls: 2, holdMs: 6000 };
 
-/** What following a build's log needs: the build (its id as `buildId`) and what reads and writes it. */
-export interface FollowOptions extends Omit<BuildRef, 'id'> {
+/** What following a build's log needs: the build, and what reads and writes it. */
+export interface FollowOptions {
+  build: BuildRef;
   /** How the log reaches bk-ci: each read within its own budget. */
   reads: SideReads;
   log: Log;
-  /** The build's id (BuildRef's `id`). */
-  buildId: BuildRef['id'];
   /** Which run of the build is followed; a new one (a retry) starts a new cursor. */
   executeCount(): number;
   mode: Exclude<LogsMode, 'none'>;
@@ -56,12 +55,12 @@ export interface LogRead {
   problem: string | undefined;
 }
 
-const toTail = (l: BkciLogLine): TailLine => ({
-  lineNo: l.lineNo,
-  message: l.message ?? '',
-  tag: l.tag ?? '',
-  jobId: l.jobId ?? '',
-  stepId: l.stepId ?? '',
+const toTail = (line: BkciLogLine): TailLine => ({
+  lineNo: line.lineNo,
+  message: line.message ?? '',
+  tag: line.tag ?? '',
+  jobId: line.jobId ?? '',
+  stepId: line.stepId ?? '',
 });
 
 export class LogFollower<T> implements Follower<T> {
@@ -81,15 +80,15 @@ export class LogFollower<T> implements Follower<T> {
   #quiet = 0;
   #lines = 0;
 
-  constructor(o: FollowOptions) {
-    this.#o = o;
+  constructor(options: FollowOptions) {
+    this.#o = options;
     this.#printer = new LogPrinter({
-      log: o.log,
-      file: o.file,
-      live: o.mode === 'live',
-      label: o.label,
-      diagnostics: o.diagnostics,
-      ...(o.linesPerStep === undefined ? {} : { linesPerStep: o.linesPerStep }),
+      log: options.log,
+      file: options.file,
+      live: options.mode === 'live',
+      label: options.label,
+      diagnostics: options.diagnostics,
+      ...(options.linesPerStep === undefined ? {} : { linesPerStep: options.linesPerStep }),
     });
   }
 
@@ -121,7 +120,7 @@ export class LogFollower<T> implements Follower<T> {
     const count = this.#o.executeCount();
     if (this.#executeCount !== undefined && count !== this.#executeCount) {
       this.#tail = new LogTail(HOLD);
-      this.#o.diagnostics?.restart();
+      this.#printer.newRun();
     }
     this.#executeCount = count;
     let fresh = 0;
@@ -133,20 +132,20 @@ export class LogFollower<T> implements Follower<T> {
         this.#trouble(e, afterEnd);
         break;
       }
-      const v = this.#tail.take(got);
+      const verdict = this.#tail.take(got);
       this.#none = got.status === 2;
-      if (v.kind === 'gone') {
-        this.#say(`${v.reason}: its lines cannot be read; the build's status decides`);
+      if (verdict.kind === 'gone') {
+        this.#say(`${verdict.reason}: its lines cannot be read; the build's status decides`);
         this.#gone = true;
         break;
       }
-      if (v.kind === 'retry') {
-        this.#o.log.debug(`build log: ${v.reason}`);
+      if (verdict.kind === 'retry') {
+        this.#o.log.debug(`build log: ${verdict.reason}`);
         break;
       }
-      fresh += v.fresh;
+      fresh += verdict.fresh;
       // hasMore with nothing new (a server that repeats its page) is not read again at once.
-      const step = nextPage(v);
+      const step = nextPage(verdict);
       if (step === 'stalled')
         this.#o.log.debug('build log: bk-ci says it has more, but its page brought no new line; read again at the next poll');
       if (step !== 'next') break;
@@ -158,17 +157,10 @@ export class LogFollower<T> implements Follower<T> {
   }
 
   async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {
-    const { projectId, pipelineId, buildId } = this.#o;
-    const reply = await this.#o.reads.read('log', until).call({
-      endpoint: LOG_AFTER,
-      params: { projectId },
-      query: { buildId, pipelineId, start: String(start), executeCount: String(executeCount) },
-      data: queryLogs,
-    });
-    const d = reply.data;
-    if (d === undefined) return { status: 999, hasMore: false, lines: [] };
-    const lines = (d.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
-    return { status: d.status ?? 0, hasMore: d.hasMore ?? false, lines };
+    const page = await readLogAfter(this.#o.reads.read('log', until), this.#o.build, { start, executeCount });
+    if (page === undefined) return { status: 999, hasMore: false, lines: [] };
+    const lines = (page.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
+    return { status: page.status ?? 0, hasMore: page.hasMore ?? false, lines };
   }
 
   /**
@@ -176,25 +168,25 @@ export class LogFollower<T> implements Follower<T> {
    * after its end, any failure ends the reading (a log that hangs then must not hold the step);
    * any other ends the reading.
    */
-  #trouble(e: unknown, afterEnd: boolean): void {
+  #trouble(error: unknown, afterEnd: boolean): void {
     if (this.#o.signal.aborted) return;
     if (afterEnd) {
       this.#settled = true;
-      if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; no more is read`);
+      if (error instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(error)}; no more is read`);
       // Said even after a warning that promised another try: there is none now.
       this.#say(
-        `reading the build's log after its end failed (${errorMessage(e)}); its last lines may be missing, no more of it is read, and the build's status decides`,
+        `reading the build's log after its end failed (${errorMessage(error)}); its last lines may be missing, no more of it is read, and the build's status decides`,
         true,
       );
       return;
     }
-    if (e instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(e)}; read at the next poll`);
-    if (e instanceof DeadlineError || !isTransient(e)) {
+    if (error instanceof BudgetSpentError) return void this.#o.log.debug(`build log: ${errorMessage(error)}; read at the next poll`);
+    if (error instanceof DeadlineError || !isTransient(error)) {
       this.#gone = true;
-      this.#say(`reading the build's log failed (${errorMessage(e)}); no more of it is read, and the build's status decides`);
+      this.#say(`reading the build's log failed (${errorMessage(error)}); no more of it is read, and the build's status decides`);
       return;
     }
-    this.#say(`reading the build's log failed (${errorMessage(e)}); trying again at the next poll; the build's status decides`);
+    this.#say(`reading the build's log failed (${errorMessage(error)}); trying again at the next poll; the build's status decides`);
   }
 
   /** One warning for all the log's troubles (and one more for the end's); the rest in the debug log. */

@@ -106,8 +106,8 @@ export class LogPrinter {
   readonly #cut = new Map<string, number>();
   #open: string | undefined;
 
-  constructor(o: PrinterOptions) {
-    this.#o = o;
+  constructor(options: PrinterOptions) {
+    this.#o = options;
   }
 
   /** Prints lines given in line-number order. */
@@ -131,9 +131,9 @@ export class LogPrinter {
       if (tail.lines.length > TAIL_LINES) tail.lines.shift();
       if (!live) continue;
       if (tail.count > max) {
-        const left = (this.#cut.get(key) ?? 0) + 1;
-        this.#cut.set(key, left);
-        if (left === 1) {
+        this.#cut.set(key, (this.#cut.get(key) ?? 0) + 1);
+        // Said once a run: a retried run's step has its own lines again.
+        if (tail.count === max + 1) {
           this.#enter(key, label);
           log.info(
             `… ${label} has more than ${max} lines: the rest of them are only in the log file${file === undefined ? '' : ` (${file.path}, the log-file output)`}`,
@@ -149,7 +149,17 @@ export class LogPrinter {
     file?.flush();
   }
 
-  /** Each step's last lines, in the order the steps first wrote. */
+  /**
+   * A new run of the build (a retry): what is kept of each step is the new run's from now on. Its
+   * last lines and its compiler messages explain how that run ended, not the run before; the lines
+   * left out of the step's log stay counted (they are in the log file).
+   */
+  newRun(): void {
+    this.#tails.clear();
+    this.#o.diagnostics?.restart();
+  }
+
+  /** Each step's last lines (of the run followed now), in the order the steps first wrote. */
   tails(): StepTail[] {
     return [...this.#tails.values()];
   }

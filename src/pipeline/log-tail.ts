@@ -62,8 +62,8 @@ export class LogTail {
   #polls = 0;
   #read = 0;
 
-  constructor(o: TailOptions) {
-    this.#o = o;
+  constructor(options: TailOptions) {
+    this.#o = options;
   }
 
   /** Lines read in all (each once). */
@@ -103,33 +103,33 @@ export class LogTail {
    * The lines that can be printed now, in line-number order. `atPoll` counts a poll (made at
    * `now`) against what waits above a gap; `final` gives up every gap (reading is over).
    */
-  ready(o: { atPoll: boolean; now: number; final?: boolean }): TailLine[] {
+  ready(moment: { atPoll: boolean; now: number; final?: boolean }): TailLine[] {
     const out: TailLine[] = [];
-    if (o.atPoll) this.#polls++;
+    if (moment.atPoll) this.#polls++;
     for (; this.#unstamped < this.#arrivals.length; this.#unstamped++) {
-      const a = this.#arrivals[this.#unstamped];
-      if (a !== undefined) Object.assign(a, { poll: this.#polls, at: o.now });
+      const arrival = this.#arrivals[this.#unstamped];
+      if (arrival !== undefined) Object.assign(arrival, { poll: this.#polls, at: moment.now });
     }
     this.#release(out);
     // The highest line that has waited long enough: every gap below it is given up.
-    let upTo = o.final ? Number.POSITIVE_INFINITY : 0;
-    for (; this.#ripeFrom < this.#unstamped && !o.final; this.#ripeFrom++) {
-      const a = this.#arrivals[this.#ripeFrom];
-      if (a === undefined || this.#polls - a.poll < this.#o.holdPolls || o.now - a.at < this.#o.holdMs) break;
-      upTo = Math.max(upTo, a.lineNo);
+    let upTo = moment.final ? Number.POSITIVE_INFINITY : 0;
+    for (; this.#ripeFrom < this.#unstamped && !moment.final; this.#ripeFrom++) {
+      const arrival = this.#arrivals[this.#ripeFrom];
+      if (arrival === undefined || this.#polls - arrival.poll < this.#o.holdPolls || moment.now - arrival.at < this.#o.holdMs) break;
+      upTo = Math.max(upTo, arrival.lineNo);
     }
     if (upTo >= this.#next && this.#held.size > 0) {
       const below = [...this.#held.keys()].filter((n) => n <= upTo).sort((a, b) => a - b);
-      for (const n of below) {
-        const line = this.#held.get(n);
-        this.#held.delete(n);
+      for (const lineNo of below) {
+        const line = this.#held.get(lineNo);
+        this.#held.delete(lineNo);
         if (line !== undefined) out.push(line);
-        this.#next = n + 1;
+        this.#next = lineNo + 1;
       }
       this.#release(out);
     }
     // What was checked is done with: dropped now and then, not at every poll.
-    const done = this.#held.size === 0 || o.final ? this.#unstamped : this.#ripeFrom > 4096 ? this.#ripeFrom : 0;
+    const done = this.#held.size === 0 || moment.final ? this.#unstamped : this.#ripeFrom > 4096 ? this.#ripeFrom : 0;
     if (done > 0) {
       this.#arrivals = this.#arrivals.slice(done);
       this.#ripeFrom -= Math.min(done, this.#ripeFrom);

@@ -2,17 +2,15 @@
 
 import { formatElapsed, seconds } from '../base/duration.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
-import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
+import type { BuildDetail, BuildStatus } from '../bkci/builds.ts';
 import { changesTable, type Progress } from '../wait/poll.ts';
-import type { BuildOutput } from './build-declarations.ts';
+import type { Build, BuildContext } from './build.ts';
+import type { BuildOutput } from './build-outputs.ts';
 import { ABORTED, describePending, type PendingReview } from './review-state.ts';
 import { type Conclusion, waitingOn } from './status.ts';
 
 /** What the step knows of one build when it ends, whichever way it ends. */
-export interface BuildView extends BuildRef {
-  num: number | undefined;
-  executeCount: number | undefined;
-  url: string;
+export interface BuildAtEnd extends Build {
   progress: Progress<BuildStatus>;
   detail: BuildDetail | undefined;
   /** What the build waits on a person for now, if anything. */
@@ -29,8 +27,8 @@ export interface BuildView extends BuildRef {
 }
 
 /** The build's status as `data`: its variables left out (the parameters' values the schema drops), since they may hold secrets. */
-function shareable(s: BuildStatus): Record<string, unknown> {
-  const { variables: _variables, ...rest } = s;
+function shareable(status: BuildStatus): Record<string, unknown> {
+  const { variables: _variables, ...rest } = status;
   return rest;
 }
 
@@ -38,37 +36,48 @@ const table = (title: string, headers: string[], rows: string[][]): Block[] =>
   rows.length === 0 ? [] : [{ kind: 'table', title, headers, rows }];
 
 /** How each pause the step saw was decided, as build_detail says it last. */
-function decisionOf(p: PendingReview, detail: BuildDetail | undefined, pending: PendingReview | undefined): string {
-  if (pending?.key === p.key) return 'waiting';
-  for (const s of detail?.model?.stages ?? []) {
-    if (p.kind === 'stage') {
-      if ((s.id ?? '') !== p.stageId) continue;
-      const g = (s.checkIn?.reviewGroups ?? []).find((x) => (p.groupId ? x.id === p.groupId : x.name === p.group));
-      if (!g?.status) return 'waiting';
-      const by = g.operator ? ` by ${g.operator}` : '';
-      const why = g.suggest ? `: ${g.suggest}` : '';
-      return ABORTED.has(g.status) ? `rejected${by}${why}` : `approved${by}${why}`;
+function decisionOf(pause: PendingReview, detail: BuildDetail | undefined, pending: PendingReview | undefined): string {
+  if (pending?.key === pause.key) return 'waiting';
+  for (const stage of detail?.model?.stages ?? []) {
+    if (pause.kind === 'stage') {
+      if ((stage.id ?? '') !== pause.stageId) continue;
+      const group = (stage.checkIn?.reviewGroups ?? []).find((x) => (pause.groupId ? x.id === pause.groupId : x.name === pause.group));
+      if (!group?.status) return 'waiting';
+      const by = group.operator ? ` by ${group.operator}` : '';
+      const why = group.suggest ? `: ${group.suggest}` : '';
+      return ABORTED.has(group.status) ? `rejected${by}${why}` : `approved${by}${why}`;
     }
-    const e = (s.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === p.elementId);
-    if (e !== undefined) return e.status === 'REVIEW_ABORT' ? 'rejected' : e.status === 'REVIEWING' ? 'waiting' : 'approved';
+    const element = (stage.containers ?? []).flatMap((c) => c.elements ?? []).find((x) => x.id === pause.elementId);
+    if (element !== undefined)
+      return element.status === 'REVIEW_ABORT' ? 'rejected' : element.status === 'REVIEWING' ? 'waiting' : 'approved';
   }
   return 'decided';
 }
 
-/** A build known by its id alone, never read (a start cancelled in flight): what the step can say of it. */
+/** How a build the step did not read came out: its conclusion; with a stop on cancel, what came of it and the status read after it. */
+export interface UnreadEnd {
+  conclusion: Conclusion;
+  stopped?: string | undefined;
+  last?: BuildStatus | undefined;
+}
+
+/**
+ * A build the step never read (a start refused or cancelled in flight, a retry not applied): what
+ * the step can say of it, its time counted to now.
+ */
 export function describeUnread(
   headline: string,
-  v: Pick<
-    BuildView,
-    'projectId' | 'pipelineId' | 'id' | 'num' | 'executeCount' | 'url' | 'conclusion' | 'stopped' | 'elapsedMs' | 'start'
-  > & {
-    /** The status read after a stop on cancel, when one was. */
-    last?: BuildStatus | undefined;
-  },
+  build: Build,
+  end: UnreadEnd,
+  ctx: Pick<BuildContext, 'clock' | 'start'>,
 ): Outcome<BuildOutput> {
-  const { last, ...seen } = v;
+  const { last } = end;
   return describeBuild(headline, {
-    ...seen,
+    ...build,
+    conclusion: end.conclusion,
+    stopped: end.stopped,
+    start: ctx.start,
+    elapsedMs: ctx.clock.now() - ctx.start,
     progress: { polls: 0, last, status: last?.status, changes: [] },
     detail: undefined,
     pending: undefined,
@@ -76,44 +85,29 @@ export function describeUnread(
   });
 }
 
-export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutput> {
-  const last = v.progress.last;
+/** How a build is shown, whichever way the step ends: the outputs every ending sets, the summary's facts and tables. */
+export function describeBuild(headline: string, build: BuildAtEnd): Outcome<BuildOutput> {
+  const last = build.progress.last;
   // The number first known stays: a later answer with another is not followed.
-  const num = v.num ?? last?.buildNum;
+  const num = build.num ?? last?.buildNum ?? undefined;
   const outputs: Outcome<BuildOutput>['outputs'] = {
-    'build-id': v.id,
-    'build-num': num === undefined || num === null ? '' : String(num),
+    'build-id': build.id,
+    'build-num': num === undefined ? '' : String(num),
     'build-status': last?.status ?? '',
-    'build-url': v.url,
-    elapsed: seconds(v.elapsedMs),
-    polls: String(v.progress.polls),
-    'execute-count': v.executeCount === undefined ? '' : String(v.executeCount),
-    conclusion: v.conclusion,
-    reviewers: JSON.stringify(v.pending?.reviewers ?? []),
+    'build-url': build.url,
+    elapsed: seconds(build.elapsedMs),
+    polls: String(build.progress.polls),
+    'execute-count': build.executeCount === undefined ? '' : String(build.executeCount),
+    conclusion: build.conclusion,
+    reviewers: JSON.stringify(build.pending?.reviewers ?? []),
   };
-  const rows: [string, Cell][] = [
-    ['Build', `${num ? `#${num} ` : ''}${v.id}`],
-    ['Pipeline', `${v.projectId} / ${v.pipelineId ?? 'not given'}`],
-    ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
-    ['Conclusion', v.conclusion],
-    ['Elapsed', formatElapsed(v.elapsedMs)],
-    ['Polls', String(v.progress.polls)],
-  ];
-  if (v.executeCount !== undefined && v.executeCount > 1) rows.push(['Run', `${v.executeCount} (retried)`]);
-  if (v.url) rows.push(['Link', { url: v.url }]);
-  if (v.pending !== undefined)
-    rows.push(['Waits for', `review of ${describePending(v.pending)} by ${v.pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
-  if (v.stopped !== undefined) rows.push(['Stopped', v.stopped]);
-  if (v.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(v.logAfterEndMs)]);
-  const stages = last?.stageStatus ?? [];
-  const errors = last?.errorInfoList ?? [];
   const blocks: Block[] = [
-    { kind: 'facts', rows },
+    { kind: 'facts', rows: factRows(build, num) },
     ...table(
       'Stages',
       ['Stage', 'Status', 'Time'],
-      stages.map((st, i) => [
-        stageName(st.name ?? st.stageId ?? '', i),
+      (last?.stageStatus ?? []).map((st, index) => [
+        stageName(st.name ?? st.stageId ?? '', index),
         st.status ?? 'not started',
         st.elapsed ? formatElapsed(st.elapsed) : '',
       ]),
@@ -121,16 +115,41 @@ export function describeBuild(headline: string, v: BuildView): Outcome<BuildOutp
     ...table(
       'Reviews',
       ['Review', 'Who may decide', 'Decision'],
-      v.pauses.map((p) => [describePending(p), p.reviewers.join(', '), decisionOf(p, v.detail, v.pending)]),
+      build.pauses.map((p) => [describePending(p), p.reviewers.join(', '), decisionOf(p, build.detail, build.pending)]),
     ),
-    ...changesTable(v.progress, v.start),
+    ...changesTable(build.progress, build.start),
     ...table(
       'Errors',
       ['Task', 'Code', 'Message'],
-      errors.map((e) => [e.taskName ?? '', e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode), e.errorMsg ?? '']),
+      (last?.errorInfoList ?? []).map((e) => [
+        e.taskName ?? '',
+        e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode),
+        e.errorMsg ?? '',
+      ]),
     ),
   ];
   return { headline, ...(last === undefined ? {} : { data: shareable(last) }), outputs, blocks };
+}
+
+/** The summary's facts of the build: which it is, how it stands and ended, its time, and what was said of it. */
+function factRows(build: BuildAtEnd, num: number | undefined): [string, Cell][] {
+  const last = build.progress.last;
+  const rows: [string, Cell][] = [
+    ['Build', `${num ? `#${num} ` : ''}${build.id}`],
+    ['Pipeline', `${build.projectId} / ${build.pipelineId ?? 'not given'}`],
+    ['Status', last === undefined ? 'unknown' : waitingOn(last) === last.status ? last.status : `${last.status} (${waitingOn(last)})`],
+    ['Conclusion', build.conclusion],
+    ['Elapsed', formatElapsed(build.elapsedMs)],
+    ['Polls', String(build.progress.polls)],
+  ];
+  if (build.executeCount !== undefined && build.executeCount > 1) rows.push(['Run', `${build.executeCount} (retried)`]);
+  if (build.url) rows.push(['Link', { url: build.url }]);
+  const { pending } = build;
+  if (pending !== undefined)
+    rows.push(['Waits for', `review of ${describePending(pending)} by ${pending.reviewers.join(', ') || 'nobody bk-ci names'}`]);
+  if (build.stopped !== undefined) rows.push(['Stopped', build.stopped]);
+  if (build.logAfterEndMs) rows.push(['Log read after the end', formatElapsed(build.logAfterEndMs)]);
+  return rows;
 }
 
 /**

@@ -37,10 +37,10 @@ export const runPrefix = (w: WorkflowContext, pipelineId: string): string =>
  * "GitHub octo/app run 555 job release (p-app, params 1a2b3c4d, key linux)": the same for every
  * attempt of this step of the run; undefined outside a GitHub run (no repository or run id).
  */
-export function stepIdentity(w: WorkflowContext | undefined, step: StepMark): string | undefined {
-  if (w === undefined || w.runId === '') return undefined;
+export function stepIdentity(workflow: WorkflowContext | undefined, step: StepMark): string | undefined {
+  if (workflow === undefined || workflow.runId === '') return undefined;
   const key = step.key === undefined || step.key === '' ? '' : `, key ${step.key.replace(/\s+/g, ' ')}`;
-  const whole = `${runPrefix(w, step.pipelineId)}${paramsDigest(step.params)}${key})`;
+  const whole = `${runPrefix(workflow, step.pipelineId)}${paramsDigest(step.params)}${key})`;
   const room = BUILD_MSG_MAX - TAIL_ROOM;
   if (whole.length <= room) return whole;
   const tail = `… #${sha(whole).slice(0, 12)}`;
@@ -57,8 +57,8 @@ const TAIL = /^(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/;
 /** The attempt a message of this identity names (0 when it names none); undefined for another step's message. */
 export function attemptOf(message: string, identity: string): number | undefined {
   if (!message.startsWith(identity)) return undefined;
-  const m = TAIL.exec(message.slice(identity.length));
-  return m === null ? undefined : Number(m[1] ?? '0');
+  const match = TAIL.exec(message.slice(identity.length));
+  return match === null ? undefined : Number(match[1] ?? '0');
 }
 
 /** Why another step's message of the same run, job and pipeline is not this step's: other build-params, or another rerun-key. */
@@ -70,8 +70,8 @@ export type NearMiss = 'build-params' | 'rerun-key';
  */
 export function nearMiss(message: string, prefix: string, identity: string): { differs: NearMiss; attempt: number } | undefined {
   if (!identity.startsWith(prefix) || !message.startsWith(prefix) || attemptOf(message, identity) !== undefined) return undefined;
-  const m = /(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/.exec(message);
-  if (m === null) return undefined;
+  const match = /(?: attempt (\d{1,9}))? \[[0-9a-f-]{1,36}\]$/.exec(message);
+  if (match === null) return undefined;
   const digest = (s: string): string => s.slice(prefix.length, prefix.length + 8);
-  return { differs: digest(message) === digest(identity) ? 'rerun-key' : 'build-params', attempt: Number(m[1] ?? '0') };
+  return { differs: digest(message) === digest(identity) ? 'rerun-key' : 'build-params', attempt: Number(match[1] ?? '0') };
 }

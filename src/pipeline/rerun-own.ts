@@ -4,9 +4,8 @@
 // parameters this step sends (its build-params, and the material the action adds); a parameter it
 // does not send is at its default. A pure table over one build_histories row (docs: the
 // contract's "Re-runs continue the build"; the row's fields, docs/bkci/builds.md).
-import { BUILD_MSG, type BuildParameter, type HistoryPage } from '../bkci/builds.ts';
-
-type Row = NonNullable<HistoryPage['records']>[number];
+import type { BuildParameter, HistoryRow } from '../bkci/build-history.ts';
+import { BUILD_MSG } from '../bkci/builds.ts';
 
 /** What this step starts a build as: the user of its calls ('' when unknown), and its start values. */
 export interface StepOwner {
@@ -24,7 +23,7 @@ const asText = (v: unknown): string => (v === null || v === undefined ? '' : typ
 const unreadable = (p: BuildParameter): boolean => p.sensitive === true;
 
 /** Why the row is not this step's build, in words naming no value (a value may be a secret); undefined when it is. */
-export function notOwn(row: Pick<Row, 'userId' | 'buildParameters'>, own: StepOwner): string | undefined {
+export function notOwn(row: Pick<HistoryRow, 'userId' | 'buildParameters'>, own: StepOwner): string | undefined {
   if (own.user === '') return 'the user this step calls bk-ci as is not known (set user-id), so who started it cannot be checked';
   if (!row.userId) return 'bk-ci does not say who started it';
   if (row.userId !== own.user) return `${row.userId} started it, not ${own.user}`;
@@ -32,16 +31,16 @@ export function notOwn(row: Pick<Row, 'userId' | 'buildParameters'>, own: StepOw
   if (params === null || params === undefined) return 'bk-ci does not show the parameters it was started with';
   const shown = new Map(params.map((p) => [p.key, p]));
   for (const [key, value] of Object.entries(own.values)) {
-    const p = shown.get(key);
-    if (key === BUILD_MSG || (p === undefined && !KEPT.has(key))) continue;
+    const param = shown.get(key);
+    if (key === BUILD_MSG || (param === undefined && !KEPT.has(key))) continue;
     // Not declared by the pipeline, bk-ci drops it; the material it always keeps.
-    if (p === undefined) return `it was started without ${key}, which this step sends`;
-    if (!unreadable(p) && asText(p.value) !== value) return `it was started with another ${key} than this step sends`;
+    if (param === undefined) return `it was started without ${key}, which this step sends`;
+    if (!unreadable(param) && asText(param.value) !== value) return `it was started with another ${key} than this step sends`;
   }
-  for (const p of params) {
-    if (Object.hasOwn(own.values, p.key) || p.key === BUILD_MSG || p.readOnly === true || unreadable(p)) continue;
-    if (p.defaultValue !== undefined && p.defaultValue !== null && asText(p.value) !== asText(p.defaultValue))
-      return `it was started with ${p.key} set, which this step does not send`;
+  for (const param of params) {
+    if (Object.hasOwn(own.values, param.key) || param.key === BUILD_MSG || param.readOnly === true || unreadable(param)) continue;
+    if (param.defaultValue !== undefined && param.defaultValue !== null && asText(param.value) !== asText(param.defaultValue))
+      return `it was started with ${param.key} set, which this step does not send`;
   }
   return undefined;
 }

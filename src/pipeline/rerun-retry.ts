@@ -8,7 +8,8 @@
 // retries the whole build (docs/bkci/builds.md#retry).
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, errorMessage, factsOf, ServerSaidError } from '../base/errors.ts';
-import { BUILD_DETAIL, BUILD_RETRY, type BuildDetail, type BuildRef, buildDetail, buildId, retryProblem } from '../bkci/builds.ts';
+import { type BuildDetail, type BuildRef, type RetryAsk, readBuildDetail, retryBuild, retryProblem } from '../bkci/builds.ts';
+import { RetryMayHaveBeenAppliedError, RetryNotSentError, RetryRefusedError } from './build-failures.ts';
 import { AFTER_STOP_READ_MS, STOP_TIMEOUT_MS } from './build-stop.ts';
 import { unknownTask } from './rerun-task.ts';
 import { ANSWER_GRACE_MS, answerOrGrace, CANCELLED_LOOK_MS, type StartContext } from './start.ts';
@@ -24,7 +25,7 @@ export interface RetryRequest extends BuildRef {
 /** What a retry needs of the step: the calls, the clock, the log, the job's cancel and the hold on the exit after it. */
 export type RetryContext = Pick<StartContext, 'api' | 'clock' | 'log' | 'signal' | 'holdExit'>;
 
-export interface Retried {
+export interface RetryResult {
   /** The new run: bk-ci's executeCount for it. */
   executeCount: number;
   /** How it became known: bk-ci's answer, or the model read after the answer was lost. */
@@ -38,24 +39,9 @@ export interface Retried {
 }
 
 /** "bk-ci retried the failed jobs of stage-3 of build #1 (b-…)", "bk-ci retried build b-… from stage-3", and whether the answer was lost. */
-export function retriedWords(r: Pick<Retried, 'what' | 'how'>, build: string): string {
-  const what = r.what.startsWith('from ') ? `${build} ${r.what}` : `${r.what} of ${build}`;
-  return `bk-ci retried ${what}${r.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
-}
-
-/** bk-ci refused the retry: nothing was retried. */
-export class RetryRefusedError extends ActionError {
-  override name = 'RetryRefusedError';
-}
-
-/** The retry was not sent (a task the model does not have, the job cancelled before it): nothing was retried. */
-export class RetryNotSentError extends ActionError {
-  override name = 'RetryNotSentError';
-}
-
-/** The retry's outcome is unknown: it may have been applied. */
-export class RetryMayHaveBeenAppliedError extends ActionError {
-  override name = 'RetryMayHaveBeenAppliedError';
+export function retriedWords(result: Pick<RetryResult, 'what' | 'how'>, build: string): string {
+  const what = result.what.startsWith('from ') ? `${build} ${result.what}` : `${result.what} of ${build}`;
+  return `bk-ci retried ${what}${result.how === 'model' ? ' (learnt from the build, the answer was lost)' : ''}`;
 }
 
 const notSent = (cause?: unknown): RetryNotSentError =>
@@ -67,41 +53,32 @@ const LOOKS_MS = [0, 2000, 5000];
 export const RETRY_CANCEL_BUDGET_MS = ANSWER_GRACE_MS + CANCELLED_LOOK_MS + STOP_TIMEOUT_MS + AFTER_STOP_READ_MS;
 
 /** The model of the build: its run, its number and the stage that failed; after a cancel, read once, sent all the same. */
-export async function readModel(r: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
-  const reply = await ctx.api.call({
-    endpoint: BUILD_DETAIL,
-    params: { projectId: r.projectId },
-    query: { buildId: r.id, pipelineId: r.pipelineId },
-    data: buildDetail,
-    ...(ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {}),
-  });
-  if (reply.data === undefined) throw new ActionError('bk-ci answered build_detail without data', { status: reply.status });
-  if (reply.data.id !== r.id) throw new ActionError(`bk-ci answered build_detail of ${r.id} with build ${reply.data.id}`);
+export async function readModel(build: BuildRef, ctx: Pick<RetryContext, 'api' | 'signal'>): Promise<BuildDetail> {
+  const reply = await readBuildDetail(ctx.api, build, ctx.signal.aborted ? { detached: { timeoutMs: CANCELLED_LOOK_MS } } : {});
   return reply.data;
 }
 
 /** The first user stage that failed or was cancelled: where bk-ci's "retry failed jobs" starts. */
-export function failedStage(d: BuildDetail): string | undefined {
-  const stages = d.model?.stages ?? [];
+export function failedStage(detail: BuildDetail): string | undefined {
+  const stages = detail.model?.stages ?? [];
   return stages.find((s) => (FAILURE.has(s.status ?? '') || s.status === 'CANCELED') && s.id)?.id ?? undefined;
 }
 
-/** The query build_retry takes for `what`, and the same in words; a task the model does not have is refused. */
-function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string, string | undefined>; said: string } {
-  const base = { pipelineId: r.pipelineId ?? model.pipelineId ?? undefined, buildId: r.id };
-  if (r.what.kind === 'all') return { query: base, said: 'the whole build' };
-  if (r.what.kind === 'task') {
-    const unknown = unknownTask(r.what.taskId, r.id, model);
+/** What build_retry is asked for `what`, and the same in words; a task the model does not have is refused. */
+function retryAsk(request: RetryRequest, model: BuildDetail): { ask: RetryAsk; said: string } {
+  if (request.what.kind === 'all') return { ask: {}, said: 'the whole build' };
+  if (request.what.kind === 'task') {
+    const unknown = unknownTask(request.what.taskId, request.id, model);
     if (unknown !== undefined) throw new RetryNotSentError(unknown);
     return {
-      query: { ...base, taskId: r.what.taskId, ...(r.what.skip ? { skip: 'true' } : {}) },
-      said: `from ${r.what.taskId}${r.what.skip ? ', skipping its failed steps' : ''}`,
+      ask: { taskId: request.what.taskId, skip: request.what.skip },
+      said: `from ${request.what.taskId}${request.what.skip ? ', skipping its failed steps' : ''}`,
     };
   }
   const stage = failedStage(model);
   return stage === undefined
-    ? { query: { ...base, failedContainer: 'true' }, said: 'the whole build, its model showing no failed stage' }
-    : { query: { ...base, taskId: stage, failedContainer: 'true' }, said: `the failed jobs of ${stage}` };
+    ? { ask: { failedContainer: true }, said: 'the whole build, its model showing no failed stage' }
+    : { ask: { taskId: stage, failedContainer: true }, said: `the failed jobs of ${stage}` };
 }
 
 /**
@@ -109,21 +86,23 @@ function retryQuery(r: RetryRequest, model: BuildDetail): { query: Record<string
  * lost, from the model. A cancel before it is sent retries nothing; one while it is in flight lets
  * it finish and hands the new run back `cancelled`, the exit held for its stop.
  */
-export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Retried> {
+export async function retryOnce(request: RetryRequest, ctx: RetryContext): Promise<RetryResult> {
   let model: BuildDetail;
   try {
-    model = await readModel(r, ctx);
+    model = await readModel(request, ctx);
   } catch (e) {
     throw factsOf(e).cancelled ? notSent(e) : e;
   }
   const before = model.executeCount ?? 1;
-  const { query, said } = retryQuery(r, model);
+  const { ask, said } = retryAsk(request, model);
+  // bk-ci resolves a build's pipeline itself; named, it is the one the model shows when not given.
+  const build = { ...request, pipelineId: request.pipelineId ?? model.pipelineId ?? undefined };
   if (ctx.signal.aborted) throw notSent();
   const known = { what: said, num: model.buildNum ?? undefined };
   const release = ctx.holdExit(RETRY_CANCEL_BUDGET_MS);
   let owed = false;
   try {
-    const retried = await sendOnce(r, ctx, query, before);
+    const retried = await sendOnce(build, ask, ctx, before);
     owed = ctx.signal.aborted;
     return { ...retried, ...known, cancelled: owed };
   } finally {
@@ -134,22 +113,21 @@ export async function retryOnce(r: RetryRequest, ctx: RetryContext): Promise<Ret
 
 /** The one POST, its answer waited for a moment after a cancel; a lost answer asks the model. */
 async function sendOnce(
-  r: RetryRequest,
+  build: BuildRef,
+  ask: RetryAsk,
   ctx: RetryContext,
-  query: Record<string, string | undefined>,
   before: number,
-): Promise<Pick<Retried, 'executeCount' | 'how'>> {
+): Promise<Pick<RetryResult, 'executeCount' | 'how'>> {
   let lost: unknown;
   try {
-    const call = ctx.api.call({ endpoint: BUILD_RETRY, params: { projectId: r.projectId }, query, data: buildId, survivesCancel: true });
-    const reply = await answerOrGrace(call, ctx);
+    const reply = await answerOrGrace(retryBuild(ctx.api, build, ask), ctx);
     if (reply !== undefined) return { executeCount: reply.data?.executeCount ?? before + 1, how: 'answer' };
     lost = new ActionError(`no answer within ${formatDuration(ANSWER_GRACE_MS)} of the cancel`);
   } catch (e) {
     if (e instanceof ServerSaidError && e.status < 500) {
       const words = retryProblem(e.serverStatus, e.serverMessage);
       throw new RetryRefusedError(
-        `bk-ci refused to retry build ${r.id}${words === undefined ? '' : `: ${words}`} (bk-ci said: ${e.serverStatus ?? e.status} ${e.serverMessage})`,
+        `bk-ci refused to retry build ${build.id}${words === undefined ? '' : `: ${words}`} (bk-ci said: ${e.serverStatus ?? e.status} ${e.serverMessage})`,
         { status: e.status, cause: e },
       );
     }
@@ -157,23 +135,23 @@ async function sendOnce(
     lost = e;
   }
   ctx.log.info(`the answer to the retry was lost (${errorMessage(lost)}); reading the build to learn whether bk-ci took it`);
-  return { executeCount: await afterLostAnswer(r, ctx, before, lost), how: 'model' };
+  return { executeCount: await afterLostAnswer(build, ctx, before, lost), how: 'model' };
 }
 
 /**
  * The new run's executeCount when the model shows it advanced; else the retry may have been
  * applied. Three looks over 5 s; after a cancel, one more (sent all the same), then no other.
  */
-async function afterLostAnswer(r: RetryRequest, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
+async function afterLostAnswer(build: BuildRef, ctx: RetryContext, before: number, lost: unknown): Promise<number> {
   const began = ctx.clock.now();
   let last: unknown;
   let lookedAfterCancel = false;
-  for (let i = 0; !lookedAfterCancel && (i < LOOKS_MS.length || ctx.signal.aborted); i++) {
-    const wait = began + (LOOKS_MS[i] ?? 0) - ctx.clock.now();
+  for (let index = 0; !lookedAfterCancel && (index < LOOKS_MS.length || ctx.signal.aborted); index++) {
+    const wait = began + (LOOKS_MS[index] ?? 0) - ctx.clock.now();
     if (wait > 0 && !ctx.signal.aborted) await ctx.clock.sleep(wait, ctx.signal).catch(() => undefined);
     lookedAfterCancel = ctx.signal.aborted;
     try {
-      const now = (await readModel(r, ctx)).executeCount ?? before;
+      const now = (await readModel(build, ctx)).executeCount ?? before;
       if (now > before) return now;
       last = undefined;
     } catch (e) {
@@ -182,7 +160,7 @@ async function afterLostAnswer(r: RetryRequest, ctx: RetryContext, before: numbe
   }
   const cancelled = ctx.signal.aborted ? 'the job was cancelled while it was in flight, ' : '';
   throw new RetryMayHaveBeenAppliedError(
-    `the retry may have been applied: ${cancelled}the answer to build_retry of ${r.id} was lost (${errorMessage(lost)}) and ${
+    `the retry may have been applied: ${cancelled}the answer to build_retry of ${build.id} was lost (${errorMessage(lost)}) and ${
       last === undefined
         ? `the build still showed run ${before} ${formatElapsed(ctx.clock.now() - began)} later`
         : `reading the build failed (${errorMessage(last)})`

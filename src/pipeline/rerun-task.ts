@@ -10,11 +10,11 @@ import { looseName, suggest } from '../inputs/fields.ts';
 const WORDS = ['failed-jobs', 'all'];
 
 /** Every id build_retry's taskId finds in the model, and the stages in words ("stage-2 (Build)"). */
-export function taskIds(d: BuildDetail): { ids: string[]; stages: string[] } {
-  const stages = d.model?.stages ?? [];
-  const ids = stages.flatMap((s) => [
-    s.id,
-    ...(s.containers ?? []).flatMap((c) => [c.id, ...(c.elements ?? []).flatMap((e) => [e.id, e.stepId])]),
+export function taskIds(detail: BuildDetail): { ids: string[]; stages: string[] } {
+  const stages = detail.model?.stages ?? [];
+  const ids = stages.flatMap((stage) => [
+    stage.id,
+    ...(stage.containers ?? []).flatMap((c) => [c.id, ...(c.elements ?? []).flatMap((e) => [e.id, e.stepId])]),
   ]);
   return {
     ids: [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))],
@@ -29,8 +29,8 @@ function nearest(value: string, known: readonly string[]): string | undefined {
 }
 
 /** Why `taskId` cannot be sent as build `id`'s taskId, with the nearest id and the build's stages; undefined when the model has it. */
-export function unknownTask(taskId: string, id: string, d: BuildDetail): string | undefined {
-  const { ids, stages } = taskIds(d);
+export function unknownTask(taskId: string, id: string, detail: BuildDetail): string | undefined {
+  const { ids, stages } = taskIds(detail);
   if (ids.includes(taskId)) return undefined;
   const near = nearest(taskId, [...WORDS, ...ids]);
   return `retry: ${taskId} is no task of build ${id}${near === undefined ? '' : ` (did you mean ${near}?)`}, and bk-ci would retry the whole build for an id it does not find, so nothing was sent. retry takes failed-jobs, all, or a stage, job, step or element id of the build's model; its stages: ${stages.join(', ') || 'none'}`;

@@ -4,14 +4,14 @@
 // start parameters (src/pipeline/rerun-own.ts), then takes it as it is, follows it or retries it by
 // its conclusion as the step would state it (docs: the contract's "Re-runs continue the build").
 import { errorMessage } from '../base/errors.ts';
-import { BUILD_HISTORIES, type HistoryPage, historyPage, likeLiteral } from '../bkci/builds.ts';
+import { type HistoryRow, readHistoryPage } from '../bkci/build-history.ts';
 import type { ON_RERUN } from '../inputs/build.ts';
 import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
+import type { BuildContext } from './build.ts';
 import type { BuildEnd } from './build-decide.ts';
 import { attemptOf, type NearMiss, nearMiss } from './rerun-message.ts';
 import { notOwn } from './rerun-own.ts';
 import type { RetryWhat } from './rerun-retry.ts';
-import type { BuildContext } from './watch.ts';
 
 /** `on-rerun`'s values (src/inputs/build.ts). */
 export type OnRerun = (typeof ON_RERUN)[number];
@@ -19,18 +19,16 @@ export type OnRerun = (typeof ON_RERUN)[number];
 /** The `rerun` output: what a build-starting step did with an earlier attempt's build. */
 export type RerunOutput = 'none' | 'adopted' | 'followed' | 'retried';
 
-export type Row = NonNullable<HistoryPage['records']>[number];
-
 /** A build of the history that carries this step's message but is not its own, and why. */
 export interface Foreign {
-  row: Row;
+  row: HistoryRow;
   attempt: number;
   why: string;
 }
 
 /** A build this run's job started on this pipeline with other build-params or another rerun-key. */
 export interface Other {
-  row: Row;
+  row: HistoryRow;
   attempt: number;
   differs: NearMiss;
 }
@@ -39,39 +37,42 @@ export interface Other {
 export type Earlier =
   | { kind: 'none'; searched: number; foreign: Foreign[]; others: Other[] }
   | { kind: 'ambiguous'; attempt: number; ids: string[] }
-  | { kind: 'found'; attempt: number; row: Row; foreign: Foreign[] };
+  | { kind: 'found'; attempt: number; row: HistoryRow; foreign: Foreign[] };
 
 /** The build found, with its conclusion as the step states it, and a refused review in words with its stage. */
-export interface Judged {
+export interface EarlierVerdict {
   kind: 'found';
   attempt: number;
-  row: Row;
+  row: HistoryRow;
   end: BuildEnd;
   rejected?: { words: string; stageId: string | undefined } | undefined;
 }
 
 /** The build an earlier attempt started, and how it stands in words ("ended SUCCEED"). */
-interface Taken {
+interface EarlierBuild {
   attempt: number;
-  row: Row;
+  row: HistoryRow;
   how: string;
 }
 
 export type RerunDecision =
   | { act: 'new'; why: string }
-  | ({ act: 'adopt' } & Taken)
-  | ({ act: 'follow' } & Taken)
-  | ({ act: 'retry'; what: RetryWhat } & Taken);
+  | ({ act: 'adopt' } & EarlierBuild)
+  | ({ act: 'follow' } & EarlierBuild)
+  | ({ act: 'retry'; what: RetryWhat } & EarlierBuild);
 
 /** "build #3 (b-…)". */
-export const nameOf = (row: Row): string => `build #${row.buildNum ?? '?'} (${row.id})`;
+export const nameOf = (row: HistoryRow): string => `build #${row.buildNum ?? '?'} (${row.id})`;
 
 /**
  * The table: the earlier build's conclusion → adopt (it succeeded), follow (under way), retry (it
  * failed, was cancelled or timed out, or a review refused it: from the refused stage, where the
  * review is asked again), or a new build (none of the step's own, or more than one).
  */
-export function decideRerun(earlier: Exclude<Earlier, { kind: 'found' }> | Judged, onRerun: Exclude<OnRerun, 'start'>): RerunDecision {
+export function decideRerun(
+  earlier: Exclude<Earlier, { kind: 'found' }> | EarlierVerdict,
+  onRerun: Exclude<OnRerun, 'start'>,
+): RerunDecision {
   if (earlier.kind === 'none') return { act: 'new', why: whyNone(earlier) };
   if (earlier.kind === 'ambiguous')
     return {
@@ -95,10 +96,10 @@ export function decideRerun(earlier: Exclude<Earlier, { kind: 'found' }> | Judge
 }
 
 /** Why nothing was found: nothing at all, builds that carry the step's message but are not its own, or this job's builds of other inputs. */
-function whyNone(e: Extract<Earlier, { kind: 'none' }>): string {
-  const said = [`no build of an earlier attempt of this step was found (${e.searched} builds of this run's job looked at)`];
-  if (e.foreign.length > 0) said.push(`${describeForeign(e.foreign)}, so none is taken`);
-  const other = e.others[0];
+function whyNone(earlier: Extract<Earlier, { kind: 'none' }>): string {
+  const said = [`no build of an earlier attempt of this step was found (${earlier.searched} builds of this run's job looked at)`];
+  if (earlier.foreign.length > 0) said.push(`${describeForeign(earlier.foreign)}, so none is taken`);
+  const other = earlier.others[0];
   if (other !== undefined) {
     const how = `${nameOf(other.row)}, started by attempt ${other.attempt} of this job`;
     said.push(
@@ -139,20 +140,15 @@ export interface SearchedStep {
  * start; bk-ci's filter is LIKE '%…%', so every message is compared here, exactly), each once,
  * newest first, at most 300, read with the one paging loop; then sorted (`classify`).
  */
-export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
-  const prefix = r.prefix !== undefined && r.identity.startsWith(r.prefix) ? r.prefix : undefined;
-  const needle = likeLiteral(prefix ?? `${r.identity} attempt `);
+export async function findEarlier(step: SearchedStep, ctx: Pick<BuildContext, 'api' | 'clock' | 'signal' | 'log'>): Promise<Earlier> {
+  const prefix = step.prefix !== undefined && step.identity.startsWith(step.prefix) ? step.prefix : undefined;
+  const needle = prefix ?? `${step.identity} attempt `;
   let user = '';
-  const listed = await readPages<Row>({
+  const listed = await readPages<HistoryRow>({
     read: async (page) => {
-      const reply = await ctx.api.call({
-        endpoint: BUILD_HISTORIES,
-        params: { projectId: r.projectId },
-        query: { pipelineId: r.pipelineId, buildMsg: needle, page: String(page), pageSize: String(PAGE_SIZE) },
-        data: historyPage,
-      });
-      user = reply.user;
-      return { items: reply.data?.records ?? [], total: reply.data?.count };
+      const read = await readHistoryPage(ctx.api, step, { message: needle, page, pageSize: PAGE_SIZE });
+      user = read.user;
+      return { items: read.rows, total: read.count };
     },
     key: (row) => row.id,
     pageSize: PAGE_SIZE,
@@ -160,13 +156,13 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
     paceMs: PAGE_PACE_MS,
     clock: ctx.clock,
     signal: ctx.signal,
-    what: `the builds of pipeline ${r.pipelineId} that this run's job started`,
+    what: `the builds of pipeline ${step.pipelineId} that this run's job started`,
   });
   // A page that failed after others leaves the search unfinished: "none found" on it would start a
   // second build, so it fails as the first page's failure does. A list cut by its bound is sorted.
   if (listed.incomplete?.cause !== undefined) throw listed.incomplete.cause;
   if (listed.incomplete !== undefined) ctx.log.warning(listed.incomplete.said);
-  return classify(listed.items, { ...r, prefix, user });
+  return classify(listed.items, { ...step, prefix, user });
 }
 
 /**
@@ -174,22 +170,22 @@ export async function findEarlier(r: SearchedStep, ctx: Pick<BuildContext, 'api'
  * when rerun-own says so; the latest attempt's own build is taken when it is the only one. Builds
  * of this job with other build-params or another rerun-key (by this user) are kept to say why.
  */
-export function classify(rows: readonly Row[], s: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
-  const mine: { attempt: number; row: Row }[] = [];
+export function classify(rows: readonly HistoryRow[], step: Omit<SearchedStep, 'projectId' | 'pipelineId'> & { user: string }): Earlier {
+  const mine: { attempt: number; row: HistoryRow }[] = [];
   const foreign: Foreign[] = [];
   const others: Other[] = [];
-  const earlier = (attempt: number | undefined): attempt is number => attempt !== undefined && attempt >= 1 && attempt < s.attempt;
+  const earlier = (attempt: number | undefined): attempt is number => attempt !== undefined && attempt >= 1 && attempt < step.attempt;
   for (const row of rows) {
     const message = row.buildMsg ?? '';
-    const attempt = attemptOf(message, s.identity);
+    const attempt = attemptOf(message, step.identity);
     if (earlier(attempt)) {
-      const why = notOwn(row, { user: s.user, values: s.values });
+      const why = notOwn(row, { user: step.user, values: step.values });
       if (why === undefined) mine.push({ attempt, row });
       else foreign.push({ attempt, row, why });
       continue;
     }
-    const near = s.prefix === undefined ? undefined : nearMiss(message, s.prefix, s.identity);
-    if (near !== undefined && earlier(near.attempt) && s.user !== '' && row.userId === s.user)
+    const near = step.prefix === undefined ? undefined : nearMiss(message, step.prefix, step.identity);
+    if (near !== undefined && earlier(near.attempt) && step.user !== '' && row.userId === step.user)
       others.push({ row, attempt: near.attempt, differs: near.differs });
   }
   const latest = Math.max(0, ...mine.map((m) => m.attempt));

@@ -6,9 +6,8 @@
 
 import { ActionError, errorMessage, factsOf, HttpError, ServerSaidError, statusOf } from '../base/errors.ts';
 import { z } from '../base/schema.ts';
-import type { BuildDetail, BuildRef } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
-import { MANUAL_REVIEW, MANUAL_START_STAGE, REVIEW_REFUSALS } from '../bkci/reviews.ts';
+import type { BuildDetail, BuildRef, Calls } from '../bkci/builds.ts';
+import { decideReview, REVIEW_REFUSALS } from '../bkci/reviews.ts';
 import { describePending, type PendingReview } from './review-state.ts';
 
 /** A ManualReviewParam as bk-ci defines it; what the action does not read passes through. */
@@ -18,21 +17,21 @@ export type ReviewParam = z.infer<typeof reviewParam>;
 export type Decision = 'approve' | 'reject';
 
 /** Why the user may not decide it, or undefined when they may (or the user is not known: then bk-ci decides). */
-export function refusal(p: PendingReview, user: string | undefined): string | undefined {
-  if (user === undefined || user === '' || p.reviewers.includes(user)) return undefined;
-  const who = p.reviewers.length === 0 ? 'bk-ci names nobody who may' : `only ${p.reviewers.join(', ')} may`;
-  return `${user} may not decide the review of ${describePending(p)}: ${who}`;
+export function refusal(pending: PendingReview, user: string | undefined): string | undefined {
+  if (user === undefined || user === '' || pending.reviewers.includes(user)) return undefined;
+  const who = pending.reviewers.length === 0 ? 'bk-ci names nobody who may' : `only ${pending.reviewers.join(', ')} may`;
+  return `${user} may not decide the review of ${describePending(pending)}: ${who}`;
 }
 
 const withParams = z.looseObject({ reviewParams: z.array(reviewParam).nullish(), params: z.array(reviewParam).nullish() });
 
 /** The parameters the pending review defines: its stage's checkIn.reviewParams, or its step's params. */
-export function definedParams(d: BuildDetail, p: PendingReview): ReviewParam[] {
-  for (const st of d.model?.stages ?? []) {
-    if (p.kind === 'stage' && st.id === p.stageId) return withParams.safeParse(st.checkIn).data?.reviewParams ?? [];
-    if (p.kind !== 'step') continue;
+export function definedParams(detail: BuildDetail, pending: PendingReview): ReviewParam[] {
+  for (const st of detail.model?.stages ?? []) {
+    if (pending.kind === 'stage' && st.id === pending.stageId) return withParams.safeParse(st.checkIn).data?.reviewParams ?? [];
+    if (pending.kind !== 'step') continue;
     for (const job of st.containers ?? [])
-      for (const el of job.elements ?? []) if (el.id === p.elementId) return withParams.safeParse(el).data?.params ?? [];
+      for (const el of job.elements ?? []) if (el.id === pending.elementId) return withParams.safeParse(el).data?.params ?? [];
   }
   return [];
 }
@@ -47,15 +46,15 @@ export function paramsToSend(defined: readonly ReviewParam[], given: Readonly<Re
   if (unknown.length > 0)
     return `review-params names ${unknown.join(', ')}, which the review does not define${defined.length === 0 ? ' (it has no parameters)' : ` (it has ${defined.map((d) => d.key).join(', ')})`}`;
   const out: ReviewParam[] = [];
-  for (const d of defined) {
-    const texts = given[d.key];
+  for (const param of defined) {
+    const texts = given[param.key];
     if (texts === undefined) {
-      out.push(d);
+      out.push(param);
       continue;
     }
-    const value = reviewValue(d.valueType, texts);
-    if (typeof value === 'object' && !Array.isArray(value)) return `review-params.${d.key} ${value.problem}`;
-    out.push({ ...d, value });
+    const value = reviewValue(param.valueType, texts);
+    if (typeof value === 'object' && !Array.isArray(value)) return `review-params.${param.key} ${value.problem}`;
+    out.push({ ...param, value });
   }
   return out;
 }
@@ -83,45 +82,20 @@ export function reviewValue(
  * that never came, was cut or was a 5xx may have been applied, and says so.
  */
 export async function decide(
-  api: BkciApi,
-  b: BuildRef,
-  p: PendingReview,
-  decision: Decision,
-  suggestion: string | undefined,
-  params: readonly ReviewParam[],
+  api: Calls,
+  build: BuildRef,
+  pending: PendingReview,
+  decided: { decision: Decision; suggestion: string | undefined; params: readonly ReviewParam[] },
 ): Promise<void> {
-  const query = { buildId: b.id, pipelineId: b.pipelineId };
+  const { decision } = decided;
   try {
-    if (p.kind === 'stage')
-      await api.call({
-        endpoint: MANUAL_START_STAGE,
-        params: { projectId: b.projectId },
-        query: { ...query, stageId: p.stageId, cancel: decision === 'reject' ? 'true' : 'false' },
-        body: {
-          reviewParams: params,
-          ...(p.groupId === undefined ? {} : { id: p.groupId }),
-          ...(suggestion === undefined ? {} : { suggest: suggestion }),
-        },
-        data: z.unknown(),
-      });
-    else
-      await api.call({
-        endpoint: MANUAL_REVIEW,
-        params: { projectId: b.projectId },
-        query: { ...query, elementId: p.elementId, stepId: p.stepId },
-        body: {
-          status: decision === 'approve' ? 'PROCESS' : 'ABORT',
-          params,
-          ...(suggestion === undefined ? {} : { suggest: suggestion }),
-        },
-        data: z.unknown(),
-      });
+    await decideReview(api, build, pending, decided);
   } catch (e) {
     const facts = factsOf(e);
     if (!facts.mayHaveApplied && e instanceof ServerSaidError) {
       const known = e.serverStatus === undefined ? undefined : REVIEW_REFUSALS[e.serverStatus];
       throw new ActionError(
-        `bk-ci refused to ${decision} the review of ${describePending(p)}${known === undefined ? '' : `: ${known}`}; nothing was decided (bk-ci said: ${e.serverMessage || errorMessage(e)})`,
+        `bk-ci refused to ${decision} the review of ${describePending(pending)}${known === undefined ? '' : `: ${known}`}; nothing was decided (bk-ci said: ${e.serverMessage || errorMessage(e)})`,
         { status: e.status, cause: e },
       );
     }
@@ -129,7 +103,7 @@ export async function decide(
     if (!facts.mayHaveApplied && facts.cancelled) throw e;
     if (!facts.mayHaveApplied)
       throw new ActionError(
-        `the decision to ${decision} the review of ${describePending(p)} was not applied: ${errorMessage(e)}; nothing was decided`,
+        `the decision to ${decision} the review of ${describePending(pending)} was not applied: ${errorMessage(e)}; nothing was decided`,
         {
           status: statusOf(e),
           cause: e,
@@ -137,7 +111,7 @@ export async function decide(
       );
     // The cause (a cancel with the POST in flight, say) is kept: run() says what was on its way.
     throw new ActionError(
-      `the decision to ${decision} the review of ${describePending(p)} may have been applied: bk-ci's answer was lost (${errorMessage(e)}). It was not sent again; look at the build before deciding again`,
+      `the decision to ${decision} the review of ${describePending(pending)} may have been applied: bk-ci's answer was lost (${errorMessage(e)}). It was not sent again; look at the build before deciding again`,
       { ...(e instanceof HttpError ? { status: e.status } : {}), cause: e },
     );
   }

@@ -48,19 +48,19 @@ const splitUsers = (users: readonly string[] | null | undefined): string[] => [
 ];
 
 /** The first thing the build waits on a person for, with who may decide it; undefined when nothing waits. */
-export function pendingReview(d: BuildDetail): PendingReview | undefined {
-  for (const [i, s] of stagesOf(d).entries()) {
-    const check = s.checkIn;
-    if (check && (check.status === 'REVIEWING' || s.status === 'PAUSE')) {
+export function pendingReview(detail: BuildDetail): PendingReview | undefined {
+  for (const [index, stage] of stagesOf(detail).entries()) {
+    const check = stage.checkIn;
+    if (check && (check.status === 'REVIEWING' || stage.status === 'PAUSE')) {
       // Only the first group still pending may decide (StagePauseCheck.groupToReview).
       const group = (check.reviewGroups ?? []).find((g) => !g.status);
       if (group !== undefined || check.status === 'REVIEWING') {
-        const stageId = s.id ?? `stage-${i + 1}`;
+        const stageId = stage.id ?? `stage-${index + 1}`;
         return {
           kind: 'stage',
           key: `stage:${stageId}:${group?.id ?? group?.name ?? ''}`,
           stageId,
-          stage: nameOf(s, i),
+          stage: nameOf(stage, index),
           groupId: group?.id ?? undefined,
           group: group?.name ?? undefined,
           reviewers: splitUsers(group?.reviewers),
@@ -68,8 +68,8 @@ export function pendingReview(d: BuildDetail): PendingReview | undefined {
       }
     }
     // Stage 0 holds the trigger: bk-ci skips it when it looks for a review step.
-    if (i === 0) continue;
-    const step = elementsOf(s).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEWING');
+    if (index === 0) continue;
+    const step = elementsOf(stage).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEWING');
     if (step?.id)
       return {
         kind: 'step',
@@ -77,7 +77,7 @@ export function pendingReview(d: BuildDetail): PendingReview | undefined {
         elementId: step.id,
         stepId: step.stepId ?? undefined,
         step: step.name || step.id,
-        stage: nameOf(s, i),
+        stage: nameOf(stage, index),
         reviewers: splitUsers(step.actualReviewUsers?.length ? step.actualReviewUsers : step.reviewUsers),
       };
   }
@@ -85,16 +85,16 @@ export function pendingReview(d: BuildDetail): PendingReview | undefined {
 }
 
 /** The review that was refused, if one was: a stage's checkIn REVIEW_ABORT, or a manual-review step ended REVIEW_ABORT. */
-export function rejection(d: BuildDetail): Rejection | undefined {
-  for (const [i, s] of stagesOf(d).entries()) {
-    if (s.checkIn?.status === 'REVIEW_ABORT') {
-      const group = (s.checkIn.reviewGroups ?? []).find((g) => ABORTED.has(g.status ?? ''));
+export function rejection(detail: BuildDetail): Rejection | undefined {
+  for (const [index, stage] of stagesOf(detail).entries()) {
+    if (stage.checkIn?.status === 'REVIEW_ABORT') {
+      const group = (stage.checkIn.reviewGroups ?? []).find((g) => ABORTED.has(g.status ?? ''));
       const why = group?.suggest || undefined;
       const timedOut = why === 'TIMEOUT';
       const by = timedOut ? undefined : (group?.operator ?? undefined);
-      return { what: `stage '${nameOf(s, i)}'`, stageId: s.id ?? undefined, by, why, timedOut };
+      return { what: `stage '${nameOf(stage, index)}'`, stageId: stage.id ?? undefined, by, why, timedOut };
     }
-    const step = elementsOf(s).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEW_ABORT');
+    const step = elementsOf(stage).find((e) => e['@type'] === MANUAL_REVIEW && e.status === 'REVIEW_ABORT');
     if (step !== undefined)
       return { what: `step '${step.name || step.id || '?'}'`, stageId: undefined, by: undefined, why: undefined, timedOut: false };
   }
@@ -102,18 +102,20 @@ export function rejection(d: BuildDetail): Rejection | undefined {
 }
 
 /** "stage 'Release' was rejected by bob: not today", "… was rejected by bk-ci: its review timed out". */
-export function describeRejection(r: Rejection, timeoutHours?: number): string {
-  if (r.timedOut)
-    return `${r.what} was rejected by bk-ci: nobody decided its review within its timeout${timeoutHours ? ` (${timeoutHours}h)` : ''}`;
-  return `${r.what} was rejected${r.by ? ` by ${r.by}` : ''}${r.why ? `: ${r.why}` : ''}`;
+export function describeRejection(refused: Rejection, timeoutHours?: number): string {
+  if (refused.timedOut)
+    return `${refused.what} was rejected by bk-ci: nobody decided its review within its timeout${timeoutHours ? ` (${timeoutHours}h)` : ''}`;
+  return `${refused.what} was rejected${refused.by ? ` by ${refused.by}` : ''}${refused.why ? `: ${refused.why}` : ''}`;
 }
 
 /** "stage 'Release' (group 'QA')", "step 'Approve' of stage 'Deploy'". */
-export function describePending(p: PendingReview): string {
-  return p.kind === 'stage' ? `stage '${p.stage}'${p.group ? ` (group '${p.group}')` : ''}` : `step '${p.step}' of stage '${p.stage}'`;
+export function describePending(pending: PendingReview): string {
+  return pending.kind === 'stage'
+    ? `stage '${pending.stage}'${pending.group ? ` (group '${pending.group}')` : ''}`
+    : `step '${pending.step}' of stage '${pending.stage}'`;
 }
 
 /** The review timeout of the stage that was rejected, in hours, when bk-ci says it. */
-export function reviewTimeoutHours(d: BuildDetail): number | undefined {
-  return stagesOf(d).find((s) => s.checkIn?.status === 'REVIEW_ABORT')?.checkIn?.timeout ?? undefined;
+export function reviewTimeoutHours(detail: BuildDetail): number | undefined {
+  return stagesOf(detail).find((s) => s.checkIn?.status === 'REVIEW_ABORT')?.checkIn?.timeout ?? undefined;
 }

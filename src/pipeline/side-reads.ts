@@ -6,7 +6,7 @@
 // timeout nor what another read left. The log, the model, the variables and the artifacts get the
 // client only through SideReads: it is the one way they reach bk-ci.
 import type { Clock } from '../base/clock.ts';
-import type { BkciApi } from '../bkci/client.ts';
+import type { Calls } from '../bkci/builds.ts';
 
 /** What a side read is. */
 export type SideRead = 'log' | 'model' | 'variables' | 'artifacts' | 'status';
@@ -33,9 +33,6 @@ export const SETTLE_BUDGET_MS = 30_000;
  * tried, poll after poll, before the step says it could not be read: not until the timeout.
  */
 export const DECIDING_MODEL_MS = 30_000;
-
-/** What a side read calls: bk-ci's client, or the same within a budget. */
-export type Calls = Pick<BkciApi, 'call'>;
 
 /** The one way a read beside the wait reaches bk-ci: each read with its own budget. */
 export class SideReads {

@@ -51,15 +51,15 @@ export const isKnownStatus = (status: string): boolean => KNOWN.has(status);
  * review was rejected is for build_detail to say (src/pipeline/review-state.ts).
  */
 export function endOf(
-  s: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
+  status: Pick<BuildStatus, 'status' | 'endTime'> & { startTime?: number | null | undefined },
 ): 'success' | 'failure' | 'cancelled' | 'waiting' {
   // bk-ci clears the end time of a build it retries; a stale one from before a retry is not after its start.
-  const ended = typeof s.endTime === 'number' && s.endTime > 0 && (!s.startTime || s.endTime >= s.startTime);
-  if (SUCCESS.has(s.status)) return 'success';
-  if (FAILURE.has(s.status)) return 'failure';
-  if (s.status === 'CANCELED') return 'cancelled';
-  if (s.status === 'STAGE_SUCCESS') return ended ? 'success' : 'waiting';
-  if (s.status === 'UNEXEC') return ended ? 'failure' : 'waiting';
+  const ended = typeof status.endTime === 'number' && status.endTime > 0 && (!status.startTime || status.endTime >= status.startTime);
+  if (SUCCESS.has(status.status)) return 'success';
+  if (FAILURE.has(status.status)) return 'failure';
+  if (status.status === 'CANCELED') return 'cancelled';
+  if (status.status === 'STAGE_SUCCESS') return ended ? 'success' : 'waiting';
+  if (status.status === 'UNEXEC') return ended ? 'failure' : 'waiting';
   return 'waiting';
 }
 
@@ -68,8 +68,8 @@ export const stagePaused = (s: Pick<BuildStatus, 'status' | 'endTime' | 'startTi
   s.status === 'STAGE_SUCCESS' && endOf(s) === 'waiting';
 
 /** The stage a review pause waits at: the one bk-ci marks PAUSE, else the first one not done. */
-export function pausedStage(s: BuildStatus): string | undefined {
-  const stages = s.stageStatus ?? [];
+export function pausedStage(status: BuildStatus): string | undefined {
+  const stages = status.stageStatus ?? [];
   const waiting =
     stages.find((st) => st.status === 'PAUSE') ??
     stages.find((st) => st.status === 'REVIEWING') ??
@@ -78,19 +78,19 @@ export function pausedStage(s: BuildStatus): string | undefined {
 }
 
 /** What the build waits on, in words: "queued (position 3)", "waiting for review of stage 'Release'". */
-export function waitingOn(s: BuildStatus): string {
-  if (s.status === 'QUEUE' || s.status === 'QUEUE_CACHE')
-    return s.currentQueuePosition ? `queued (position ${s.currentQueuePosition})` : 'queued';
-  if (stagePaused(s)) {
-    const stage = pausedStage(s);
+export function waitingOn(status: BuildStatus): string {
+  if (status.status === 'QUEUE' || status.status === 'QUEUE_CACHE')
+    return status.currentQueuePosition ? `queued (position ${status.currentQueuePosition})` : 'queued';
+  if (stagePaused(status)) {
+    const stage = pausedStage(status);
     return stage === undefined ? 'waiting for a stage review' : `waiting for review of stage '${stage}'`;
   }
-  return s.status;
+  return status.status;
 }
 
 /** The first error bk-ci recorded, in one line: "Deploy (2199001): host unreachable". */
-export function firstError(s: BuildStatus): string | undefined {
-  const e = s.errorInfoList?.[0];
-  if (e === undefined) return undefined;
-  return `${e.taskName ?? 'a task'}${e.errorCode ? ` (${e.errorCode})` : ''}: ${e.errorMsg ?? 'no message'}`;
+export function firstError(status: BuildStatus): string | undefined {
+  const first = status.errorInfoList?.[0];
+  if (first === undefined) return undefined;
+  return `${first.taskName ?? 'a task'}${first.errorCode ? ` (${first.errorCode})` : ''}: ${first.errorMsg ?? 'no message'}`;
 }

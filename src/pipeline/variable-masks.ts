@@ -7,12 +7,12 @@ import { MIN_SECRET } from '../runner/secrets.ts';
 
 /** Why a value is never masked, or undefined when it may be. */
 export function unmaskable(value: string): string | undefined {
-  const v = value.trim();
-  if (v.length < MIN_SECRET) return `shorter than ${MIN_SECRET} characters`;
-  if (/^(true|false|yes|no|on|off|null|none|undefined)$/i.test(v)) return 'a common word';
+  const text = value.trim();
+  if (text.length < MIN_SECRET) return `shorter than ${MIN_SECRET} characters`;
+  if (/^(true|false|yes|no|on|off|null|none|undefined)$/i.test(text)) return 'a common word';
   // Numbers, versions, dates and times (1.10, 2.3.4, 12:30): short ones recur all over a log. A
   // longer run of digits (a PIN, an account number) is rare enough to mask.
-  if (/^[-+]?[\d.,:/_ -]+$/.test(v) && v.length < 8) return 'a short number';
+  if (/^[-+]?[\d.,:/_ -]+$/.test(text) && text.length < 8) return 'a short number';
   return undefined;
 }
 
@@ -22,9 +22,9 @@ const TOKEN = /^[A-Za-z0-9+/=_-]+$/;
 /** Shannon entropy, in bits per character. */
 function entropy(text: string): number {
   const counts = new Map<string, number>();
-  for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
   let bits = 0;
-  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+  for (const count of counts.values()) bits -= (count / text.length) * Math.log2(count / text.length);
   return bits;
 }
 
@@ -35,16 +35,16 @@ function entropy(text: string): number {
  * Hex alone (a commit SHA, a checksum) and UUIDs stay visible: they identify, they do not grant.
  */
 export function credentialShaped(value: string): boolean {
-  const v = value.trim();
-  if (/-----BEGIN [A-Z ]*(PRIVATE KEY|CERTIFICATE|KEY)-----/.test(v)) return true;
-  if (/^eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*$/.test(v)) return true;
+  const text = value.trim();
+  if (/-----BEGIN [A-Z ]*(PRIVATE KEY|CERTIFICATE|KEY)-----/.test(text)) return true;
+  if (/^eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*$/.test(text)) return true;
   if (
     /^(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,}|glpat-[\w-]{20,}|xox[abposr]-[\w-]{10,}|AKIA[0-9A-Z]{16}|npm_[A-Za-z0-9]{30,})$/.test(
-      v,
+      text,
     )
   )
     return true;
-  return v.length >= 32 && TOKEN.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v) && entropy(v) > 4;
+  return text.length >= 32 && TOKEN.test(text) && /[A-Z]/.test(text) && /[a-z]/.test(text) && /\d/.test(text) && entropy(text) > 4;
 }
 
 export interface MaskAsk {

@@ -2,86 +2,26 @@
 // and whose decisions are src/pipeline/build-decide.ts; then the end said, or the cancel (the
 // build stopped, src/pipeline/build-stop.ts) or the failed read.
 
-import type { Clock } from '../base/clock.ts';
 import { formatDuration, formatElapsed } from '../base/duration.ts';
 import { ActionError, CancelledError, errorMessage, OperationError, RequestError, statusOf } from '../base/errors.ts';
-import type { Log } from '../base/log.ts';
 import type { Outcome } from '../base/outcome.ts';
-import type { BuildDetail, BuildRef, BuildStatus } from '../bkci/builds.ts';
-import type { BkciApi } from '../bkci/client.ts';
-import type { DownloadAsk } from '../download/build-files.ts';
-import type { Fetched } from '../download/report.ts';
-import type { Secrets } from '../runner/secrets.ts';
+import { type BuildStatus, UnknownBuildError } from '../bkci/builds.ts';
+import type { DownloadResult } from '../download/report.ts';
 import { type PollEnd, type PollOptions, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
+import type { Build, BuildContext } from './build.ts';
 import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts';
-import type { BuildOutput } from './build-declarations.ts';
 import { downloadOnEnd, withFilesProblem } from './build-download.ts';
-import { buildName, newState, notify, ofPipeline, type Reading, readPoll, UnknownBuildError, urlOf } from './build-read.ts';
-import { BuildReport, failedSteps, NO_REPORT, type ReportOptions, type Seen } from './build-report.ts';
+import type { BuildOutput } from './build-outputs.ts';
+import { nameOf, notify, ofPipeline, readPoll, urlOf } from './build-read.ts';
+import { BuildReport, NO_REPORT, type ReportShown } from './build-report.ts';
 import { stopAndSee } from './build-stop.ts';
+import { failedSteps } from './failed-steps.ts';
 import { describeBuild } from './outcome.ts';
 import { newRunGate } from './rerun-gate.ts';
-import { describePending, type PendingReview } from './review-state.ts';
+import { describePending } from './review-state.ts';
 import { SideReads } from './side-reads.ts';
 import { type Conclusion, endOf, isKnownStatus, waitingOn } from './status.ts';
-
-export interface Watched extends BuildRef {
-  num?: number | undefined;
-  executeCount?: number | undefined;
-  wait: boolean;
-  /** The console's root; undefined: no link (behind the BlueKing API Gateway without console-url). */
-  consoleUrl: string | undefined;
-  url: string;
-  /** Stop it when the job is cancelled: only a build this step started. */
-  stopOnCancel: boolean;
-  onReview: 'wait' | 'fail';
-  /** What to show of it besides its status: its log, variables, artifacts. */
-  report?: ReportOptions | undefined;
-  /** The files to bring into the runner once it has ended (src/pipeline/build-download.ts). */
-  download?: DownloadAsk | undefined;
-  /** The run a retry just asked for: no end counts before it shows (src/pipeline/rerun-gate.ts). */
-  newRun?: number | undefined;
-  /**
-   * Told what the wait sees: after each poll that got a status, and once at the end with the
-   * conclusion (a GitHub check run follows the build through it). Its failures are its own.
-   */
-  onView?: ((view: WatchView) => void) | undefined;
-}
-
-/** What the wait sees of the build at a poll, or at its end (`conclusion` set). */
-export interface WatchView {
-  id: string;
-  num: number | undefined;
-  executeCount: number | undefined;
-  /** bk-ci's status; undefined when no poll was answered. */
-  status: string | undefined;
-  /** The stage under way or paused, by name, when bk-ci's status names one. */
-  stage: string | undefined;
-  /** The review the build waits for, when it waits for one. */
-  pending: PendingReview | undefined;
-  url: string;
-  conclusion?: Conclusion;
-  /** bk-ci's last status answer, whole; undefined when no poll was answered. */
-  last: BuildStatus | undefined;
-  /** The build's latest model, when one was read. */
-  detail: BuildDetail | undefined;
-}
-
-/** What watching a build needs of the step: the operations' Context has it all. */
-export interface BuildContext {
-  api: BkciApi;
-  clock: Clock;
-  log: Log;
-  /** Aborted when the job is cancelled. */
-  signal: AbortSignal;
-  /** When the step started (by `clock`); the deadline is start + timeout. */
-  start: number;
-  settings: { timeoutMs: number; pollIntervalMs: number };
-  /** The step's secrets: a build variable's value joins them before it is shown. */
-  secrets: Secrets;
-  /** The environment run() was given (RUNNER_TEMP for the log file). */
-  env?: NodeJS.ProcessEnv | undefined;
-}
+import { type BuildWait, newState, type WatchOptions } from './wait-state.ts';
 
 /**
  * Reads the build, and with `wait` polls it until bk-ci says it ended (src/pipeline/status.ts). A
@@ -89,174 +29,173 @@ export interface BuildContext {
  * model; a review pause is said once, with who may decide it. The build's id, number, run and
  * conclusion are in every outcome, success or not.
  */
-export async function watchBuild(b: Watched, ctx: BuildContext): Promise<Outcome<BuildOutput>> {
-  const state = newState(b, ctx.start);
+export async function watchBuild(build: Build, options: WatchOptions, ctx: BuildContext): Promise<Outcome<BuildOutput>> {
+  const state = newState(build, ctx.start);
   // Every read beside the status polls (the model, the log, the variables, the artifacts) goes through it.
   const reads = new SideReads(ctx.api, ctx.clock);
-  const r: Reading = {
-    b,
+  const wait: BuildWait = {
+    options,
     ctx,
     state,
     reads,
     progress: { polls: 0, last: undefined, status: undefined, changes: [] },
-    report: new BuildReport({ ...ctx, reads }, b, b.report ?? NO_REPORT, () => state.executeCount ?? 1),
-    gate: newRunGate(b.newRun, b.id, ctx.clock),
+    report: new BuildReport({ ...ctx, reads }, build, options.report ?? NO_REPORT, () => state.build.executeCount ?? 1),
+    gate: newRunGate(options.newRun, build.id, ctx.clock),
   };
   const { settings } = ctx;
-  let toSay = b.wait;
+  let toSay = options.wait;
   const sayWaiting = (): void => {
     if (!toSay) return;
     toSay = false;
     ctx.log.info(
-      `waiting for ${buildName(r)}: timeout ${formatDuration(settings.timeoutMs)}, a poll every ${formatDuration(settings.pollIntervalMs)}${b.url ? `; ${b.url}` : ''}`,
+      `waiting for ${nameOf(wait)}: timeout ${formatDuration(settings.timeoutMs)}, a poll every ${formatDuration(settings.pollIntervalMs)}${build.url ? `; ${build.url}` : ''}`,
     );
   };
   // The line names the build's number: said now when it is known, else once the first poll read it.
-  if (state.num !== undefined) sayWaiting();
-  const watch = pollWatch(r);
+  if (build.num !== undefined) sayWaiting();
+  const watch = pollWatch(wait);
   let end: PollEnd;
   try {
-    end = await poll<BuildStatus>({ ...watch, read: () => watch.read().finally(sayWaiting) }, pollOptions(b, ctx), r.progress);
+    end = await poll<BuildStatus>({ ...watch, read: () => watch.read().finally(sayWaiting) }, pollOptions(options, ctx), wait.progress);
   } catch (e) {
-    throw await brokenOffError(r, e);
+    throw await brokenOffError(wait, e);
   }
-  return ended(r, end);
+  return ended(wait, end);
 }
 
 /** The poll loop's view of the build: read, say, decide. */
-function pollWatch(r: Reading): Watch<BuildStatus> {
-  const { state } = r;
+function pollWatch(wait: BuildWait): Watch<BuildStatus> {
+  const { state } = wait;
   return {
-    read: () => readPoll(r),
+    read: () => readPoll(wait),
     status: (s) => s.status,
     // A review pause was just said, with who may decide it: the status line does not say it again.
     describe: (s) => (state.pending !== undefined || waitingOn(s) === s.status ? s.status : `${s.status}: ${waitingOn(s)}`),
     waitingOn: (s) => (state.pending === undefined ? waitingOn(s) : `waiting for review of ${describePending(state.pending)}`),
-    verdict: (s) => {
-      if (endOf(s) === 'waiting' && !isKnownStatus(s.status) && !state.warned.has(s.status)) {
-        state.warned.add(s.status);
-        r.ctx.log.warning(`${buildName(r)} has status "${s.status}", which this action does not know; waiting on`);
+    verdict: (status) => {
+      if (endOf(status) === 'waiting' && !isKnownStatus(status.status) && !state.warned.has(status.status)) {
+        state.warned.add(status.status);
+        wait.ctx.log.warning(`${nameOf(wait)} has status "${status.status}", which this action does not know; waiting on`);
       }
-      return pollVerdict(s, state.pending, r.gate.open, r.b.onReview);
+      return pollVerdict(status, state.pending, wait.gate.open, wait.options.onReview);
     },
-    ...(r.report.follow === undefined ? {} : { follow: r.report.follow }),
+    ...(wait.report.follow === undefined ? {} : { follow: wait.report.follow }),
   };
 }
 
-function pollOptions(b: Watched, ctx: BuildContext): PollOptions {
+function pollOptions(options: WatchOptions, ctx: BuildContext): PollOptions {
   const { clock, log, signal, start, settings } = ctx;
-  return { start, timeoutMs: settings.timeoutMs, intervalMs: settings.pollIntervalMs, wait: b.wait, clock, log, signal };
+  return { start, timeoutMs: settings.timeoutMs, intervalMs: settings.pollIntervalMs, wait: options.wait, clock, log, signal };
 }
 
 /** The wait is over: the build's time up to the poll that saw its end, what is read after it, the decision. */
-async function ended(r: Reading, end: PollEnd): Promise<Outcome<BuildOutput>> {
-  const { b, ctx, state, progress } = r;
+async function ended(wait: BuildWait, end: PollEnd): Promise<Outcome<BuildOutput>> {
+  const { options, ctx, state, progress } = wait;
   const { clock } = ctx;
   const endAt = end === 'done' || end === 'failed' ? state.readAt : undefined;
-  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt;
+  // The variables read at the end are not the log's time.
+  const logAfterEndMs = endAt === undefined ? 0 : clock.now() - endAt - wait.report.variables.readMs;
   if (logAfterEndMs > 0) ctx.log.info(`read the rest of the build's log for ${formatElapsed(logAfterEndMs)} after its end`);
   const last = progress.last;
   const failed = failedSteps(state.detail, last);
-  const over = reportEnd(end, last, r.gate.open);
-  const seen = await r.report.end(over, failed, last?.buildNum ?? b.num);
-  const pipelineId = b.pipelineId ?? state.detail?.pipelineId ?? undefined;
-  const files = await downloadOnEnd(b.download, over !== undefined, { projectId: b.projectId, pipelineId, id: b.id }, ctx);
+  const over = reportEnd(end, last, wait.gate.open);
+  const seen = await wait.report.end(over, failed);
+  const { build } = state;
+  const pipelineId = build.pipelineId ?? state.detail?.pipelineId ?? undefined;
+  const files = await downloadOnEnd(options.download, over !== undefined, { ...build, pipelineId }, ctx);
   const elapsedMs = (endAt ?? clock.now()) - ctx.start;
-  const d = decideEnd({
+  const decision = decideEnd({
     end,
     last,
-    gateOpen: r.gate.open,
+    gateOpen: wait.gate.open,
     detail: state.detail,
     pending: state.pending,
     failed,
-    name: buildName(r),
-    ofPipeline: ofPipeline(r),
+    name: nameOf(wait),
+    ofPipeline: ofPipeline(wait),
     elapsed: formatElapsed(elapsedMs),
     polls: progress.polls,
     timeoutMs: ctx.settings.timeoutMs,
     trouble: troubleNote(progress, clock.now()),
     problem: seen.problem,
   });
-  const o = outcomeOf(r, { headline: d.headline, conclusion: d.conclusion, seen, elapsedMs, logAfterEndMs, files });
-  const error = withFilesProblem(d.error, files, over !== undefined);
-  if (error === undefined) return o;
-  const done = d.done ?? (d.error === undefined && over !== undefined ? `${buildName(r)} ended ${last?.status ?? ''}` : undefined);
-  throw new OperationError(error, done === undefined ? o : { ...o, done });
+  const outcome = outcomeOf(wait, { headline: decision.headline, conclusion: decision.conclusion, seen, elapsedMs, logAfterEndMs, files });
+  const error = withFilesProblem(decision.error, files, over !== undefined);
+  if (error === undefined) return outcome;
+  const done =
+    decision.done ?? (decision.error === undefined && over !== undefined ? `${nameOf(wait)} ended ${last?.status ?? ''}` : undefined);
+  throw new OperationError(error, done === undefined ? outcome : { ...outcome, done });
 }
 
 /** The wait broken off: the job was cancelled (the build stopped when it is this step's), or a read failed. */
-async function brokenOffError(r: Reading, e: unknown): Promise<OperationError> {
-  const { b, ctx, state, progress } = r;
-  const seen = await r.report.end(undefined, []);
+async function brokenOffError(wait: BuildWait, error: unknown): Promise<OperationError> {
+  const { options, ctx, state, progress } = wait;
+  const seen = await wait.report.end(undefined, []);
   const elapsedMs = (): number => ctx.clock.now() - ctx.start;
-  if (!(e instanceof CancelledError)) {
-    state.http = statusOf(e) ?? state.http;
+  if (!(error instanceof CancelledError)) {
+    state.http = statusOf(error) ?? state.http;
     // Our own sentences stand as they are; a request's failure says what was being read.
-    const plain = e instanceof ActionError && !(e instanceof RequestError);
+    const plain = error instanceof ActionError && !(error instanceof RequestError);
     const lastEnded = progress.last !== undefined && endOf(progress.last) !== 'waiting';
-    const conclusion = brokenOff({ cancelled: false, unknownBuild: e instanceof UnknownBuildError, lastEnded });
-    const message = plain ? e.message : `reading ${buildName(r)} failed: ${errorMessage(e)}`;
-    return new OperationError(message, outcomeOf(r, { headline: `${buildName(r)}: error`, conclusion, seen, elapsedMs: elapsedMs() }), {
-      cause: e,
+    const conclusion = brokenOff({ cancelled: false, unknownBuild: error instanceof UnknownBuildError, lastEnded });
+    const message = plain ? error.message : `reading ${nameOf(wait)} failed: ${errorMessage(error)}`;
+    return new OperationError(message, outcomeOf(wait, { headline: `${nameOf(wait)}: error`, conclusion, seen, elapsedMs: elapsedMs() }), {
+      cause: error,
     });
   }
   const lastStatus = progress.status;
-  const stopped = b.stopOnCancel ? await stopAndSee(ctx.api, b, ctx.clock, ctx.log.info) : undefined;
+  const stopped = options.stopOnCancel ? await stopAndSee(ctx.api, state.build, ctx.clock, ctx.log.info) : undefined;
   if (stopped?.status !== undefined) seeAfterStop(progress, stopped.status, ctx.clock.now());
   const message = `cancelled after ${formatElapsed(elapsedMs())}, last status ${lastStatus ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`;
   const conclusion = brokenOff({ cancelled: true, stopEnded: stopped?.ended === true });
   return new OperationError(
     message,
-    outcomeOf(r, { headline: `${buildName(r)}: cancelled`, conclusion, seen, elapsedMs: elapsedMs(), stopped: stopped?.shown }),
+    outcomeOf(wait, { headline: `${nameOf(wait)}: cancelled`, conclusion, seen, elapsedMs: elapsedMs(), stopped: stopped?.shown }),
   );
 }
 
 /** The status read after the stop becomes the last one the step saw (the build-status output, the summary). */
-function seeAfterStop(progress: Progress<BuildStatus>, s: BuildStatus, at: number): void {
-  progress.last = s;
-  if (s.status !== progress.status) progress.changes.push({ at, status: s.status });
-  progress.status = s.status;
+function seeAfterStop(progress: Progress<BuildStatus>, status: BuildStatus, at: number): void {
+  progress.last = status;
+  if (status.status !== progress.status) progress.changes.push({ at, status: status.status });
+  progress.status = status.status;
 }
 
 /** The outcome of every ending: the build as the step saw it, and what it showed besides its status. */
 function outcomeOf(
-  r: Reading,
-  o: {
+  wait: BuildWait,
+  end: {
     headline: string;
     conclusion: Conclusion;
-    seen: Seen;
+    seen: ReportShown;
     elapsedMs: number;
     logAfterEndMs?: number;
     stopped?: string | undefined;
-    files?: Fetched | undefined;
+    files?: DownloadResult | undefined;
   },
 ): Outcome<BuildOutput> {
-  notify(r, o.conclusion);
-  const { b, state } = r;
-  const described = describeBuild(o.headline, {
-    projectId: b.projectId,
-    pipelineId: b.pipelineId,
-    id: b.id,
-    num: state.num,
-    executeCount: state.executeCount,
+  notify(wait, end.conclusion);
+  const { state } = wait;
+  const described = describeBuild(end.headline, {
+    ...state.build,
     // build-status without pipeline-id learns the pipeline from the model.
-    url: urlOf(r),
-    progress: r.progress,
+    url: urlOf(wait),
+    progress: wait.progress,
     detail: state.detail,
     pending: state.pending,
     pauses: state.pauses,
-    conclusion: o.conclusion,
-    stopped: o.stopped,
-    elapsedMs: o.elapsedMs,
-    logAfterEndMs: o.logAfterEndMs,
-    start: r.ctx.start,
+    conclusion: end.conclusion,
+    stopped: end.stopped,
+    elapsedMs: end.elapsedMs,
+    logAfterEndMs: end.logAfterEndMs,
+    start: wait.ctx.start,
   });
-  const report = r.report.outputs;
+  const report = wait.report.outputs;
   return {
     ...described,
     status: state.http,
-    outputs: { ...described.outputs, ...report, ...o.files?.outputs },
-    blocks: [...described.blocks, ...o.seen.blocks, ...(o.files?.blocks ?? [])],
-    ...(o.seen.diagnostics === undefined ? {} : { diagnostics: o.seen.diagnostics }),
+    outputs: { ...described.outputs, ...report, ...end.files?.outputs },
+    blocks: [...described.blocks, ...end.seen.blocks, ...(end.files?.blocks ?? [])],
+    ...(end.seen.diagnostics === undefined ? {} : { diagnostics: end.seen.diagnostics }),
   };
 }

@@ -4,7 +4,8 @@
 // the emulator, on the clock the step and the emulator share, the cancel from the wait's hook.
 import { describe, expect, it } from 'vitest';
 import { OperationError } from '../../src/base/errors.ts';
-import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
+import { type BuildView, buildOf } from '../../src/pipeline/build.ts';
+import { watchBuild } from '../../src/pipeline/watch.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 import { makeClient, stepContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
@@ -16,7 +17,7 @@ async function cancelMidWait(onCancel: () => void = () => {}) {
   w.pipeline();
   const { id } = w.emu.seedBuild({ pipelineId: 'p-app', status: 'RUNNING', runMs: 600_000 });
   const job = new AbortController();
-  const cancelOnRunning = (v: WatchView) => {
+  const cancelOnRunning = (v: BuildView) => {
     if (v.status !== 'RUNNING' || job.signal.aborted) return;
     onCancel();
     job.abort();
@@ -24,9 +25,10 @@ async function cancelMidWait(onCancel: () => void = () => {}) {
   const c = makeClient({ baseUrl: w.emu.url, bkToken: w.bkToken, clock: w.clock, signal: job.signal, retries: 0 });
   const settings = { timeoutMs: 3_600_000, pollIntervalMs: 1000 };
   const ctx = { ...stepContext(c, w.clock, job.signal), settings, secrets: new Secrets(() => undefined) };
-  const build = { projectId: 'demo', pipelineId: 'p-app', id, consoleUrl: undefined, url: '' };
+  const build = buildOf({ projectId: 'demo', pipelineId: 'p-app', id });
   try {
-    const watching = watchBuild({ ...build, wait: true, stopOnCancel: true, onReview: 'wait', onView: cancelOnRunning }, ctx);
+    const how = { wait: true, consoleUrl: undefined, stopOnCancel: true, onReview: 'wait', onView: cancelOnRunning } as const;
+    const watching = watchBuild(build, how, ctx);
     const e = await watching.then(
       () => undefined,
       (x: unknown) => x,

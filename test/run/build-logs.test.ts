@@ -245,7 +245,8 @@ describe('a retried build', () => {
     });
     const started: unknown = JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body);
     const id = String((started as { data: { id: string } }).data.id);
-    const retry = () =>
+    /** The retry; `run2` in place of how run 2 ends and what it writes. */
+    const retry = (run2: { result?: string; logs?: { lines: { at: number; step: string; text: string }[] } } = {}) =>
       w.emu.retryBuild({
         buildId: id,
         phases: [
@@ -260,6 +261,7 @@ describe('a retried build', () => {
             { at: 4000, step: 'e-test', text: 'run 2 done' },
           ],
         },
+        ...run2,
       });
     return { id, retry };
   };
@@ -352,6 +354,21 @@ describe('a retried build', () => {
       '[test › unit] run 2 done',
     ]);
     expect(r.stdout).not.toMatch(/FAILED/);
+  });
+  it("a retried run that fails too: the summary's last lines are the new run's, not the run before it", async () => {
+    const { id, retry } = retried();
+    w.clock.t = T0 + 300;
+    between(T0 + 3100, () => {
+      retry({ result: 'FAILED', logs: { lines: [{ at: 1000, step: 'e-test', text: 'run 2 tests failed again' }] } });
+    });
+    const r = await buildStatus(id);
+    expect(r.outputs).toMatchObject({ 'build-status': 'FAILED', conclusion: 'failure', 'execute-count': '2' });
+    // Both runs were followed live, and both are in the log file.
+    expect(printed(r.stdout).map((p) => p.text)).toEqual(['run 1 compiled', 'run 1 tests failed', 'run 2 tests failed again']);
+    expect(await logFile(r)).toHaveLength(3);
+    // What explains the failure is run 2's: run 1's lines, of the same step or another, are not among them.
+    expect(r.summary).toMatch(/\n#### Last lines of test › unit\n\n```text\nrun 2 tests failed again\n```/);
+    expect(r.summary).not.toMatch(/run 1/);
   });
 });
 

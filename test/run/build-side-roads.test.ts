@@ -11,6 +11,7 @@ import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
 import type { BkciApi, CallSpec } from '../../src/bkci/client.ts';
 import type { SideBudget } from '../../src/http/caller.ts';
 import { nodeTransport, type Transport } from '../../src/http/transport.ts';
+import { buildOf } from '../../src/pipeline/build.ts';
 import { SIDE_ATTEMPT_MS, SIDE_READ_MS } from '../../src/pipeline/side-reads.ts';
 import { watchBuild } from '../../src/pipeline/watch.ts';
 import { repeatFirstPage } from '../support/artifact-pages.ts';
@@ -211,8 +212,9 @@ describe('the one way a read beside the wait reaches bk-ci', () => {
         (await c.api.call({ endpoint: BUILD_START, params: { projectId: 'demo' }, query: { pipelineId: 'p-app' }, data: buildId })).data
           ?.id ?? '';
       const done = watchBuild(
+        buildOf({ projectId: 'demo', pipelineId: 'p-app', id }),
         {
-          ...{ projectId: 'demo', pipelineId: 'p-app', id, wait: true, consoleUrl: undefined, url: '', stopOnCancel: false },
+          ...{ wait: true, consoleUrl: undefined, stopOnCancel: false },
           onReview: 'wait',
           report: { logs: 'live', variables: ['VERSION'], maskVariables: [], artifacts: true },
         },

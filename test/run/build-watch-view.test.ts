@@ -3,13 +3,14 @@
 // conclusion; a hook that throws never changes the wait. watchBuild() against the emulator.
 import { describe, expect, it } from 'vitest';
 import { BUILD_START, buildId } from '../../src/bkci/builds.ts';
-import { type WatchView, watchBuild } from '../../src/pipeline/watch.ts';
+import { type BuildView, buildOf } from '../../src/pipeline/build.ts';
+import { watchBuild } from '../../src/pipeline/watch.ts';
 import { makeClient, watchContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
 
 const w = useWorld();
 
-async function watch(onView: (v: WatchView) => void) {
+async function watch(onView: (v: BuildView) => void) {
   w.pipeline({
     stages: ['Build', 'Release'],
     phases: [
@@ -27,17 +28,8 @@ async function watch(onView: (v: WatchView) => void) {
     });
     const id = started.data?.id ?? '';
     return await watchBuild(
-      {
-        projectId: 'demo',
-        pipelineId: 'p-app',
-        id,
-        wait: true,
-        consoleUrl: undefined,
-        url: '',
-        stopOnCancel: false,
-        onReview: 'wait',
-        onView,
-      },
+      buildOf({ projectId: 'demo', pipelineId: 'p-app', id }),
+      { wait: true, consoleUrl: undefined, stopOnCancel: false, onReview: 'wait', onView },
       watchContext(c.api, w.clock, c.log),
     );
   } finally {
@@ -47,7 +39,7 @@ async function watch(onView: (v: WatchView) => void) {
 
 describe('onView', () => {
   it('after each poll, with the stage under way; once at the end with the conclusion', async () => {
-    const views: WatchView[] = [];
+    const views: BuildView[] = [];
     const o = await watch((v) => views.push(v));
     expect(o.outputs.conclusion).toBe('success');
     const polls = Number(o.outputs.polls);

@@ -76,11 +76,12 @@ function seeded(s: string, early: boolean, ending: 'failure' | 'review'): Pipeli
 async function shown(r: StepResult, kind: Kind): Promise<string[]> {
   // A value the build hands over is output as bk-ci has it (variables, artifacts, data): masking
   // protects the log, it never rewrites a value the step outputs. It is known to be secret once the
-  // variables are read, after the build's end; the failed step's lines that logs: on-failure prints
-  // are printed before that, so only the summary (written last) is looked at here.
-  if (kind === 'variable') return [r.summary];
+  // variables are read at the build's end, before the failed step's lines that logs: on-failure
+  // prints: the job log and the summary hold it nowhere.
+  const log = [unescapeData(r.stdout.replace(/^::add-mask::.*$/gm, '')), r.stderr, r.summary];
+  if (kind === 'variable') return log;
   const data = r.outputs['data-file'] ? await readFile(r.outputs['data-file'], 'utf8') : '';
-  return [unescapeData(r.stdout.replace(/^::add-mask::.*$/gm, '')), r.stderr, r.summary, JSON.stringify(r.outputs), data];
+  return [...log, JSON.stringify(r.outputs), data];
 }
 
 /** Everything GitHub received, and each Markdown field as a reader sees it and with its escapes undone. */

@@ -7,9 +7,11 @@
 // Through dist/ with the runner's signal: test/dist/rerun-dist.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ActionError, OperationError } from '../../src/base/errors.ts';
+import { buildOf } from '../../src/pipeline/build.ts';
+import { RetryMayHaveBeenAppliedError, RetryNotSentError } from '../../src/pipeline/build-failures.ts';
 import { stopCancelled } from '../../src/pipeline/cancelled-write.ts';
 import { continueEarlier } from '../../src/pipeline/rerun-continue.ts';
-import { RETRY_CANCEL_BUDGET_MS, RetryMayHaveBeenAppliedError, RetryNotSentError, retryOnce } from '../../src/pipeline/rerun-retry.ts';
+import { RETRY_CANCEL_BUDGET_MS, retryOnce } from '../../src/pipeline/rerun-retry.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 import { makeClient, stepContext } from '../support/client.ts';
 import { useWorld } from '../support/world.ts';
@@ -39,7 +41,13 @@ async function cancelDuring(held: RegExp, after: boolean) {
   const b = { projectId: 'demo', pipelineId: 'p-app', id };
   try {
     const outcome = await retryOnce({ ...b, what: { kind: 'failed-jobs' } }, ctx).then(
-      async (r) => ({ retried: r, stopped: await stopCancelled({ ...b, ...r, url: '', write: 'the retry', stopOnCancel: true }, ctx) }),
+      async (r) => ({
+        retried: r,
+        stopped: await stopCancelled(
+          { build: buildOf(b, { num: r.num, executeCount: r.executeCount }), write: 'the retry', stopOnCancel: true },
+          ctx,
+        ),
+      }),
       (e: unknown) => ({ error: e }),
     );
     return { id, outcome, holds, released: () => released, log: c.log.text() };
@@ -116,10 +124,10 @@ describe("a cancel while a re-run looks for the earlier attempt's build", () => 
       onRerun: 'resume' as const,
       values: {},
       stopOnCancel: true,
-      url: () => '',
+      consoleUrl: undefined,
     };
     try {
-      const e = await continueEarlier(step, ctx, () => Promise.reject(new Error('followed'))).then(
+      const e = await continueEarlier(step, ctx).then(
         () => undefined,
         (x: unknown) => x,
       );

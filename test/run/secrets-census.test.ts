@@ -64,3 +64,53 @@ describe('a secret split by a colour code in the build log', () => {
     expect(r.summary).toContain('deploying with *** done');
   });
 });
+
+describe("a build variable's value the step masks, in the build's log lines", () => {
+  // The step masks a variable's value (mask-variables, a password-type parameter, a value shaped
+  // like a credential) before any line of the build's log is printed: at the end, before the lines
+  // read after it (logs: on-failure prints them then); while the build runs, a password-type
+  // parameter's as soon as the model says so. Only the variables output holds the value as it is.
+  const TOKEN = `ghp_${'a1B2'.repeat(9)}`;
+  const rows = [
+    { why: 'listed in mask-variables', logs: 'on-failure', value: 'listed-S3cret-value', mask: 'NOTES', password: false },
+    { why: 'a password-type parameter', logs: 'on-failure', value: 'pass-W0rd-value', mask: '', password: true },
+    { why: 'shaped like a credential', logs: 'on-failure', value: TOKEN, mask: '', password: false },
+    { why: 'a password-type parameter, followed live', logs: 'live', value: 'pass-W0rd-value', mask: '', password: true },
+  ] as const;
+  it.each(rows.map((row) => [row.why, row.logs, row] as const))(
+    '%s (logs: %s): arrives nowhere but the variables output',
+    async (_, __, row) => {
+      const name = row.password ? 'DEPLOY_PASS' : 'NOTES';
+      w.pipeline({
+        phases: [{ status: 'RUNNING', ms: 3000 }],
+        result: 'FAILED',
+        ...(row.password ? { passwords: [name] } : { variables: { [name]: row.value } }),
+        logs: {
+          steps: [{ tag: 'e-deploy', jobId: 'ship', stepId: 'deploy', containerHashId: 'c-1' }],
+          lines: [{ at: 1000, step: 'e-deploy', text: `deploying with ${planted(row.value)}` }],
+        },
+      });
+      const r = await runInProcess({
+        clock: w.clock,
+        inputs: {
+          'base-url': w.emu.url,
+          'bk-token': w.bkToken,
+          'project-id': 'demo',
+          'pipeline-id': 'p-app',
+          operation: 'start-build',
+          'poll-interval': '1s',
+          logs: row.logs,
+          variables: name,
+          ...(row.mask === '' ? {} : { 'mask-variables': row.mask }),
+          ...(row.password ? { 'build-params': JSON.stringify({ [name]: row.value }) } : {}),
+        },
+      });
+      expect(r.outputs.conclusion).toBe('failure');
+      expect(JSON.parse(r.outputs.variables ?? '{}')).toEqual({ [name]: row.value });
+      const { 'output variables': _variables, ...shown } = await channels(r);
+      // The line was printed, and the value in it masked.
+      expect(asRead(shown.log ?? '')).toMatch(/deploying with leak\[\*\*\*\]end/);
+      for (const [channel, text] of Object.entries(shown)) expect(asRead(text), `${row.why} reached ${channel}`).not.toContain(row.value);
+    },
+  );
+});

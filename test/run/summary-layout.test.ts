@@ -4,7 +4,7 @@
 import { marked } from 'marked';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoBuild } from '../../emulator/demo-build.ts';
-import { formatSize } from '../../src/pipeline/artifacts.ts';
+import { formatSize } from '../../src/base/size.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 import { useWorld } from '../support/world.ts';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { updateBody } from '../../src/github/body.ts';
 import { fitParts, inert, MESSAGE_LIMIT, markdown, OUTPUT_LIMIT, type Part, plainLine, TITLE_LIMIT } from '../../src/github/text.ts';
-import type { Shown } from '../../src/github/view.ts';
+import type { CheckView } from '../../src/github/view.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 import { elements, outsideCode, seen } from '../support/github-markdown.ts';
 
@@ -141,7 +141,7 @@ const secrets = (...values: string[]): Secrets => {
 
 /** A body of every kind of text, each holding `text`. */
 function everyField(text: string): Parameters<typeof updateBody>[0] {
-  const shown: Shown = {
+  const shown: CheckView = {
     status: 'completed',
     conclusion: 'failure',
     title: `Build #1 ${text}`,
@@ -241,7 +241,7 @@ describe('the body', () => {
   });
 
   it('details_url only for an http(s) URL; no conclusion while in progress', () => {
-    const shown: Shown = { status: 'in_progress', title: 't', summary: [], text: [], key: 'k' };
+    const shown: CheckView = { status: 'in_progress', title: 't', summary: [], text: [], key: 'k' };
     for (const details of ['', 'javascript:alert(1)', 'ftp://h/x', 'https://h/a b', 'see https://h/x', undefined])
       expect(updateBody({ shown, size: 0, details }, none)).toStrictEqual({ status: 'in_progress', output: { title: 't', summary: '' } });
     expect(updateBody({ shown, size: 0, details: 'http://h/x' }, none)).toMatchObject({ details_url: 'http://h/x' });

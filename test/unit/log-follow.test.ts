@@ -3,7 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BkciApi } from '../../src/bkci/client.ts';
+import type { DiagnosticsCollector } from '../../src/pipeline/diagnostics.ts';
 import { LogFollower } from '../../src/pipeline/log-follow.ts';
+import { LogPrinter } from '../../src/pipeline/log-print.ts';
 import { SideReads } from '../../src/pipeline/side-reads.ts';
 import { memoryLog } from '../support/client.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -29,8 +31,7 @@ function follower(answer: (q: Asked, n: number) => Answer, executeCount: () => n
   const f = new LogFollower<unknown>({
     reads: new SideReads(api, clock),
     log,
-    projectId: 'demo',
-    buildId: 'b-1',
+    build: { projectId: 'demo', id: 'b-1' },
     executeCount,
     mode: 'live',
     file: undefined,
@@ -158,5 +159,37 @@ describe('the log follower', () => {
     expect(asked).toHaveLength(2);
     await f.afterRead();
     expect(asked).toHaveLength(3);
+  });
+});
+
+describe('the printer across the runs of a retried build', () => {
+  const lines = (from: number, n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({ lineNo: from + i, message: `${tag} ${from + i}`, tag, jobId: 'j', stepId: 's' }));
+
+  it("keeps each step's last lines of the run followed now, and says a step's bound once in each run", () => {
+    const log = memoryLog();
+    const kept: string[] = [];
+    const p = new LogPrinter({
+      log,
+      file: undefined,
+      live: true,
+      label: (l) => l.tag,
+      linesPerStep: 2,
+      diagnostics: { add: (step: string) => kept.push(step), restart: () => kept.push('restart') } as unknown as DiagnosticsCollector,
+    });
+    p.print([...lines(1, 3, 'e-test'), ...lines(4, 1, 'e-build')]);
+    expect(p.tails().map((t) => [t.key, t.count])).toEqual([
+      ['e-test', 3],
+      ['e-build', 1],
+    ]);
+    p.newRun();
+    expect(p.tails()).toEqual([]);
+    p.print(lines(10, 4, 'e-test'));
+    expect(p.tails()).toEqual([{ key: 'e-test', label: 'e-test', lines: ['e-test 10', 'e-test 11', 'e-test 12', 'e-test 13'], count: 4 }]);
+    // The lines left out of the step's log stay counted over both runs; the note is said in each.
+    expect(p.cut()).toEqual(new Map([['e-test', 3]]));
+    expect(log.lines.filter((l) => /has more than 2 lines/.test(l.message))).toHaveLength(2);
+    // The compiler messages' collector starts again with the run, by the same call.
+    expect(kept).toEqual(['e-test', 'e-test', 'e-test', 'e-build', 'restart', 'e-test', 'e-test', 'e-test', 'e-test']);
   });
 });

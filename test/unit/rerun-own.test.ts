@@ -1,7 +1,8 @@
 // Whose an earlier attempt's build is (src/pipeline/rerun-own.ts), and whether a retry's task id is
 // one of the build's (src/pipeline/rerun-task.ts): tables over a history row and a model.
 import { describe, expect, it } from 'vitest';
-import { type BuildDetail, type BuildParameter, buildDetail, type HistoryPage } from '../../src/bkci/builds.ts';
+import type { BuildParameter, HistoryPage } from '../../src/bkci/build-history.ts';
+import { type BuildDetail, buildDetail } from '../../src/bkci/builds.ts';
 import { notOwn, type StepOwner } from '../../src/pipeline/rerun-own.ts';
 import { taskIds, unknownTask } from '../../src/pipeline/rerun-task.ts';
 

@@ -4,8 +4,9 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { headUnits } from '../../src/base/text.ts';
+import type { HistoryRow } from '../../src/bkci/build-history.ts';
 import type { BuildEnd } from '../../src/pipeline/build-decide.ts';
-import { classify, decideRerun, type Earlier, type Judged, type Row } from '../../src/pipeline/rerun.ts';
+import { classify, decideRerun, type Earlier, type EarlierVerdict } from '../../src/pipeline/rerun.ts';
 import { attemptOf, nearMiss, paramsDigest, runPrefix, stepIdentity, stepMessage } from '../../src/pipeline/rerun-message.ts';
 import { buildMessage } from '../../src/pipeline/start.ts';
 
@@ -160,7 +161,7 @@ const params = [
   { key: 'BK_CI_MATERIAL_ID', value: 'abc1234', readOnly: true },
 ];
 let ids = 0;
-const row = (message: string, more: Partial<Row> = {}): Row => ({
+const row = (message: string, more: Partial<HistoryRow> = {}): HistoryRow => ({
   id: `b-${++ids}`,
   buildNum: ids,
   status: 'SUCCEED',
@@ -169,10 +170,10 @@ const row = (message: string, more: Partial<Row> = {}): Row => ({
   buildParameters: params,
   ...more,
 });
-const sorted = (rows: Row[], attempt = 3) => classify(rows, { identity, prefix, attempt, values: VALUES, user: USER });
+const sorted = (rows: HistoryRow[], attempt = 3) => classify(rows, { identity, prefix, attempt, values: VALUES, user: USER });
 
 describe("the history's rows, sorted", () => {
-  it.each<[string, () => Row[], Earlier['kind'], Record<string, unknown>?]>([
+  it.each<[string, () => HistoryRow[], Earlier['kind'], Record<string, unknown>?]>([
     [
       'the latest own build of an earlier attempt',
       () => [row(stepMessage(identity, '2')), row(stepMessage(identity, '1'))],
@@ -224,7 +225,7 @@ describe("the history's rows, sorted", () => {
   });
 });
 
-const found = (end: BuildEnd, status = 'SUCCEED', rejected?: Judged['rejected']): Judged => ({
+const found = (end: BuildEnd, status = 'SUCCEED', rejected?: EarlierVerdict['rejected']): EarlierVerdict => ({
   kind: 'found',
   attempt: 1,
   row: { id: 'b-1', buildNum: 1, status },
