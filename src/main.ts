@@ -13,7 +13,7 @@ import { DataFile } from './runner/data-output.ts';
 import { type Lifecycle, startLifecycle } from './runner/lifecycle.ts';
 import { outputValue } from './runner/outputs.ts';
 import { Secrets } from './runner/secrets.ts';
-import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
+import { guardProcessOutput, releaseHeld, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 
@@ -55,7 +55,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const ownsProcess = options.ownsProcess ?? true;
   guardProcessOutput(ownsProcess);
   const secrets = new Secrets((v) => core.setSecret(v));
-  scrubStreams((text) => secrets.redact(text));
+  scrubStreams(secrets);
   // Masked before anything at all is printed, input errors included.
   for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
   const log = stepLog(secrets);
@@ -85,6 +85,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
     dataFile.abandon();
     await Promise.resolve(state.close()).catch(() => undefined);
     life.close();
+    // What another's text left held back (it may have begun a secret) goes out with the step's end.
+    releaseHeld();
   }
 }
 

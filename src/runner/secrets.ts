@@ -65,6 +65,21 @@ export class Secrets {
     return replaceAll(text, this.#sorted);
   }
 
+  /**
+   * Where the text ends in the first part of a secret (one of its forms, cut short): the index
+   * that part starts at, the text's length when it ends in none. A writer given text in pieces
+   * holds that part back until the next piece says whether the secret follows. Read as the text
+   * holds it and as a terminal shows it (see replaceAll): there, control sequences inside the part,
+   * and one begun at its very end, belong to it.
+   */
+  partialAt(text: string): number {
+    const held = partialStart(text, this.#sorted);
+    if (!MAY_HOLD_CONTROLS.test(text)) return held;
+    const open = OPEN_CONTROL.exec(text)?.index ?? text.length;
+    const { shown, at } = shownOf(text.slice(0, open));
+    return Math.min(held, at[partialStart(shown, this.#sorted)] ?? text.length);
+  }
+
   /** The text with the step's own secrets replaced by `***`: for the action's outputs. */
   redactOwn(text: string): string {
     return replaceAll(text, this.#ownSorted);
@@ -87,6 +102,16 @@ export class Secrets {
     if (this.#ownSorted.length === 0) return text;
     return mapJsonStrings(text, (value) => replaceAll(value, this.#ownSorted));
   }
+}
+
+/** Where the text's longest end that begins one of the values (longest first) starts; the text's length when none does. */
+function partialStart(text: string, values: readonly string[]): number {
+  const longest = values[0]?.length ?? 0;
+  for (let from = Math.max(0, text.length - longest + 1); from < text.length; from++) {
+    const end = text.slice(from);
+    if (values.some((value) => value.startsWith(end))) return from;
+  }
+  return text.length;
 }
 
 /** Shorter values are not masked: the runner would blank every such run of characters job-wide. */
@@ -174,10 +199,14 @@ function replaceAll(text: string, values: readonly string[]): string {
 /** The text as a terminal shows it: without its control sequences. */
 export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
 
-/** The value replaced where it reads whole only once the control sequences are out. */
-function replaceAcross(text: string, value: string): string {
+/** A control sequence begun at the text's end and not yet ended: ESC alone, or a CSI or OSC still open. */
+const OPEN_CONTROL = new RegExp(
+  `(?:${String.fromCharCode(0x1b)}(?:\\[[0-?]*[ -/]*|\\][^${String.fromCharCode(0x07, 0x1b)}]*|[ -/]*)|${String.fromCharCode(0x9b)}[0-?]*[ -/]*)$`,
+);
+
+/** The text as a terminal shows it, and where each character shown is in the text. */
+function shownOf(text: string): { shown: string; at: readonly number[] } {
   let shown = '';
-  /** Where each character of `shown` is in the text. */
   const at: number[] = [];
   let from = 0;
   const keep = (to: number): void => {
@@ -189,6 +218,12 @@ function replaceAcross(text: string, value: string): string {
     from = m.index + m[0].length;
   }
   keep(text.length);
+  return { shown, at };
+}
+
+/** The value replaced where it reads whole only once the control sequences are out. */
+function replaceAcross(text: string, value: string): string {
+  const { shown, at } = shownOf(text);
   let out = '';
   let kept = 0;
   for (let i = shown.indexOf(value); i !== -1; i = shown.indexOf(value, i + value.length)) {
