@@ -8,9 +8,11 @@ import type { z } from '../base/schema.ts';
 import type { CallRequest, HttpCaller, SideBudget } from '../http/caller.ts';
 import { kindOf } from '../http/retry.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
+import { type ListRead, ListReader } from './list-reader.ts';
+import { redactUrl } from './redact-url.ts';
+import { parseJson, unwrap } from './result.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
 import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
-import { type ListRead, ListReader, parseJson, redactUrl, unwrap } from './wire.ts';
 
 export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 

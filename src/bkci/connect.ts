@@ -5,9 +5,9 @@ import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
 import type { Transport } from '../http/transport.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { BkciApi } from './client.ts';
+import { readError } from './error-body.ts';
 import type { ApiType, Gateway } from './routes.ts';
 import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';
-import { readError } from './wire.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;

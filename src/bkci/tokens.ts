@@ -12,8 +12,8 @@ import { isControl } from '../base/text.ts';
 import type { HttpCaller } from '../http/caller.ts';
 import type { WireResponse } from '../http/transport.ts';
 import type { Secrets } from '../runner/secrets.ts';
+import { checked, parseJson, unwrap } from './result.ts';
 import { perGateway, resolvePath } from './routes.ts';
-import { checked, parseJson, unwrap } from './wire.ts';
 
 export interface Credentials {
   /** As issued: percent-encoded, sent verbatim. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readError, redactUrl, unwrap } from '../../src/bkci/wire.ts';
+import { readError } from '../../src/bkci/error-body.ts';
+import { redactUrl } from '../../src/bkci/redact-url.ts';
+import { unwrap } from '../../src/bkci/result.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 
 describe('redactUrl', () => {
