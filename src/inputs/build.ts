@@ -2,8 +2,9 @@
 // its GitHub check run) and each one's own (start-build, retry-build, review-build).
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
+import { isHttpUrl } from '../base/url.ts';
 import { downloadInputs } from './download.ts';
-import { bool, isHttpUrl, oneOf, segment, splitList, textMapping } from './fields.ts';
+import { bool, oneOf, segment, splitList, textMapping } from './fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');

@@ -2,7 +2,8 @@
 // its secret, and whether this URL's callbacks for other events are removed.
 import { z } from '../base/schema.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
-import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from './fields.ts';
+import { bool, oneOf, publicHttpUrl, segment, splitList } from './fields.ts';
+import { suggest } from './suggest.ts';
 
 /** `events`: bk-ci callback events, commas and/or new lines; a misspelt one names the one meant. */
 const events = () =>

@@ -2,7 +2,8 @@
 // fields, each checked against the fields bk-ci knows.
 import { z } from '../base/schema.ts';
 import { projectFields } from '../bkci/projects.ts';
-import { mapping, segment, suggest } from './fields.ts';
+import { mapping, segment } from './fields.ts';
+import { suggest } from './suggest.ts';
 
 /** The project fields bk-ci knows; read when a `project` input is, not at every start. */
 const knownFields = (): string[] => Object.keys(projectFields.unwrap().shape);

@@ -2,7 +2,8 @@
 // what they may not say together.
 import { z } from '../base/schema.ts';
 import { isControl } from '../base/text.ts';
-import { parseJsonOrYaml, textMapping } from './fields.ts';
+import { textMapping } from './fields.ts';
+import { parseJsonOrYaml } from './json-yaml.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 

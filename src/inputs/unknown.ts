@@ -1,7 +1,7 @@
 // Inputs the workflow gave under a name the action does not know: `build-param`, `pipeline_id`,
 // `pipelineId`. The runner passes every `with:` entry as an INPUT_ variable whatever its name,
 // so a typo would otherwise be silent, and a build would start without what was meant for it.
-import { distance, looseName, suggest } from './fields.ts';
+import { distance, looseName, suggest } from './suggest.ts';
 
 const PREFIX = 'INPUT_';
 
