@@ -16,7 +16,7 @@ import {
   ResponseFormatError,
 } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import { cut } from '../base/text.ts';
+import { networkError } from './network-failure.ts';
 import { type CallKind, type Failure, isRetryable, kindOf, type RetryPolicy, retryDelay } from './retry.ts';
 import { type BodySink, BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
@@ -87,27 +87,6 @@ export interface SideBudget {
   /** No attempt runs, and no retry is scheduled, past this instant (by the injected clock). */
   until: number;
 }
-
-/** Codes that mean the connection was never made, so the request cannot have been sent. */
-const BEFORE_SEND = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-/** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
-const CERTIFICATE =
-  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
-/** A request Node refused to build (a header value it cannot carry): never sent, and no retry mends it. */
-const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_URL']);
-/** A certificate the runner cannot verify: no retry mends it. */
-export const isCertificateCode = (code: string | undefined): boolean => code !== undefined && CERTIFICATE.test(code);
-export const CERTIFICATE_HINT =
-  'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
 
 /**
  * Timers fire a little late: a poll scheduled for the deadline itself still goes out. Past this,
@@ -218,56 +197,9 @@ export class HttpCaller {
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
-      const code = errorCode(e);
-      let detail = cut(this.#o.scrub(describeCause(e)), 2000).replace(
-        /; if the root CA is installed locally, try running Node\.js with --use-system-ca$/,
-        '',
-      );
-      if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
-      const plain = plainHttpAnswer(req.url, code, detail);
-      if (plain !== undefined) detail = plain;
-      throw new NetworkError({
-        method: req.method,
-        url: shown,
-        beforeSend: plain !== undefined || (code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code))),
-        permanent: plain !== undefined || (code !== undefined && (CERTIFICATE.test(code) || UNSENDABLE.has(code))),
-        detail,
-        cause: e,
-        ...(code === undefined ? {} : { code }),
-      });
+      throw networkError(e, { method: req.method, url: req.url, shownUrl: shown }, this.#o.scrub);
     }
   }
-}
-
-/**
- * OpenSSL's reading of a plain-http answer to its TLS hello (`wrong version number`, `packet
- * length too long`, `http request`): an https base-url aimed at a server that speaks http on that
- * port. No retry mends it and OpenSSL's own text says nothing a reader can act on; one line does.
- */
-function plainHttpAnswer(url: string, code: string | undefined, detail: string): string | undefined {
-  if (!url.startsWith('https:') || (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER')) return undefined;
-  if (!/wrong version number|packet length too long|http request/i.test(detail)) return undefined;
-  const { host } = new URL(url);
-  return `base-url uses https, but ${host} answered in plain http (TLS said "wrong version number"): the server there speaks http, not https. Give base-url with http:// for it (allow-insecure-http: true beyond this machine), or the port where it serves https`;
-}
-
-/** The first `code` in the error's chain of causes (Node's `ECONNRESET`, a TLS code). */
-export function errorCode(e: unknown): string | undefined {
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
-
-/** The error and its causes in words, each once. */
-export function describeCause(e: unknown): string {
-  const parts: string[] = [];
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    // fetch wraps every failure in "fetch failed"; the causes say what happened.
-    if (x.message && x.message !== 'fetch failed' && !parts.includes(x.message)) parts.push(x.message);
-  }
-  return parts.join(': ') || String(e);
 }
 
 export const stripQuery = (url: string): string => url.split('?')[0] ?? url;

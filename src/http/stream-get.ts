@@ -4,7 +4,7 @@
 // a file), or undici's agent behind a proxy from the environment. Redirects are the caller's.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { proxyConfigured } from './transport.ts';
+import { proxyConfigured } from './proxy-transport.ts';
 
 export interface StreamRequest {
   url: string;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeTransport, type Transport } from '../../src/http/transport.ts';
+import { nodeTransport } from '../../src/http/node-transport.ts';
+import type { Transport } from '../../src/http/transport.ts';
 import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 import { worldForTest } from '../support/world.ts';
