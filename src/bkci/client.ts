@@ -12,7 +12,8 @@ import { type ListRead, ListReader } from './list-reader.ts';
 import { redactUrl } from './redact-url.ts';
 import { parseJson, unwrap } from './result.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
-import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
+import { describeTokenProblem, tokenProblem } from './token-problems.ts';
+import type { TokenSource } from './tokens.ts';
 
 export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 

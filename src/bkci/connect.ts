@@ -7,7 +7,8 @@ import type { Secrets } from '../runner/secrets.ts';
 import { BkciApi } from './client.ts';
 import { readError } from './error-body.ts';
 import type { ApiType, Gateway } from './routes.ts';
-import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';
+import { issueToken } from './token-endpoint.ts';
+import { GivenToken, IssuedTokens, type TokenSource } from './tokens.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
