@@ -4,10 +4,10 @@ const SECRET_PARAMS = new Set(['access_token', 'secrettoken']);
 
 /** The URL with the values of `access_token` and `secretToken` replaced; nothing else changes. */
 export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const hash = url.indexOf('#', q);
-  const query = url.slice(q + 1, hash === -1 ? undefined : hash);
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const hash = url.indexOf('#', queryAt);
+  const query = url.slice(queryAt + 1, hash === -1 ? undefined : hash);
   const redacted = query
     .split('&')
     .map((pair) => {
@@ -22,5 +22,5 @@ export function redactUrl(url: string): string {
       return SECRET_PARAMS.has(decoded.toLowerCase()) ? `${name}=***` : pair;
     })
     .join('&');
-  return `${url.slice(0, q)}?${redacted}`;
+  return `${url.slice(0, queryAt)}?${redacted}`;
 }

@@ -43,17 +43,23 @@ export interface IssueOptions {
  * GET the token endpoint with the `bk_token` login cookie (or none). bk-ci's code wraps the
  * answer in the common Result; its docs show the bare object. Both are accepted.
  */
-export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
-  const url = `${o.baseUrl}${resolvePath(TOKEN_ENDPOINT, 'bk-ci') ?? ''}`;
+export async function issueToken(options: IssueOptions): Promise<IssuedToken> {
+  const url = `${options.baseUrl}${resolvePath(TOKEN_ENDPOINT, 'bk-ci') ?? ''}`;
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (o.bkToken !== undefined) headers.cookie = `bk_token=${o.bkToken}`;
+  if (options.bkToken !== undefined) headers.cookie = `bk_token=${options.bkToken}`;
   let res: WireResponse;
   try {
-    res = await o.http.call({ method: 'GET', url, shownUrl: url, headers, ...(o.deadline === undefined ? {} : { deadline: o.deadline }) });
+    res = await options.http.call({
+      method: 'GET',
+      url,
+      shownUrl: url,
+      headers,
+      ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    });
   } catch (e) {
     if (e instanceof HttpError && e.status === 401) {
       throw new AuthError(
-        o.bkToken === undefined
+        options.bkToken === undefined
           ? `the token endpoint refused a request without a login ticket (HTTP 401: ${e.serverMessage}). Set access-token (with user-id) or bk-token.`
           : `the token endpoint refused bk-token (HTTP 401: ${e.serverMessage}): ${TICKET_REFUSED}`,
         { kind: 'refused' },
@@ -71,7 +77,7 @@ export async function issueToken(o: IssueOptions): Promise<IssuedToken> {
       });
     throw e;
   }
-  const scrub = (t: string): string => o.http.scrub(t);
+  const scrub = (t: string): string => options.http.scrub(t);
   const value = parseJson(res, 'GET', url, scrub, true);
   const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
   const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);

@@ -10,13 +10,13 @@ import type { TokenSource } from './tokens.ts';
  */
 export function tokenProblem(error: unknown): TokenProblem | undefined {
   if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 401)) return undefined;
-  const m = error.serverMessage;
-  const at = /expired in:\s*(\d{10,})/i.exec(m)?.[1];
+  const said = error.serverMessage;
+  const at = /expired in:\s*(\d{10,})/i.exec(said)?.[1];
   if (at !== undefined) return { kind: 'expired', at: Number(at), written: at };
-  if (/token\W{0,3}\w{0,12}\W{0,3}expir|token过期/i.test(m)) return { kind: 'expired' };
-  if (/accessToken is empty|access token is empty/i.test(m)) return { kind: 'empty' };
-  if (/token\s*(illegal|invalid)|Access token (illegal|invalid)|token参数非法/i.test(m)) return { kind: 'illegal' };
-  if (/^Verification failed/i.test(m)) return { kind: 'illegal' };
+  if (/token\W{0,3}\w{0,12}\W{0,3}expir|token过期/i.test(said)) return { kind: 'expired' };
+  if (/accessToken is empty|access token is empty/i.test(said)) return { kind: 'empty' };
+  if (/token\s*(illegal|invalid)|Access token (illegal|invalid)|token参数非法/i.test(said)) return { kind: 'illegal' };
+  if (/^Verification failed/i.test(said)) return { kind: 'illegal' };
   return error.status === 401 ? { kind: 'refused' } : undefined;
 }
 

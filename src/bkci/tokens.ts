@@ -45,7 +45,7 @@ export interface TokenSource {
    * The token to send. `unexpired`: the one in hand while it has not expired, not renewed early:
    * what a cancelled step still owes (stopping a build) must not wait on a renewal the cancel cut off.
    */
-  current(o?: { unexpired?: boolean }): Promise<Credentials>;
+  current(when?: { unexpired?: boolean }): Promise<Credentials>;
   /** Called once the server says the token expired; true when a new one was obtained. */
   renewAfterExpiry(): Promise<boolean>;
 }
@@ -82,7 +82,7 @@ export interface IssuedTokensOptions {
 /** Tokens from the token endpoint (with `bk-token`, or without a cookie): fetched, masked, renewed. */
 export class IssuedTokens implements TokenSource {
   readonly kind = 'issued';
-  readonly #o: IssuedTokensOptions;
+  readonly #options: IssuedTokensOptions;
   #info: IssuedToken | undefined;
   #expiresAt: number | undefined;
   /** How long the last token was issued for, as it arrived. */
@@ -91,7 +91,7 @@ export class IssuedTokens implements TokenSource {
   renewals = 0;
 
   constructor(options: IssuedTokensOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** The last token obtained, if any. */
@@ -100,20 +100,20 @@ export class IssuedTokens implements TokenSource {
   }
 
   get user(): string | undefined {
-    return this.#o.userId ?? this.#info?.userId;
+    return this.#options.userId ?? this.#info?.userId;
   }
 
-  async current(o: { unexpired?: boolean } = {}): Promise<Credentials> {
+  async current(when: { unexpired?: boolean } = {}): Promise<Credentials> {
     const info = this.#info;
     // A fifth of the token's life at most: a 30-second token is not renewed before every request.
-    const margin = o.unexpired ? 0 : Math.min(this.#o.renewMarginMs ?? 60_000, this.#lifetime / 5);
-    const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#o.clock.now() >= margin);
+    const margin = when.unexpired ? 0 : Math.min(this.#options.renewMarginMs ?? 60_000, this.#lifetime / 5);
+    const usable = info !== undefined && (this.#expiresAt === undefined || this.#expiresAt - this.#options.clock.now() >= margin);
     const fresh = usable ? info : await this.#renew();
-    return { token: fresh.accessToken, userId: this.#o.userId ?? fresh.userId };
+    return { token: fresh.accessToken, userId: this.#options.userId ?? fresh.userId };
   }
 
   async renewAfterExpiry(): Promise<boolean> {
-    this.#o.log.info('bk-ci says the access token expired; getting a new one');
+    this.#options.log.info('bk-ci says the access token expired; getting a new one');
     await this.#renew();
     return true;
   }
@@ -128,20 +128,20 @@ export class IssuedTokens implements TokenSource {
 
   async #fetch(): Promise<IssuedToken> {
     const had = this.#info !== undefined;
-    const info = await this.#o.issue();
+    const info = await this.#options.issue();
     // Masked before anything else can print it.
-    this.#o.secrets.add(info.accessToken);
+    this.#options.secrets.add(info.accessToken);
     this.#info = info;
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     this.#expiresAt = expiresAt(info.expirationTime, now);
     this.#lifetime = this.#expiresAt === undefined ? Number.POSITIVE_INFINITY : this.#expiresAt - now;
     if (this.#expiresAt === undefined)
-      this.#o.log.warning(
+      this.#options.log.warning(
         `the token endpoint says the token expires at ${utcTime(info.expirationTime, info.expirationText)}, which is not a time still to come; the action will renew it only when bk-ci says it expired`,
       );
     if (had) {
       this.renewals++;
-      this.#o.log.info(`renewed the access token; the new one expires at ${utcTime(info.expirationTime, info.expirationText)}`);
+      this.#options.log.info(`renewed the access token; the new one expires at ${utcTime(info.expirationTime, info.expirationText)}`);
     }
     return info;
   }

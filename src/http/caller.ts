@@ -96,18 +96,18 @@ export const START_SLACK_MS = 250;
 
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
-  readonly #o: CallerOptions;
+  readonly #options: CallerOptions;
   constructor(options: CallerOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Secrets out of server text, for the layers above that read bodies. */
   scrub(text: string): string {
-    return this.#o.scrub(text);
+    return this.#options.scrub(text);
   }
 
   async call(req: CallRequest): Promise<WireResponse> {
-    const { clock, log, retry } = this.#o;
+    const { clock, log, retry } = this.#options;
     const shown = req.shownUrl;
     const deadline = req.budget?.until ?? req.deadline;
     const retries = Math.min(retry.retries, req.budget?.retries ?? retry.retries);
@@ -120,7 +120,7 @@ export class HttpCaller {
       try {
         const res = await this.#attempt(req, shown);
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus, misdirected } = this.#o.readError(res, this.#o.scrub);
+        const { message, serverStatus, misdirected } = this.#options.readError(res, this.#options.scrub);
         const retryAfter = res.headers['retry-after'];
         if (misdirected) throw new MisdirectedError({ method: req.method, url: shown, status: res.status, serverMessage: message });
         error = new HttpError({
@@ -144,7 +144,7 @@ export class HttpCaller {
         error = e;
       }
       if (attempt >= retries || req.detached !== undefined || req.once !== undefined || !isRetryable(kind, failure)) throw error;
-      const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
+      const delay = retryDelay(attempt + 1, failure, clock.now(), this.#options.random, retry);
       if (delay > retry.maxRetryAfterMs) {
         log.info(
           `${req.method} ${stripQuery(shown)}: HTTP ${error.status}; not retried: the server asks to wait ${formatDuration(delay)} (Retry-After), longer than the action waits for a retry (${formatDuration(retry.maxRetryAfterMs)})`,
@@ -161,29 +161,29 @@ export class HttpCaller {
             ? 'no answer within request-timeout'
             : `network error (${(error as NetworkError).code ?? 'unknown'})`;
       log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retries} in ${formatDuration(delay)}`);
-      await clock.sleep(delay, this.#o.signal).catch(() => {
+      await clock.sleep(delay, this.#options.signal).catch(() => {
         throw new CancelledError();
       });
     }
   }
 
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
-    if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
-    const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
-    const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs;
-    const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#o.clock.now());
-    const requestTimeoutMs = Math.max(1, Math.min(left, this.#o.requestTimeoutMs));
-    const timeout = this.#o.clock.timeout(requestTimeoutMs);
-    const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
-    this.#o.log.debug(`${req.method} ${shown}`);
+    if (req.detached === undefined && this.#options.signal.aborted) throw new CancelledError();
+    const signal = req.detached === undefined && !req.survivesCancel ? this.#options.signal : new AbortController().signal;
+    const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#options.requestTimeoutMs;
+    const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#options.clock.now());
+    const requestTimeoutMs = Math.max(1, Math.min(left, this.#options.requestTimeoutMs));
+    const timeout = this.#options.clock.timeout(requestTimeoutMs);
+    const headers = { 'user-agent': this.#options.userAgent, ...req.headers };
+    this.#options.log.debug(`${req.method} ${shown}`);
     try {
-      return await this.#o.transport({
+      return await this.#options.transport({
         method: req.method,
         url: req.url,
         headers,
         ...(req.body === undefined ? {} : { body: req.body }),
         signal: AbortSignal.any([signal, timeout]),
-        maxBodyBytes: this.#o.maxBodyBytes,
+        maxBodyBytes: this.#options.maxBodyBytes,
         ...(req.sink === undefined ? {} : { sink: req.sink }),
         // What a cancelled step still owes must not queue behind a request that hangs.
         ...(req.detached === undefined ? {} : { ownConnection: true }),
@@ -197,7 +197,7 @@ export class HttpCaller {
       if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
       if (e instanceof BodyTooLargeError)
         throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
-      throw networkError(e, { method: req.method, url: req.url, shownUrl: shown }, this.#o.scrub);
+      throw networkError(e, { method: req.method, url: req.url, shownUrl: shown }, this.#options.scrub);
     }
   }
 }

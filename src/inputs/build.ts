@@ -68,8 +68,8 @@ export const checkInputs = {
 };
 
 /** What check needs besides itself: a token. */
-export const checkProblems = (t: { check: boolean; 'github-token': string }): string[] =>
-  t.check && t['github-token'] === ''
+export const checkProblems = (task: { check: boolean; 'github-token': string }): string[] =>
+  task.check && task['github-token'] === ''
     ? [`github-token is required with check: true (by default the job's GITHUB_TOKEN, ${GITHUB_TOKEN_DEFAULT}, which the runner fills in)`]
     : [];
 
@@ -122,8 +122,8 @@ export const retryBuildInputs = z
     ...followInputs,
     ...checkInputs,
   })
-  .superRefine((t, ctx) => {
-    if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
+  .superRefine((task, ctx) => {
+    if (task['skip-failed'] && (task.retry === 'failed-jobs' || task.retry === 'all'))
       ctx.addIssue({ code: 'custom', message: 'skip-failed needs retry to name a task: a stage (stage-N), a step or an element id' });
   });
 

@@ -75,8 +75,8 @@ export const withoutCredentials = (text: string): string => text.replace(/^([^/?
 
 const hasCredentials = (text: string): boolean => {
   try {
-    const u = new URL(text);
-    return u.username !== '' || u.password !== '';
+    const url = new URL(text);
+    return url.username !== '' || url.password !== '';
   } catch {
     return false;
   }

@@ -27,13 +27,13 @@ function readJson(text: string, parse: (text: string) => unknown): { value: unkn
 
 /** JSON or YAML text. YAML's parser loads only when needed; whole numbers beyond 2^53 stay exact. */
 export async function parseJsonOrYaml(text: string): Promise<unknown> {
-  const t = text.trim();
-  const json = readJson(t, parseExact);
+  const trimmed = text.trim();
+  const json = readJson(trimmed, parseExact);
   if (json !== undefined) return json.value;
   const { parseDocument } = await import('yaml');
   // Silent: the library would report on stderr, quoting the input. What it would warn about (an
   // unknown tag, which it drops with its value) means the text is not read as it was written.
-  const doc = parseDocument(t, { schema: 'core', intAsBigInt: true, logLevel: 'silent' });
+  const doc = parseDocument(trimmed, { schema: 'core', intAsBigInt: true, logLevel: 'silent' });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem !== undefined) throw new Error(problem.message);
   return bigintsToExact(doc.toJS());
@@ -46,8 +46,8 @@ export async function parseJsonOrYaml(text: string): Promise<unknown> {
  * words, its null as null. A YAML tag cannot apply to text, so one is refused, not resolved.
  */
 export async function parseAsWritten(text: string): Promise<unknown> {
-  const t = text.trim();
-  const json = readJson(t, (source) =>
+  const trimmed = text.trim();
+  const json = readJson(trimmed, (source) =>
     JSON.parse(source, (_key, value: unknown, context?: { source?: string }) =>
       typeof value === 'number' ? (context?.source ?? String(value)) : typeof value === 'boolean' ? String(value) : value,
     ),
@@ -55,7 +55,7 @@ export async function parseAsWritten(text: string): Promise<unknown> {
   if (json !== undefined) return json.value;
   const { parseAllDocuments, visit, isScalar } = await import('yaml');
   // Silent: the library's warnings would go to stderr, where the runner reads commands; each is refused here instead.
-  const docs = parseAllDocuments(t, { schema: 'failsafe', logLevel: 'silent' });
+  const docs = parseAllDocuments(trimmed, { schema: 'failsafe', logLevel: 'silent' });
   const [doc, ...more] = Array.isArray(docs) ? docs : [];
   if (doc === undefined) return null;
   if (more.length > 0) throw new Error('holds more than one YAML document ("---" starts another): give one mapping');
@@ -69,10 +69,10 @@ export async function parseAsWritten(text: string): Promise<unknown> {
   let cut: string | undefined;
   visit(doc, {
     Pair(_key, pair) {
-      cut ??= isScalar(pair.value) ? commentCut(String(pair.key), pair.value, t) : undefined;
+      cut ??= isScalar(pair.value) ? commentCut(String(pair.key), pair.value, trimmed) : undefined;
     },
     Seq(_key, seq) {
-      for (const item of seq.items) cut ??= isScalar(item) ? commentCut(undefined, item, t) : undefined;
+      for (const item of seq.items) cut ??= isScalar(item) ? commentCut(undefined, item, trimmed) : undefined;
     },
   });
   if (cut !== undefined) throw new Error(cut);

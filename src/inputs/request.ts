@@ -55,15 +55,15 @@ export const requestInputs = z.lazy(() =>
       query: query().optional(),
       body: body().optional(),
     })
-    .superRefine((t, ctx) => {
+    .superRefine((task, ctx) => {
       // A GET carries no body: sent, it would be dropped, and what was meant as a change read instead.
-      if (t.method === 'GET' && t.body !== undefined)
+      if (task.method === 'GET' && task.body !== undefined)
         ctx.addIssue({
           code: 'custom',
           message: 'body is given but method is GET (the default), which sends no body: set method to POST, PUT or DELETE',
         });
       // The token goes in the query already; a second one would leave bk-ci to pick either.
-      for (const name of Object.keys(t.query ?? {}))
+      for (const name of Object.keys(task.query ?? {}))
         if (name.toLowerCase() === 'access_token')
           ctx.addIssue({
             code: 'custom',
