@@ -11,10 +11,10 @@ export function secretForms(value: string): string[] {
     // not percent-encoded
   }
   const forms = new Set<string>();
-  for (const b of bases) {
-    for (const f of [b, encodeURIComponent(b), queryForm(b), new URLSearchParams({ v: b }).toString().slice(2)]) {
-      forms.add(f);
-      forms.add(JSON.stringify(f).slice(1, -1));
+  for (const base of bases) {
+    for (const form of [base, encodeURIComponent(base), queryForm(base), new URLSearchParams({ v: base }).toString().slice(2)]) {
+      forms.add(form);
+      forms.add(JSON.stringify(form).slice(1, -1));
     }
   }
   return [...forms];
@@ -46,11 +46,11 @@ export class Secrets {
    * the build handed over (a variable): masked and scrubbed from what is shown, but not from the
    * action's own outputs, where a word such as `success` is the output's meaning.
    */
-  add(value: string | undefined, o: { own?: boolean } = {}): void {
+  add(value: string | undefined, options: { own?: boolean } = {}): void {
     if (value === undefined || value.length < MIN_SECRET) return;
     for (const form of secretForms(value)) {
       if (form.length < MIN_SECRET) continue;
-      if (o.own !== false) this.#own.add(form);
+      if (options.own !== false) this.#own.add(form);
       if (this.#values.has(form)) continue;
       this.#values.add(form);
       this.#mask(form);
@@ -151,8 +151,8 @@ export function mapJsonStrings(text: string, fn: (value: string) => string): str
 
 function stringOf(literal: string): string | undefined {
   try {
-    const v: unknown = JSON.parse(literal);
-    return typeof v === 'string' ? v : undefined;
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
@@ -189,11 +189,11 @@ const MAY_HOLD_CONTROLS = new RegExp(`[${String.fromCharCode(0x1b, 0x9b)}]|${Str
  * colours around it render as they would have.
  */
 function replaceAll(text: string, values: readonly string[]): string {
-  let t = text;
-  for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
-  if (!MAY_HOLD_CONTROLS.test(t)) return t;
-  for (const v of values) t = replaceAcross(t, v);
-  return t;
+  let scrubbed = text;
+  for (const value of values) if (scrubbed.includes(value)) scrubbed = scrubbed.split(value).join('***');
+  if (!MAY_HOLD_CONTROLS.test(scrubbed)) return scrubbed;
+  for (const value of values) scrubbed = replaceAcross(scrubbed, value);
+  return scrubbed;
 }
 
 /** The text as a terminal shows it: without its control sequences. */
@@ -213,9 +213,9 @@ function shownOf(text: string): { shown: string; at: readonly number[] } {
     for (let i = from; i < to; i++) at.push(i);
     shown += text.slice(from, to);
   };
-  for (const m of text.matchAll(CONTROLS)) {
-    keep(m.index);
-    from = m.index + m[0].length;
+  for (const match of text.matchAll(CONTROLS)) {
+    keep(match.index);
+    from = match.index + match[0].length;
   }
   keep(text.length);
   return { shown, at };

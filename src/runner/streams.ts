@@ -24,29 +24,29 @@ export class StreamDefuser {
   /** The text with every command start broken. */
   defuse(text: string): string {
     let out = '';
-    for (const c of text) {
-      if ((c === '[' && this.#hashes >= 2) || (c === ':' && this.#line === 'colon')) {
+    for (const char of text) {
+      if ((char === '[' && this.#hashes >= 2) || (char === ':' && this.#line === 'colon')) {
         out += ZWSP;
         this.#hashes = 0;
         this.#line = 'other';
       }
-      out += c;
-      this.#see(c);
+      out += char;
+      this.#see(char);
     }
     return out;
   }
 
   /** Text written as it is (the action's own command): the state moves on as the runner's would. */
   pass(text: string): string {
-    for (const c of text) this.#see(c);
+    for (const char of text) this.#see(char);
     return text;
   }
 
-  #see(c: string): void {
-    this.#hashes = c === '#' ? this.#hashes + 1 : 0;
-    if (isBreak(c)) this.#line = 'blank';
-    else if (this.#line === 'blank' && c === ':') this.#line = 'colon';
-    else if (this.#line !== 'blank' || !isBlank(c)) this.#line = 'other';
+  #see(char: string): void {
+    this.#hashes = char === '#' ? this.#hashes + 1 : 0;
+    if (isBreak(char)) this.#line = 'blank';
+    else if (this.#line === 'blank' && char === ':') this.#line = 'colon';
+    else if (this.#line !== 'blank' || !isBlank(char)) this.#line = 'other';
   }
 }
 
@@ -110,7 +110,7 @@ export function guardStream(stream: NodeJS.WriteStream): void {
   stream.write = guarded;
 }
 
-type WriteDone = (e?: Error | null) => void;
+type WriteDone = (error?: Error | null) => void;
 type WriteText = (chunk: string, cb?: WriteDone) => boolean;
 
 /**
@@ -191,8 +191,8 @@ export function guardProcessOutput(ownsProcess: boolean): void {
   handlersInstalled = true;
   // process.exit() runs no timer: what a stream held goes out before the process ends.
   process.on('exit', releaseHeld);
-  const fatal = (kind: string, e: unknown): void => {
-    const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  const fatal = (kind: string, error: unknown): void => {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     process.stderr.write(`bk-ci action: ${kind}: ${text}\n`);
     // Past an error nobody caught, nothing the step holds can be trusted: it ends here, failed.
     process.exit(1);
