@@ -14,7 +14,7 @@ export default defineOperation({
   credentials: 'issued',
   describe: () => [],
   waits: () => false,
-  async run(_, { tokens, clock }) {
+  async run(_task, { tokens, clock }) {
     if (!(tokens instanceof IssuedTokens)) throw new ActionError('get-token needs bk-token, or a token endpoint that answers without one');
     const creds = await tokens.current();
     const info = tokens.info;
