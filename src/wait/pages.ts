@@ -32,7 +32,7 @@ export interface PagesOptions<T> {
 }
 
 /** What was read: every item, each once, and why the list may be incomplete when it may be. */
-export interface Listed<T> {
+export interface PagedList<T> {
   items: T[];
   /** "the build's artifacts may be incomplete: …", with the failure behind it when a page failed. */
   incomplete?: { said: string; cause?: unknown } | undefined;
@@ -57,10 +57,10 @@ export function nextPage({ more, fresh }: { more: boolean; fresh: number }): 'ne
  * `page`), a list past `maxItems`, or a page that fails after others were read ends it with what
  * was seen and why it may be incomplete. The first page's failure, and a cancel, are thrown.
  */
-export async function readPages<T>(options: PagesOptions<T>): Promise<Listed<T>> {
+export async function readPages<T>(options: PagesOptions<T>): Promise<PagedList<T>> {
   const items: T[] = [];
   const seen = new Set<string>();
-  const incomplete = (why: string, cause?: unknown): Listed<T> => ({
+  const incomplete = (why: string, cause?: unknown): PagedList<T> => ({
     items,
     incomplete: { said: `${options.what} may be incomplete: ${why}; ${items.length} read`, ...(cause === undefined ? {} : { cause }) },
   });
