@@ -104,12 +104,15 @@ export class Secrets {
   }
 }
 
-/** Where the text's longest end that begins one of the values (longest first) starts; the text's length when none does. */
+/**
+ * Where the text's longest end that begins one of the values (longest first) and is shorter than
+ * it starts; the text's length when none does. A value whole at the end is no part: it was replaced.
+ */
 function partialStart(text: string, values: readonly string[]): number {
   const longest = values[0]?.length ?? 0;
-  for (let from = Math.max(0, text.length - longest + 1); from < text.length; from++) {
-    const end = text.slice(from);
-    if (values.some((value) => value.startsWith(end))) return from;
+  for (let size = Math.min(longest - 1, text.length); size >= 1; size--) {
+    const end = text.slice(-size);
+    if (values.some((value) => value.startsWith(end))) return text.length - size;
   }
   return text.length;
 }

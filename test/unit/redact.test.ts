@@ -92,6 +92,8 @@ describe('where a text ends in the first part of a secret (a writer holds it bac
     ['a part after other text', ['abcdefgh'], 'x abc', 2],
     ['all but its last character, the whole text', ['abcdefgh'], 'abcdefg', 0],
     ['all but its last character, after one more', ['abcdefgh'], 'xabcdefg', 1],
+    ['none: the whole of it ends the text (redact takes it)', ['abcdefgh'], 'x abcdefgh', 10],
+    ['none: the text is the whole of it', ['abcdefgh'], 'abcdefgh', 8],
     ['its first character', ['abcdefgh'], 'x a', 2],
     ['the longest end that begins it', ['abcdefgh'], 'abab', 2],
     ['the part that begins any of them', ['abcdefgh', 'wxyz1234'], 'a wxy', 2],
