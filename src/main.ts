@@ -82,8 +82,8 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const world: World = { options, getInput, env, clock, start, secrets, log, life, dataFile };
   try {
     await runStep(world, state);
-  } catch (e) {
-    await reportFailure(world, state, e);
+  } catch (error) {
+    await reportFailure(world, state, error);
   } finally {
     dataFile.abandon();
     await Promise.resolve(state.close()).catch(() => undefined);

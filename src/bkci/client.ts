@@ -98,9 +98,9 @@ export class BkciApi {
     try {
       // A request sent after a cancel takes the token in hand: a renewal now would be cut off.
       return await this.#once(spec, read, await this.#token(spec, { unexpired: spec.detached !== undefined }));
-    } catch (e) {
-      const problem = tokenProblem(e);
-      if (problem === undefined) throw e;
+    } catch (error) {
+      const problem = tokenProblem(error);
+      if (problem === undefined) throw error;
       const renewed =
         problem.kind === 'expired' &&
         (await this.#options.tokens.renewAfterExpiry().catch((r: unknown) => this.#unsent(spec, 'renewal', r)));
@@ -113,7 +113,7 @@ export class BkciApi {
           throw describeTokenProblem(second, this.#options.tokens, again, true, this.#options.clock.now());
         }
       }
-      throw describeTokenProblem(problem, this.#options.tokens, e, false, this.#options.clock.now());
+      throw describeTokenProblem(problem, this.#options.tokens, error, false, this.#options.clock.now());
     }
   }
 

@@ -57,8 +57,8 @@ export class ListReader<T> {
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (e) {
-      this.#notJson = e;
+    } catch (cause) {
+      this.#notJson = cause;
       return;
     }
     if (this.#duplicate === undefined && duplicateKey(text) !== undefined) this.#duplicate = text;
@@ -78,8 +78,8 @@ export class ListReader<T> {
     let value: unknown;
     try {
       value = JSON.parse(stripBom(rest));
-    } catch (e) {
-      throw notJson(e, head, res, method, url, scrub);
+    } catch (error) {
+      throw notJson(error, head, res, method, url, scrub);
     }
     const data = resultData(value, res, method, url, scrub);
     if (split.arrays > 1)

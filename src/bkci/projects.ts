@@ -180,8 +180,8 @@ export async function findProject(api: BkciApi, projectId: string): Promise<{ pr
         { status: reply.status },
       );
     return { project: reply.data, status: reply.status };
-  } catch (e) {
-    if (e instanceof HttpError && e.status === 404) return { project: undefined, status: 404 };
-    throw e;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return { project: undefined, status: 404 };
+    throw error;
   }
 }

@@ -30,8 +30,8 @@ export function parseJson(res: WireResponse, method: string, url: string, scrub:
   let value: unknown;
   try {
     value = exact ? parseExact(text) : (JSON.parse(text) as unknown);
-  } catch (e) {
-    throw notJson(e, text, res, method, url, scrub);
+  } catch (error) {
+    throw notJson(error, text, res, method, url, scrub);
   }
   refuseDuplicateKeys(text, res, method, url, scrub);
   return value;

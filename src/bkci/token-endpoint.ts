@@ -56,26 +56,26 @@ export async function issueToken(options: IssueOptions): Promise<IssuedToken> {
       headers,
       ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     });
-  } catch (e) {
-    if (e instanceof HttpError && e.status === 401) {
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 401) {
       throw new AuthError(
         options.bkToken === undefined
-          ? `the token endpoint refused a request without a login ticket (HTTP 401: ${e.serverMessage}). Set access-token (with user-id) or bk-token.`
-          : `the token endpoint refused bk-token (HTTP 401: ${e.serverMessage}): ${TICKET_REFUSED}`,
+          ? `the token endpoint refused a request without a login ticket (HTTP 401: ${error.serverMessage}). Set access-token (with user-id) or bk-token.`
+          : `the token endpoint refused bk-token (HTTP 401: ${error.serverMessage}): ${TICKET_REFUSED}`,
         { kind: 'refused' },
-        { cause: e, status: 401 },
+        { cause: error, status: 401 },
       );
     }
     // Every bk-ci has this endpoint: its 404 says base-url is not bk-ci's address, nothing about
     // the project or pipeline the step was going to ask for.
-    if (e instanceof HttpError && e.status === 404)
+    if (error instanceof HttpError && error.status === 404)
       throw new MisdirectedError({
         method: 'GET',
         url,
         status: 404,
-        serverMessage: `the token endpoint is not at this base-url${e.serverMessage ? ` ("${e.serverMessage}")` : ''}, which every bk-ci has, so base-url is not bk-ci's address: give the address the console is served from, up to the host (e.g. https://devops.example.com)`,
+        serverMessage: `the token endpoint is not at this base-url${error.serverMessage ? ` ("${error.serverMessage}")` : ''}, which every bk-ci has, so base-url is not bk-ci's address: give the address the console is served from, up to the host (e.g. https://devops.example.com)`,
       });
-    throw e;
+    throw error;
   }
   const scrub = (t: string): string => options.http.scrub(t);
   const value = parseJson(res, 'GET', url, scrub, true);

@@ -132,16 +132,16 @@ export class HttpCaller {
           ...(retryAfter === undefined ? {} : { retryAfter }),
         });
         failure = { kind: 'status', status: res.status, retryAfter };
-      } catch (e) {
-        if (e instanceof NetworkError)
+      } catch (cause) {
+        if (cause instanceof NetworkError)
           failure = {
             kind: 'network',
-            beforeSend: e.beforeSend,
-            permanent: e.permanent,
+            beforeSend: cause.beforeSend,
+            permanent: cause.permanent,
           };
-        else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
-        else throw e;
-        error = e;
+        else if (cause instanceof RequestTimeoutError) failure = { kind: 'timeout' };
+        else throw cause;
+        error = cause;
       }
       if (attempt >= retries || req.detached !== undefined || req.once !== undefined || !isRetryable(kind, failure)) throw error;
       const delay = retryDelay(attempt + 1, failure, clock.now(), this.#options.random, retry);
@@ -188,16 +188,16 @@ export class HttpCaller {
         // What a cancelled step still owes must not queue behind a request that hangs.
         ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
-    } catch (e) {
+    } catch (error) {
       // The answer was being written to a file that failed: the runner's side, not the wire's.
-      if (e instanceof LocalError) throw e;
+      if (error instanceof LocalError) throw error;
       // A write cut off on its way may have reached bk-ci all the same: said, never assumed undone.
       if (signal.aborted)
         throw new CancelledError(kindOf(req.method, req.kind) === 'read' ? undefined : `${req.method} ${stripQuery(shown)}`);
-      if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
-      if (e instanceof BodyTooLargeError)
-        throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
-      throw networkError(e, { method: req.method, url: req.url, shownUrl: shown }, this.#options.scrub);
+      if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: error });
+      if (error instanceof BodyTooLargeError)
+        throw new ResponseFormatError({ method: req.method, url: shown, status: error.status, detail: error.message, cause: error });
+      throw networkError(error, { method: req.method, url: req.url, shownUrl: shown }, this.#options.scrub);
     }
   }
 }

@@ -46,8 +46,8 @@ export function nodeTransport({ keepAliveMs }: { keepAliveMs: number }): { trans
             readBody(decoder(resHeaders['content-encoding'], res), exact, req.maxBodyBytes, status, sinkFor(req, status))
               .then((body) => resolve({ status, headers: resHeaders, body }))
               .catch(fail);
-          } catch (e) {
-            fail(e);
+          } catch (cause) {
+            fail(cause);
           }
         },
       );

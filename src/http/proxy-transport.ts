@@ -39,9 +39,9 @@ export function fetchTransport<D>(fetchImpl: Fetch<D>, dispatcher?: D, spare?: (
       // fetch has already decoded a compressed body: its Content-Length counts the encoded bytes.
       const exact = identity(res.headers.get('content-encoding')) ? declared : undefined;
       if (res.body) body = await readBody(res.body, exact, req.maxBodyBytes, res.status, sinkFor(req, res.status));
-    } catch (e) {
-      if (e instanceof BodyTooLargeError) await res.body?.cancel().catch(() => undefined);
-      throw e;
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) await res.body?.cancel().catch(() => undefined);
+      throw error;
     }
     return { status: res.status, headers: Object.fromEntries(res.headers), body };
   };

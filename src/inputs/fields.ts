@@ -124,10 +124,10 @@ async function recordOf(name: string, ctx: z.RefinementCtx, read: () => Promise<
   let value: unknown;
   try {
     value = await read();
-  } catch (e) {
+  } catch (error) {
     ctx.addIssue({
       code: 'custom',
-      message: `${name} is neither a JSON object nor a YAML mapping: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      message: `${name} is neither a JSON object nor a YAML mapping: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
     });
     return z.NEVER;
   }

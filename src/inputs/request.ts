@@ -37,10 +37,10 @@ const body = () =>
   z.string().transform(async (text, ctx) => {
     try {
       return { value: await parseJsonOrYaml(text) };
-    } catch (e) {
+    } catch (error) {
       ctx.addIssue({
         code: 'custom',
-        message: `body is neither JSON nor YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        message: `body is neither JSON nor YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       });
       return z.NEVER;
     }

@@ -117,19 +117,20 @@ export default defineOperation({
           data: z.unknown(),
         });
         status = reply.status;
-      } catch (e) {
+      } catch (error) {
         // Another deploy deleted it first: what matters is that it is gone.
-        if (!(e instanceof ServerSaidError && e.serverStatus === 2101136)) {
+        if (!(error instanceof ServerSaidError && error.serverStatus === 2101136)) {
           const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
           // The write in flight is found through every wrapper around the cancel.
-          const maybe = factsOf(e).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
+          const maybe =
+            factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
           throw new OperationError(
-            `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
+            `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
             {
               ...outcome('callbacks half updated'),
               ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
             },
-            { cause: e },
+            { cause: error },
           );
         }
       }

@@ -61,8 +61,8 @@ export async function readBack(
   let read: { project: Project | undefined; status: number };
   try {
     read = await findProject(api, projectId);
-  } catch (e) {
-    throw new OperationError(`reading it back failed: ${errorMessage(e)}`, known(statusOf(e) ?? writeStatus), { cause: e });
+  } catch (error) {
+    throw new OperationError(`reading it back failed: ${errorMessage(error)}`, known(statusOf(error) ?? writeStatus), { cause: error });
   }
   if (read.project === undefined)
     throw new OperationError('reading it back found nothing; it may be waiting for approval', known(read.status));

@@ -98,13 +98,13 @@ export async function signDetail(api: Pick<BkciApi, 'call'>, params: SignParams,
       },
       progress,
     );
-  } catch (e) {
-    const cancelled = e instanceof CancelledError;
-    status = statusOf(e) ?? status;
+  } catch (cause) {
+    const cancelled = cause instanceof CancelledError;
+    status = statusOf(cause) ?? status;
     const message = cancelled
       ? `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
-      : `re-sign task ${params.resignId}: ${errorMessage(e)}`;
-    throw new OperationError(message, outcome(`re-sign task ${params.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: e });
+      : `re-sign task ${params.resignId}: ${errorMessage(cause)}`;
+    throw new OperationError(message, outcome(`re-sign task ${params.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: cause });
   }
   const signStatus = progress.status ?? 'unknown';
   if (end === 'failed')
@@ -180,12 +180,12 @@ async function readDownloadUrl(
     const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: params.resignId }, data: z.string() });
     seen(reply.status);
     url = reply.data;
-  } catch (e) {
-    if (e instanceof CancelledError)
+  } catch (error) {
+    if (error instanceof CancelledError)
       throw new OperationError(`cancelled after ${formatElapsed(elapsed())}, while reading the download URL`, outcome('cancelled'), {
-        cause: e,
+        cause: error,
       });
-    log.warning(`could not read the download URL of re-sign task ${params.resignId}: ${errorMessage(e)}`);
+    log.warning(`could not read the download URL of re-sign task ${params.resignId}: ${errorMessage(error)}`);
   }
   if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${params.resignId}`);
   else if (!isHttpUrl(url))

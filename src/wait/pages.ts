@@ -72,9 +72,9 @@ export async function readPages<T>(options: PagesOptions<T>): Promise<PagedList<
     let got: Page<T>;
     try {
       got = await options.read(page);
-    } catch (e) {
-      if (page === 1 || e instanceof CancelledError) throw e;
-      return incomplete(`page ${page} could not be read (${errorMessage(e)})`, e);
+    } catch (error) {
+      if (page === 1 || error instanceof CancelledError) throw error;
+      return incomplete(`page ${page} could not be read (${errorMessage(error)})`, error);
     }
     let fresh = 0;
     for (const item of got.items) {

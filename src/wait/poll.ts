@@ -98,16 +98,16 @@ export async function poll<T>(watch: Watch<T>, options: PollOptions, progress: P
     let notBefore = 0;
     try {
       value = await watch.read();
-    } catch (e) {
-      if (e instanceof DeadlineError) return 'timeout';
+    } catch (cause) {
+      if (cause instanceof DeadlineError) return 'timeout';
       // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
-      if (!(e instanceof CancelledError)) progress.polls++;
-      if (!options.wait || !isTransient(e)) throw e;
-      const after = e instanceof HttpError ? parseRetryAfter(e.retryAfter, clock.now()) : undefined;
+      if (!(cause instanceof CancelledError)) progress.polls++;
+      if (!options.wait || !isTransient(cause)) throw cause;
+      const after = cause instanceof HttpError ? parseRetryAfter(cause.retryAfter, clock.now()) : undefined;
       if (after !== undefined) notBefore = clock.now() + after;
-      const error = e instanceof Error ? e.message : String(e);
+      const error = cause instanceof Error ? cause.message : String(cause);
       if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
-      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(e), error };
+      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(cause), error };
     }
     if (value !== undefined) {
       progress.polls++;
