@@ -61,7 +61,8 @@ export interface StreamScrub {
   partialAt(text: string): number;
 }
 
-const NO_SECRETS: StreamScrub = { redact: (text) => text, partialAt: (text) => text.length };
+/** Until the step's secrets are known: nothing to take out, nothing to hold. */
+export const NO_SECRETS: StreamScrub = { redact: (text) => text, partialAt: (text) => text.length };
 
 /**
  * How long a held part of a secret waits for the write that may complete it: a library writes
@@ -147,8 +148,7 @@ class GuardedWriter {
 
   /** Writes out what is held, as it is. */
   readonly release = (): void => {
-    const text = this.#takeHeld();
-    if (text !== '') this.#original(text);
+    this.#original(this.#takeHeld());
   };
 
   /** Another's text, after what was held: scrubbed whole, and its end held back if it may begin a secret. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Secrets, withoutControls } from '../../src/runner/secrets.ts';
-import { asOwn, guardStream, HOLD_MS, releaseHeld, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
+import { asOwn, guardStream, HOLD_MS, NO_SECRETS, releaseHeld, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
 import { RunnerReader, runnerCommands } from '../support/runner-commands.ts';
 
 const ZWSP = /\u200b/g;
@@ -84,7 +84,7 @@ describe('the writer for both streams', () => {
 
 describe('a guarded stream', () => {
   // Workers are shared between files: a step run before may have left its secrets with the writer.
-  beforeEach(() => scrubStreams(new Secrets(() => undefined)));
+  beforeEach(() => scrubStreams(NO_SECRETS));
   const sink: string[] = [];
   const fake = { write: (chunk: string | Uint8Array): boolean => sink.push(String(chunk)) > 0 } as unknown as NodeJS.WriteStream;
   afterEach(() => {
@@ -102,6 +102,21 @@ describe('a guarded stream', () => {
     const reader = new RunnerReader().read(sink.join(''), 'stderr');
     expect(reader.commands.map((c) => c.name)).toEqual(['add-mask']);
     expect(reader.stopped).toBe(false);
+  });
+
+  it('gives a character cut between two writes whole, and a string as it was written (Node encodes it)', () => {
+    const seen: string[] = [];
+    const stream = { write: (chunk: string): boolean => seen.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    const bytes = Buffer.from('é ✓');
+    for (let at = 0; at < bytes.length; at++) stream.write(bytes.subarray(at, at + 1));
+    expect(seen.join('')).toBe('é ✓');
+    // A lone surrogate, which no UTF-8 holds: the writer does not encode text, the stream does.
+    seen.length = 0;
+    stream.write('a\ud800');
+    stream.write('b\ud800', 'utf8');
+    stream.write('c\ud800', 'utf-8');
+    expect(seen).toEqual(['a\ud800', 'b\ud800', 'c\ud800']);
   });
 
   it('is guarded once, however often it is asked', () => {
@@ -138,7 +153,7 @@ describe('a guarded stream', () => {
       stream.write('warning: s3cret\n');
       asOwn(() => stream.write('::add-mask::s3cret\n'));
     } finally {
-      scrubStreams(new Secrets(() => undefined));
+      scrubStreams(NO_SECRETS);
     }
     expect(sink).toEqual(['warning: ***\n', '::add-mask::s3cret\n']);
   });
@@ -166,7 +181,7 @@ describe('a secret cut between writes', () => {
   };
   afterEach(() => {
     releaseHeld();
-    scrubStreams(new Secrets(() => undefined));
+    scrubStreams(NO_SECRETS);
     sink.length = 0;
     vi.useRealTimers();
   });
@@ -218,6 +233,38 @@ describe('a secret cut between writes', () => {
     // Written out once, and nothing held any more.
     stream.write('et-Value');
     expect(sink).toEqual(['a ', 's3cr', 'et-Value']);
+  });
+
+  it(`the ${HOLD_MS} ms count from the last write, and nothing is written when nothing is held`, () => {
+    vi.useFakeTimers();
+    const stream = guarded();
+    stream.write('a s3');
+    vi.advanceTimersByTime(HOLD_MS - 10);
+    stream.write('cr');
+    vi.advanceTimersByTime(HOLD_MS - 10);
+    expect(sink).toEqual(['a ']);
+    vi.advanceTimersByTime(10);
+    expect(sink).toEqual(['a ', 's3cr']);
+    stream.write('done\n');
+    vi.advanceTimersByTime(HOLD_MS * 2);
+    releaseHeld();
+    expect(sink).toEqual(['a ', 's3cr', 'done\n']);
+  });
+
+  it('once the action’s own text has taken the held part, no timer or step end writes it again', () => {
+    vi.useFakeTimers();
+    const stream = guarded();
+    stream.write('x s3c');
+    asOwn(() => stream.write('::debug::y\n'));
+    vi.advanceTimersByTime(HOLD_MS * 2);
+    releaseHeld();
+    expect(sink).toEqual(['x ', 's3c::debug::y\n']);
+  });
+
+  it('a write held whole is taken: the writer is told to go on (true), not to wait for a drain', () => {
+    const stream = guarded();
+    expect(stream.write('s3c')).toBe(true);
+    expect(sink).toEqual([]);
   });
 
   it('the step’s end writes out what every stream holds', () => {
