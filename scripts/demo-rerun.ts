@@ -6,7 +6,7 @@
 // action reads them, and the message and the values made by the action's own functions.
 import { z } from 'zod';
 import type { Emulator } from '../emulator/server.ts';
-import { prepareStep } from '../src/operations/registry.ts';
+import { prepareStep } from '../src/operations/prepare-step.ts';
 import { stepIdentity, stepMessage } from '../src/pipeline/rerun-message.ts';
 import { startValues } from '../src/pipeline/start.ts';
 import { workflowContext } from '../src/runner/context.ts';

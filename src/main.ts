@@ -6,14 +6,17 @@ import type { Outcome } from './base/outcome.ts';
 import { cut } from './base/text.ts';
 import { type Connection, connect } from './bkci/connect.ts';
 import type { TokenSource } from './bkci/tokens.ts';
-import { nodeTransport, proxyConfigured, proxyProblem, proxyTransport, type Transport } from './http/transport.ts';
-import { ignoredWarning, isOperationName, prepareStep, SECRET_INPUT_NAMES, type Step } from './operations/registry.ts';
+import { nodeTransport } from './http/node-transport.ts';
+import { proxyConfigured, proxyProblem, proxyTransport } from './http/proxy-transport.ts';
+import type { Transport } from './http/transport.ts';
+import { ignoredWarning, prepareStep, type Step } from './operations/prepare-step.ts';
+import { isOperationName, SECRET_INPUT_NAMES } from './operations/registry.ts';
 import { workflowContext } from './runner/context.ts';
 import { DataFile } from './runner/data-output.ts';
 import { type Lifecycle, startLifecycle } from './runner/lifecycle.ts';
 import { outputValue } from './runner/outputs.ts';
 import { Secrets } from './runner/secrets.ts';
-import { guardProcessOutput, scrubStreams } from './runner/streams.ts';
+import { guardProcessOutput, releaseHeld, scrubStreams } from './runner/streams.ts';
 import { renderSummary } from './runner/summary.ts';
 import * as core from './runner/workflow-commands.ts';
 
@@ -55,7 +58,7 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const ownsProcess = options.ownsProcess ?? true;
   guardProcessOutput(ownsProcess);
   const secrets = new Secrets((v) => core.setSecret(v));
-  scrubStreams((text) => secrets.redact(text));
+  scrubStreams(secrets);
   // Masked before anything at all is printed, input errors included.
   for (const name of SECRET_INPUT_NAMES) secrets.add(getInput(name));
   const log = stepLog(secrets);
@@ -79,12 +82,14 @@ export async function run(options: RunOptions = {}): Promise<void> {
   const world: World = { options, getInput, env, clock, start, secrets, log, life, dataFile };
   try {
     await runStep(world, state);
-  } catch (e) {
-    await reportFailure(world, state, e);
+  } catch (error) {
+    await reportFailure(world, state, error);
   } finally {
     dataFile.abandon();
     await Promise.resolve(state.close()).catch(() => undefined);
     life.close();
+    // What another's text left held back (it may have begun a secret) goes out with the step's end.
+    releaseHeld();
   }
 }
 
@@ -126,72 +131,73 @@ function stepLog(secrets: Secrets): Log {
 }
 
 /** Inputs → connection → the operation → outputs and summary. */
-async function runStep(w: World, state: StepState): Promise<void> {
-  const step = await prepareStep(w.getInput, Object.keys(w.env));
+async function runStep(world: World, state: StepState): Promise<void> {
+  const step = await prepareStep(world.getInput, Object.keys(world.env));
   state.step = step;
-  if (step.ignored.length > 0) w.log.warning(ignoredWarning(step.operation, step.ignored));
-  for (const note of step.notes) w.log.warning(note);
-  const proxy = proxyProblem(w.env);
+  if (step.ignored.length > 0) world.log.warning(ignoredWarning(step.operation, step.ignored));
+  for (const note of step.notes) world.log.warning(note);
+  const proxy = proxyProblem(world.env);
   if (proxy !== undefined) throw new InputError([proxy]);
   const { settings, job } = step;
-  let transport = w.options.transport;
+  let transport = world.options.transport;
   if (transport === undefined) {
-    const opened = proxyConfigured(w.env) ? await proxyTransport() : nodeTransport({ keepAliveMs: job.waits ? 60_000 : 5000 });
+    const opened = proxyConfigured(world.env) ? await proxyTransport() : nodeTransport({ keepAliveMs: job.waits ? 60_000 : 5000 });
     transport = opened.transport;
     state.close = opened.close;
   }
-  const common = { clock: w.clock, log: w.log, secrets: w.secrets, signal: w.life.signal };
+  const common = { clock: world.clock, log: world.log, secrets: world.secrets, signal: world.life.signal };
   const connection = connect({
     ...settings,
     ...common,
-    deadline: w.start + settings.timeoutMs,
+    deadline: world.start + settings.timeoutMs,
     transport,
-    random: w.options.random ?? Math.random,
+    random: world.options.random ?? Math.random,
   });
   state.connection = connection;
   const outcome = await job.run({
     ...connection,
     ...common,
     settings,
-    start: w.start,
-    workflow: workflowContext(w.env),
-    env: w.env,
-    dataFile: w.dataFile,
-    holdExit: w.life.holdExit,
+    start: world.start,
+    workflow: workflowContext(world.env),
+    env: world.env,
+    dataFile: world.dataFile,
+    holdExit: world.life.holdExit,
   });
   state.outcome = outcome;
   state.finished = true;
-  w.log.info(outcome.headline);
-  setOutputs(step.outputs, outcome, connection.tokens, w.secrets, w.dataFile);
+  world.log.info(outcome.headline);
+  setOutputs(step.outputs, outcome, connection.tokens, world.secrets, world.dataFile);
   // The summary is how the work is shown, not the work: one that cannot be written is a warning.
-  await writeSummary(state, true, outcome, w.secrets).catch((e: unknown) =>
-    w.log.warning(`the job summary could not be written: ${errorMessage(e)}`),
+  await writeSummary(state, true, outcome, world.secrets).catch((error: unknown) =>
+    world.log.warning(`the job summary could not be written: ${errorMessage(error)}`),
   );
 }
 
 /** The failure said once, with what was done before it; outputs and the summary written with what is known. */
-async function reportFailure(w: World, state: StepState, e: unknown): Promise<void> {
-  const outcome = e instanceof OperationError ? e.outcome : state.outcome;
-  let message = errorMessage(e);
-  if (w.life.signal.aborted && !(e instanceof OperationError)) {
-    message = `cancelled after ${formatElapsed(w.clock.now() - w.start)}`;
+async function reportFailure(world: World, state: StepState, error: unknown): Promise<void> {
+  const outcome = error instanceof OperationError ? error.outcome : state.outcome;
+  let message = errorMessage(error);
+  if (world.life.signal.aborted && !(error instanceof OperationError)) {
+    message = `cancelled after ${formatElapsed(world.clock.now() - world.start)}`;
     // The write on its way is found through every wrapper around the cancel.
-    const { inFlight } = factsOf(e);
+    const { inFlight } = factsOf(error);
     if (inFlight !== undefined)
       message += ` while ${inFlight} was on its way: bk-ci may have applied it; check before running the step again`;
   }
-  if (e instanceof InputError) message = `${message}\nNo request was sent.`;
+  if (error instanceof InputError) message = `${message}\nNo request was sent.`;
   // Work done on the server is said first, whatever failed after it.
-  const done = outcome?.done ?? (state.finished && e instanceof LocalError ? outcome?.headline : undefined);
+  const done = outcome?.done ?? (state.finished && error instanceof LocalError ? outcome?.headline : undefined);
   if (done !== undefined) message = `${done}, but ${message}`;
   try {
-    if (state.connection !== undefined) setOutputs(state.step?.outputs ?? [], outcome, state.connection.tokens, w.secrets, w.dataFile, e);
-    await writeSummary(state, false, outcome, w.secrets, message);
+    if (state.connection !== undefined)
+      setOutputs(state.step?.outputs ?? [], outcome, state.connection.tokens, world.secrets, world.dataFile, error);
+    await writeSummary(state, false, outcome, world.secrets, message);
   } catch (inner) {
-    w.log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
+    world.log.warning(`could not write outputs or the summary: ${errorMessage(inner)}`);
   }
   // Secrets out first, then cut: no part of one survives the cut.
-  core.setFailed(cut(w.secrets.redact(`bk-ci ${state.operation} failed: ${message}`), ANNOTATION_LIMIT));
+  core.setFailed(cut(world.secrets.redact(`bk-ci ${state.operation} failed: ${message}`), ANNOTATION_LIMIT));
 }
 
 /**

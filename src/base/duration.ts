@@ -5,18 +5,18 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
  * for anything else (negative numbers, fractions with units, unknown units, empty text).
  */
 export function parseDuration(text: string): number | undefined {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return Number(t) * 1000;
-  if (t === '' || !/^(\d+(ms|s|m|h))+$/.test(t)) return undefined;
+  const written = text.trim();
+  if (/^\d+$/.test(written)) return Number(written) * 1000;
+  if (written === '' || !/^(\d+(ms|s|m|h))+$/.test(written)) return undefined;
   let total = 0;
   let lastRank = -1;
   const ranks = ['h', 'm', 's', 'ms'];
-  for (const [, n, unit] of t.matchAll(/(\d+)(ms|s|m|h)/g)) {
+  for (const [, amount, unit] of written.matchAll(/(\d+)(ms|s|m|h)/g)) {
     const rank = ranks.indexOf(unit ?? '');
     // Units must come largest first and once each: `30m1h` is more likely a typo than intent.
     if (rank <= lastRank) return undefined;
     lastRank = rank;
-    total += Number(n) * (UNIT_MS[unit ?? ''] ?? 0);
+    total += Number(amount) * (UNIT_MS[unit ?? ''] ?? 0);
   }
   return Number.isSafeInteger(total) ? total : undefined;
 }
@@ -29,10 +29,10 @@ export function parseDuration(text: string): number | undefined {
 export function formatDuration(ms: number): string {
   const whole = Math.max(0, Math.round(ms));
   if (whole < 1000) return `${whole}ms`;
-  const h = Math.floor(whole / 3_600_000);
-  const m = Math.floor((whole % 3_600_000) / 60_000);
-  const s = (whole % 60_000) / 1000;
-  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}`;
+  const hours = Math.floor(whole / 3_600_000);
+  const minutes = Math.floor((whole % 3_600_000) / 60_000);
+  const secs = (whole % 60_000) / 1000;
+  return `${hours ? `${hours}h` : ''}${minutes ? `${minutes}m` : ''}${secs ? `${secs}s` : ''}`;
 }
 
 /**
@@ -66,10 +66,10 @@ export function utcTime(ms: number, written = String(ms)): string {
 /** Retry-After as milliseconds from `now`: delta-seconds or an HTTP date. Undefined if unreadable. */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const written = value.trim();
+  if (/^\d+$/.test(written)) return Number(written) * 1000;
   // Only an HTTP date: Date.parse also takes "-3" (the year -3).
-  if (!/^[A-Za-z]{3}, /.test(v)) return undefined;
-  const at = Date.parse(v);
+  if (!/^[A-Za-z]{3}, /.test(written)) return undefined;
+  const at = Date.parse(written);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

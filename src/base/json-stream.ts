@@ -67,15 +67,15 @@ export class MemberItems {
 
   write(chunk: Uint8Array): void {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const n = bytes.length;
-    if (n === 0) return;
+    const length = bytes.length;
+    if (length === 0) return;
     if (this.#offset < HEAD_BYTES) this.#head.push(Buffer.from(bytes.subarray(0, HEAD_BYTES - this.#offset)));
     this.#from = 0;
     this.#keyFrom = 0;
     // An escape that ended the last chunk: this chunk's first byte is the one it escapes.
-    let i = this.#inString && this.#escaped ? 1 : 0;
+    let at = this.#inString && this.#escaped ? 1 : 0;
     this.#escaped = false;
-    while (i < n) i = this.#inString ? this.#stringEnd(bytes, i) : this.#structure(bytes, i);
+    while (at < length) at = this.#inString ? this.#stringEnd(bytes, at) : this.#structure(bytes, at);
     this.#endChunk(bytes);
   }
 
@@ -84,115 +84,115 @@ export class MemberItems {
    * the next chunk's first); the chunk's length when the string goes on past it.
    */
   #stringEnd(bytes: Buffer, start: number): number {
-    const n = bytes.length;
-    let i = start;
-    let c = bytes[i] ?? 0;
-    while (c !== QUOTE) {
-      i += c === BACKSLASH ? 2 : 1;
-      if (i >= n) {
-        this.#escaped = i > n;
-        return n;
+    const length = bytes.length;
+    let at = start;
+    let byte = bytes[at] ?? 0;
+    while (byte !== QUOTE) {
+      at += byte === BACKSLASH ? 2 : 1;
+      if (at >= length) {
+        this.#escaped = at > length;
+        return length;
       }
-      c = bytes[i] ?? 0;
+      byte = bytes[at] ?? 0;
     }
     this.#inString = false;
     if (this.#key !== undefined) {
-      this.#key.push(bytes.subarray(this.#keyFrom, i + 1));
+      this.#key.push(bytes.subarray(this.#keyFrom, at + 1));
       this.#lastKey = keyOf(Buffer.concat(this.#key));
       this.#key = undefined;
     }
-    return i + 1;
+    return at + 1;
   }
 
   /** One byte outside a string; the index of the next. */
-  #structure(bytes: Buffer, i: number): number {
-    const c = bytes[i] ?? 0;
-    if (!this.#object && !this.#opens(c, i)) return i + 1;
+  #structure(bytes: Buffer, at: number): number {
+    const byte = bytes[at] ?? 0;
+    if (!this.#object && !this.#opens(byte, at)) return at + 1;
     if (this.#inItems && this.#depth === 2) {
-      if (c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-        this.#itemEnd(bytes, i, c);
-        return i + 1;
+      if (byte === COMMA || byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+        this.#itemEnd(bytes, at, byte);
+        return at + 1;
       }
-      if (!isSpace(c)) this.#itemHasText = true;
+      if (!isSpace(byte)) this.#itemHasText = true;
     }
-    this.#token(bytes, i, c);
-    return i + 1;
+    this.#token(bytes, at, byte);
+    return at + 1;
   }
 
   /** Whether the text opens here as an object; every byte of a text that is not one is passed over. */
-  #opens(c: number, i: number): boolean {
+  #opens(byte: number, at: number): boolean {
     if (this.#started) return false;
     // A byte order mark is allowed before the text, as curl and browsers allow it.
-    if (isSpace(c) || (this.#offset + i < 3 && c === BOM[this.#offset + i])) return false;
+    if (isSpace(byte) || (this.#offset + at < 3 && byte === BOM[this.#offset + at])) return false;
     this.#started = true;
-    this.#object = c === OPEN_OBJECT;
+    this.#object = byte === OPEN_OBJECT;
     return this.#object;
   }
 
   /** A comma or a closing bracket in the member's array, at its own depth: the current item ends. */
-  #itemEnd(bytes: Buffer, i: number, c: number): void {
+  #itemEnd(bytes: Buffer, at: number, byte: number): void {
     if (this.#itemHasText) {
-      this.#item.push(bytes.subarray(this.#from, i));
+      this.#item.push(bytes.subarray(this.#from, at));
       this.#emit();
-    } else if (c === COMMA || this.#commaSeen) this.#rest.push(Buffer.from(','));
+    } else if (byte === COMMA || this.#commaSeen) this.#rest.push(Buffer.from(','));
     this.#item = [];
     this.#itemHasText = false;
-    if (c === COMMA) {
+    if (byte === COMMA) {
       this.#commaSeen = true;
-      this.#from = i + 1;
+      this.#from = at + 1;
       return;
     }
     // The closing bracket goes to `rest`, whichever it is: a wrong one fails there.
-    this.#from = i;
+    this.#from = at;
     this.#inItems = false;
     this.#depth = 1;
   }
 
   /** A quote, a bracket, or at depth 1 a comma or a colon: where strings, keys and the member's array begin. */
-  #token(bytes: Buffer, i: number, c: number): void {
-    if (c === QUOTE) {
+  #token(bytes: Buffer, at: number, byte: number): void {
+    if (byte === QUOTE) {
       this.#inString = true;
       if (this.#depth === 1 && this.#keyNext) {
         this.#keyNext = false;
         this.#key = [];
-        this.#keyFrom = i;
+        this.#keyFrom = at;
       }
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
       this.#depth++;
       if (this.#depth === 1) this.#keyNext = true;
-      if (this.#memberValueNext && c === OPEN_ARRAY && this.#depth === 2) {
-        this.#itemsStart(bytes, i);
+      if (this.#memberValueNext && byte === OPEN_ARRAY && this.#depth === 2) {
+        this.#itemsStart(bytes, at);
         return;
       }
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       this.#depth--;
-    } else if (this.#depth === 1 && c === COMMA) {
+    } else if (this.#depth === 1 && byte === COMMA) {
       this.#keyNext = true;
-    } else if (this.#depth === 1 && c === COLON) {
+    } else if (this.#depth === 1 && byte === COLON) {
       this.#memberValueNext = this.#lastKey === this.#name;
       return;
     }
-    if (this.#memberValueNext && !isSpace(c)) this.#memberValueNext = false;
+    if (this.#memberValueNext && !isSpace(byte)) this.#memberValueNext = false;
   }
 
-  /** The member's array opens at `i`: what came before it goes to `rest`, what follows is items. */
-  #itemsStart(bytes: Buffer, i: number): void {
+  /** The member's array opens at `at`: what came before it goes to `rest`, what follows is items. */
+  #itemsStart(bytes: Buffer, at: number): void {
     this.#memberValueNext = false;
-    this.#flush(bytes, this.#from, i + 1);
-    this.#from = i + 1;
+    this.#flush(bytes, this.#from, at + 1);
+    this.#from = at + 1;
     this.#inItems = true;
     this.#commaSeen = false;
     this.#arrays++;
   }
 
   #endChunk(bytes: Buffer): void {
-    const n = bytes.length;
+    const length = bytes.length;
     if (this.#key !== undefined) this.#key.push(Buffer.from(bytes.subarray(this.#keyFrom)));
     // An item's bytes are copied only when it goes on past this chunk, so no chunk is kept.
     if (this.#inItems) {
-      if (this.#from < n) this.#item.push(Buffer.from(bytes.subarray(this.#from)));
-    } else this.#flush(bytes, this.#from, n);
-    this.#offset += n;
+      if (this.#from < length) this.#item.push(Buffer.from(bytes.subarray(this.#from)));
+    } else this.#flush(bytes, this.#from, length);
+    this.#offset += length;
   }
 
   /** How many times the member held an array: JSON.parse would keep the last, the split gives them all. */

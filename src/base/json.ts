@@ -15,8 +15,8 @@ const WHOLE = /^-?(0|[1-9]\d*)$/;
 /** A whole number in canonical digits, as a number when JavaScript holds it exactly, else as its digits. */
 export function exactInteger(digits: string): number | RawJson | undefined {
   if (!WHOLE.test(digits)) return undefined;
-  const n = Number(digits);
-  return Number.isSafeInteger(n) ? n : JSON.rawJSON(digits);
+  const value = Number(digits);
+  return Number.isSafeInteger(value) ? value : JSON.rawJSON(digits);
 }
 
 /**
@@ -51,11 +51,11 @@ export function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   for (let i = 0; i < text.length && deepest <= MAX_JSON_DEPTH; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
       for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
-    } else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x7d || c === 0x5d) depth--;
+    } else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x7d || code === 0x5d) depth--;
   }
   return deepest;
 }
@@ -77,8 +77,8 @@ export function duplicateKey(text: string): string | undefined {
   const open: (Set<string> | null)[] = [];
   let keyNext = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
       let end = text.indexOf('"', i + 1);
       for (; end !== -1; end = text.indexOf('"', end + 1)) {
         let slashes = 0;
@@ -95,16 +95,16 @@ export function duplicateKey(text: string): string | undefined {
         keyNext = false;
       }
       i = end;
-    } else if (c === 0x7b) {
+    } else if (code === 0x7b) {
       open.push(new Set());
       keyNext = true;
-    } else if (c === 0x5b) {
+    } else if (code === 0x5b) {
       open.push(null);
       keyNext = false;
-    } else if (c === 0x7d || c === 0x5d) {
+    } else if (code === 0x7d || code === 0x5d) {
       open.pop();
       keyNext = false;
-    } else if (c === 0x2c) keyNext = open.at(-1) != null;
+    } else if (code === 0x2c) keyNext = open.at(-1) != null;
   }
   return undefined;
 }

@@ -36,12 +36,12 @@ const URL_IN_TEXT = /(?:(?:https?|ftp):\/\/|www\.)[^\s<>"`]+/gi;
 
 /** The URL without what usually follows one in a sentence: a full stop, a comma, an unbalanced bracket. */
 function urlPart(match: string): string {
-  let u = match;
+  let url = match;
   for (;;) {
-    const last = u.at(-1) ?? '';
-    const unbalanced = (open: string, close: string): boolean => last === close && u.split(open).length < u.split(close).length;
-    if (/[.,;:!?']/.test(last) || unbalanced('(', ')') || unbalanced('[', ']')) u = u.slice(0, -1);
-    else return u;
+    const last = url.at(-1) ?? '';
+    const unbalanced = (open: string, close: string): boolean => last === close && url.split(open).length < url.split(close).length;
+    if (/[.,;:!?']/.test(last) || unbalanced('(', ')') || unbalanced('[', ']')) url = url.slice(0, -1);
+    else return url;
   }
 }
 
@@ -57,8 +57,8 @@ const escapeText = (text: string): string =>
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*[\]|~@])/g, '\\$1')
-    .replace(/_/g, (u, at: number, all: string) =>
-      /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? u : '\\_',
+    .replace(/_/g, (underscore, at: number, all: string) =>
+      /[\p{L}\p{N}]/u.test(all[at - 1] ?? '') && /[\p{L}\p{N}]/u.test(all[at + 1] ?? '') ? underscore : '\\_',
     );
 
 /**
@@ -77,15 +77,15 @@ export const hasSpaceOrControl = (text: string): boolean => /\s/.test(text) || [
 
 /** Markdown and HTML neutralised, for text put into the job summary; a URL in it is shown as code, never a link. */
 export function escapeMarkdown(text: string): string {
-  const t = plain(text, 4000);
+  const shown = plain(text, 4000);
   let out = '';
   let at = 0;
-  for (const m of t.matchAll(URL_IN_TEXT)) {
-    const url = urlPart(m[0]);
-    out += escapeText(t.slice(at, m.index)) + asCode(url);
-    at = m.index + url.length;
+  for (const match of shown.matchAll(URL_IN_TEXT)) {
+    const url = urlPart(match[0]);
+    out += escapeText(shown.slice(at, match.index)) + asCode(url);
+    at = match.index + url.length;
   }
-  return out + escapeText(t.slice(at));
+  return out + escapeText(shown.slice(at));
 }
 
 /** One line of Markdown from text: escaped, and a start that would open a heading, list or quote made plain. */

@@ -3,9 +3,9 @@
 
 /** Characters that break a line or hide text: C0 and C1 controls, line and paragraph separators, bidi controls. */
 function hidden(text: string): boolean {
-  for (const c of text) {
-    const code = c.codePointAt(0) ?? 0;
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || /\s/.test(c)) return true;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || /\s/.test(char)) return true;
     if (code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return true;
   }
   return false;
@@ -18,8 +18,8 @@ export function urlProblem(text: string): string | undefined {
   // `new URL` reads `http:host` and `http:\\host` as absolute too: the scheme's `//` is asked for as written.
   if (!/^https?:\/\/[^/\\]/i.test(text)) return 'it is not an absolute http(s) URL';
   try {
-    const u = new URL(text);
-    if (u.hostname === '') return 'it names no host';
+    const url = new URL(text);
+    if (url.hostname === '') return 'it names no host';
   } catch {
     return 'it is not a URL';
   }
@@ -30,7 +30,7 @@ export function urlProblem(text: string): string | undefined {
 export const isHttpUrl = (text: string): boolean => urlProblem(text) === undefined;
 
 /** The URL when it passes the check, else undefined, with `warn` told what and why (the text shown quoted and cut). */
-export function checkedUrl(text: string, what: string, warn: (m: string) => void): string | undefined {
+export function checkedUrl(text: string, what: string, warn: (message: string) => void): string | undefined {
   const problem = urlProblem(text);
   if (problem === undefined) return text;
   const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);

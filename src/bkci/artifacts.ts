@@ -2,7 +2,7 @@
 // traps: docs/bkci/artifacts-and-variables.md (bk-repo's paging says totalPages: 1 whatever the count).
 import type { Clock } from '../base/clock.ts';
 import { z } from '../base/schema.ts';
-import { type Listed, PAGE_PACE_MS, readPages } from '../wait/pages.ts';
+import { PAGE_PACE_MS, type PagedList, readPages } from '../wait/pages.ts';
 import { atBuild, type BuildRef, type Calls } from './builds.ts';
 import { onBoth } from './routes.ts';
 
@@ -35,7 +35,7 @@ const MAX_FILES = 10_000;
  * file once, by its path; the files seen kept, and said to be maybe incomplete, when a later page
  * goes wrong.
  */
-export function listBuildFiles(api: Calls, build: BuildRef, options: { clock: Clock; signal: AbortSignal }): Promise<Listed<FileInfo>> {
+export function listBuildFiles(api: Calls, build: BuildRef, options: { clock: Clock; signal: AbortSignal }): Promise<PagedList<FileInfo>> {
   return readPages({
     read: async (page) => {
       const reply = await api.call({

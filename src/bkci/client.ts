@@ -8,9 +8,12 @@ import type { z } from '../base/schema.ts';
 import type { CallRequest, HttpCaller, SideBudget } from '../http/caller.ts';
 import { kindOf } from '../http/retry.ts';
 import type { BodySink, WireResponse } from '../http/transport.ts';
+import { type ListRead, ListReader } from './list-reader.ts';
+import { redactUrl } from './redact-url.ts';
+import { parseJson, unwrap } from './result.ts';
 import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath } from './routes.ts';
-import { describeTokenProblem, type TokenSource, tokenProblem } from './tokens.ts';
-import { type ListRead, ListReader, parseJson, redactUrl, unwrap } from './wire.ts';
+import { describeTokenProblem, tokenProblem } from './token-problems.ts';
+import type { TokenSource } from './tokens.ts';
 
 export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 
@@ -68,15 +71,15 @@ export interface ApiOptions {
 /** The bk-ci OpenAPI: paths per gateway, headers, the token in the query, both wrappers, renewal on expiry. */
 export class BkciApi {
   readonly #http: HttpCaller;
-  readonly #o: ApiOptions;
+  readonly #options: ApiOptions;
 
   constructor(http: HttpCaller, options: ApiOptions) {
     this.#http = http;
-    this.#o = options;
+    this.#options = options;
   }
 
   get gateway(): Gateway {
-    return this.#o.gateway;
+    return this.#options.gateway;
   }
 
   call<T>(spec: CallSpec<T>): Promise<Reply<T>> {
@@ -91,50 +94,51 @@ export class BkciApi {
 
   async #withToken<T>(spec: RequestSpec, read: Reader<T>): Promise<Reply<T>> {
     // The gateway verifies the credentials itself: nothing to renew, its refusals speak for themselves.
-    if (this.#o.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
+    if (this.#options.gatewayAuth !== undefined) return this.#once(spec, read, undefined);
     try {
       // A request sent after a cancel takes the token in hand: a renewal now would be cut off.
       return await this.#once(spec, read, await this.#token(spec, { unexpired: spec.detached !== undefined }));
-    } catch (e) {
-      const problem = tokenProblem(e);
-      if (problem === undefined) throw e;
+    } catch (error) {
+      const problem = tokenProblem(error);
+      if (problem === undefined) throw error;
       const renewed =
-        problem.kind === 'expired' && (await this.#o.tokens.renewAfterExpiry().catch((r: unknown) => this.#unsent(spec, 'renewal', r)));
+        problem.kind === 'expired' &&
+        (await this.#options.tokens.renewAfterExpiry().catch((r: unknown) => this.#unsent(spec, 'renewal', r)));
       if (renewed) {
         try {
           return await this.#once(spec, read, await this.#token(spec));
         } catch (again) {
           const second = tokenProblem(again);
           if (second === undefined) throw again;
-          throw describeTokenProblem(second, this.#o.tokens, again, true, this.#o.clock.now());
+          throw describeTokenProblem(second, this.#options.tokens, again, true, this.#options.clock.now());
         }
       }
-      throw describeTokenProblem(problem, this.#o.tokens, e, false, this.#o.clock.now());
+      throw describeTokenProblem(problem, this.#options.tokens, error, false, this.#options.clock.now());
     }
   }
 
   /** The token; a failure to get it comes before the request, which was then never sent. */
-  #token(spec: RequestSpec, o?: { unexpired: boolean }): Promise<{ token: string; userId: string }> {
-    return this.#o.tokens.current(o).catch((e: unknown) => this.#unsent(spec, 'token', e));
+  #token(spec: RequestSpec, when?: { unexpired: boolean }): Promise<{ token: string; userId: string }> {
+    return this.#options.tokens.current(when).catch((e: unknown) => this.#unsent(spec, 'token', e));
   }
 
   /**
    * A request its token kept from bk-ci: a write says so in its own words (its outcome is known:
    * not applied); a read is marked as never sent and keeps the token's words.
    */
-  #unsent(spec: RequestSpec, how: 'token' | 'renewal', e: unknown): never {
+  #unsent(spec: RequestSpec, how: 'token' | 'renewal', cause: unknown): never {
     const { method } = spec.endpoint;
-    if (kindOf(method, spec.endpoint.kind) === 'read' || e instanceof CancelledError) throw notSent(e);
-    const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params) ?? spec.endpoint.path['bk-ci'];
-    throw new NotSentError(`${method} ${this.#o.baseUrl}${path}`, how, e);
+    if (kindOf(method, spec.endpoint.kind) === 'read' || cause instanceof CancelledError) throw notSent(cause);
+    const path = resolvePath(spec.endpoint, this.#options.gateway, spec.params) ?? spec.endpoint.path['bk-ci'];
+    throw new NotSentError(`${method} ${this.#options.baseUrl}${path}`, how, cause);
   }
 
   async #once<T>(spec: RequestSpec, read: Reader<T>, creds: { token: string; userId: string } | undefined): Promise<Reply<T>> {
     const { method } = spec.endpoint;
-    const gw = this.#o.gatewayAuth;
-    const path = resolvePath(spec.endpoint, this.#o.gateway, spec.params, gw?.type);
+    const gw = this.#options.gatewayAuth;
+    const path = resolvePath(spec.endpoint, this.#options.gateway, spec.params, gw?.type);
     if (path === undefined)
-      throw notSent(new Error(`${method} ${spec.endpoint.path['bk-ci']} is not published on the ${this.#o.gateway} gateway`));
+      throw notSent(new Error(`${method} ${spec.endpoint.path['bk-ci']} is not published on the ${this.#options.gateway} gateway`));
     const query = Object.entries(spec.query ?? {})
       .flatMap(([k, v]) => (v === undefined ? [] : typeof v === 'string' ? [[k, v]] : v.map((item) => [k, item])))
       .map(([k, v]) => `&${encodeURIComponent(k ?? '')}=${encodeURIComponent(v ?? '')}`)
@@ -143,8 +147,8 @@ export class BkciApi {
     // exactly as issued, never re-encoded. The BlueKing API Gateway takes none there.
     const url =
       creds === undefined
-        ? `${this.#o.baseUrl}${path}${query === '' ? '' : `?${query.slice(1)}`}`
-        : `${this.#o.baseUrl}${path}?access_token=${creds.token}${query}`;
+        ? `${this.#options.baseUrl}${path}${query === '' ? '' : `?${query.slice(1)}`}`
+        : `${this.#options.baseUrl}${path}?access_token=${creds.token}${query}`;
     const shownUrl = redactUrl(url);
     const shown = shownUrl.split('?')[0] ?? shownUrl;
     const user = creds?.userId ?? gw?.user;
@@ -152,7 +156,7 @@ export class BkciApi {
     // Whenever the user is known: bk-ci trusts it behind the gateway unless its JWT filter is on.
     if (user !== undefined && user !== '') headers['x-devops-uid'] = user;
     if (gw !== undefined) headers['x-bkapi-authorization'] = gw.header;
-    if (this.#o.appCode !== undefined) headers['x-devops-app-code'] = this.#o.appCode;
+    if (this.#options.appCode !== undefined) headers['x-devops-app-code'] = this.#options.appCode;
     const body = method === 'GET' || (method === 'DELETE' && spec.body === undefined) ? undefined : JSON.stringify(spec.body ?? {});
     const res = await this.#http.call({
       method,
@@ -160,7 +164,7 @@ export class BkciApi {
       shownUrl,
       headers,
       ...(body === undefined ? {} : { body }),
-      ...(this.#o.deadline === undefined ? {} : { deadline: this.#o.deadline }),
+      ...(this.#options.deadline === undefined ? {} : { deadline: this.#options.deadline }),
       ...(spec.detached === undefined ? {} : { detached: spec.detached }),
       ...(spec.survivesCancel ? { survivesCancel: true } : {}),
       ...(spec.once === undefined ? {} : { once: spec.once }),

@@ -5,9 +5,10 @@ import { DEFAULT_RETRY_POLICY } from '../http/retry.ts';
 import type { Transport } from '../http/transport.ts';
 import type { Secrets } from '../runner/secrets.ts';
 import { BkciApi } from './client.ts';
+import { readError } from './error-body.ts';
 import type { ApiType, Gateway } from './routes.ts';
-import { GivenToken, IssuedTokens, issueToken, type TokenSource } from './tokens.ts';
-import { readError } from './wire.ts';
+import { issueToken } from './token-endpoint.ts';
+import { GivenToken, IssuedTokens, type TokenSource } from './tokens.ts';
 
 const USER_AGENT = 'bkci-action/0.1';
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -50,42 +51,42 @@ export interface Connection {
  * The client: HTTP with retries, the token source the inputs call for (a given access-token, or
  * tokens from the token endpoint with bk-token or without a cookie), and the openapi on top.
  */
-export function connect(o: ConnectOptions): Connection {
+export function connect(options: ConnectOptions): Connection {
   const http = new HttpCaller({
-    transport: o.transport,
-    clock: o.clock,
-    random: o.random,
-    log: o.log,
-    requestTimeoutMs: o.requestTimeoutMs,
-    retry: { ...DEFAULT_RETRY_POLICY, retries: o.retries },
-    signal: o.signal,
-    maxBodyBytes: o.maxBodyBytes ?? MAX_BODY_BYTES,
+    transport: options.transport,
+    clock: options.clock,
+    random: options.random,
+    log: options.log,
+    requestTimeoutMs: options.requestTimeoutMs,
+    retry: { ...DEFAULT_RETRY_POLICY, retries: options.retries },
+    signal: options.signal,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     userAgent: USER_AGENT,
-    scrub: (text) => o.secrets.redact(text),
+    scrub: (text) => options.secrets.redact(text),
     // One reader of every error body, told which front door the step expects, so that an
     // answer from the other one says so.
-    readError: (res, scrub) => readError(res, scrub, o.gateway),
+    readError: (res, scrub) => readError(res, scrub, options.gateway),
   });
-  if (o.gateway === 'bk-apigateway') {
-    const { header, type } = gatewayAuthorization(o);
+  if (options.gateway === 'bk-apigateway') {
+    const { header, type } = gatewayAuthorization(options);
     // The header carries the app secret and the user's credential: masked like them.
-    o.secrets.add(header);
-    const tokens = new GivenToken('', o.userId ?? '');
-    const api = new BkciApi(http, { ...o, tokens, gatewayAuth: { header, type, user: o.userId } });
+    options.secrets.add(header);
+    const tokens = new GivenToken('', options.userId ?? '');
+    const api = new BkciApi(http, { ...options, tokens, gatewayAuth: { header, type, user: options.userId } });
     return { tokens, api };
   }
   const tokens: TokenSource =
-    o.accessToken !== undefined && o.bkToken === undefined
-      ? new GivenToken(o.accessToken, o.userId ?? '')
+    options.accessToken !== undefined && options.bkToken === undefined
+      ? new GivenToken(options.accessToken, options.userId ?? '')
       : new IssuedTokens({
-          issue: () => issueToken({ http, baseUrl: o.baseUrl, bkToken: o.bkToken, deadline: o.deadline }),
-          clock: o.clock,
-          secrets: o.secrets,
-          log: o.log,
-          ...(o.userId === undefined ? {} : { userId: o.userId }),
-          ...(o.renewMarginMs === undefined ? {} : { renewMarginMs: o.renewMarginMs }),
+          issue: () => issueToken({ http, baseUrl: options.baseUrl, bkToken: options.bkToken, deadline: options.deadline }),
+          clock: options.clock,
+          secrets: options.secrets,
+          log: options.log,
+          ...(options.userId === undefined ? {} : { userId: options.userId }),
+          ...(options.renewMarginMs === undefined ? {} : { renewMarginMs: options.renewMarginMs }),
         });
-  const api = new BkciApi(http, { ...o, tokens });
+  const api = new BkciApi(http, { ...options, tokens });
   return { tokens, api };
 }
 
@@ -94,12 +95,12 @@ export function connect(o: ConnectOptions): Connection {
  * and one user credential: the login ticket, a gateway access token, or just a user name (which
  * the gateway does not verify). With an app the calls are app-state (`apigw-app`).
  */
-export function gatewayAuthorization(o: ConnectionSettings): { header: string; type: ApiType } {
+export function gatewayAuthorization(settings: ConnectionSettings): { header: string; type: ApiType } {
   const auth: Record<string, string> = {};
-  const app = o.appCode !== undefined && o.appSecret !== undefined;
-  if (app) Object.assign(auth, { bk_app_code: o.appCode, bk_app_secret: o.appSecret });
-  if (o.bkToken !== undefined) auth.bk_token = o.bkToken;
-  else if (o.accessToken !== undefined) auth.access_token = o.accessToken;
-  else if (o.userId !== undefined) auth.bk_username = o.userId;
+  const app = settings.appCode !== undefined && settings.appSecret !== undefined;
+  if (app) Object.assign(auth, { bk_app_code: settings.appCode, bk_app_secret: settings.appSecret });
+  if (settings.bkToken !== undefined) auth.bk_token = settings.bkToken;
+  else if (settings.accessToken !== undefined) auth.access_token = settings.accessToken;
+  else if (settings.userId !== undefined) auth.bk_username = settings.userId;
   return { header: JSON.stringify(auth), type: app ? 'apigw-app' : 'apigw-user' };
 }

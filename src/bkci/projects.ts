@@ -15,10 +15,10 @@ import { perGateway } from './routes.ts';
 const exactId = () =>
   z.union([
     z.number().int().refine(Number.isSafeInteger, 'a whole number too large to be exact here; write it as a string of digits'),
-    z.custom<RawJson>((v) => JSON.isRawJSON(v)),
-    z.string().transform((v, ctx) => {
-      const exact = exactInteger(v);
-      if (exact === undefined) ctx.addIssue({ code: 'custom', message: `"${v}" is not a whole number` });
+    z.custom<RawJson>((value) => JSON.isRawJSON(value)),
+    z.string().transform((digits, ctx) => {
+      const exact = exactInteger(digits);
+      if (exact === undefined) ctx.addIssue({ code: 'custom', message: `"${digits}" is not a whole number` });
       return exact ?? z.NEVER;
     }),
   ]);
@@ -180,8 +180,8 @@ export async function findProject(api: BkciApi, projectId: string): Promise<{ pr
         { status: reply.status },
       );
     return { project: reply.data, status: reply.status };
-  } catch (e) {
-    if (e instanceof HttpError && e.status === 404) return { project: undefined, status: 404 };
-    throw e;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 404) return { project: undefined, status: 404 };
+    throw error;
   }
 }

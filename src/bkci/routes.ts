@@ -66,9 +66,9 @@ export function resolvePath(
     .replace(/^\//, '')
     .split('/')
     .flatMap((part) => {
-      const m = /^\{(\.\.\.)?(\w+)\}$/.exec(part);
-      if (m === null) return [part];
-      const value = params[m[2] ?? ''];
+      const param = /^\{(\.\.\.)?(\w+)\}$/.exec(part);
+      if (param === null) return [part];
+      const value = params[param[2] ?? ''];
       if (value === undefined) throw new Error(`no value for the path parameter ${part}`);
       return (typeof value === 'string' ? [value] : [...value]).map(pathSegment);
     });

@@ -4,7 +4,7 @@
 import { formatElapsed } from '../base/duration.ts';
 import type { Block, Cell } from '../base/outcome.ts';
 import { formatSize } from '../base/size.ts';
-import { TICKET_REFUSED } from '../bkci/tokens.ts';
+import { TICKET_REFUSED } from '../bkci/token-problems.ts';
 import type { FileError } from './answer.ts';
 import type { LeftOut, Plan, PlannedFile } from './plan.ts';
 import type { TransferResult } from './transfer.ts';

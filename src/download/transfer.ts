@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Clock } from '../base/clock.ts';
 import { formatDuration } from '../base/duration.ts';
 import { CancelledError, LocalError } from '../base/errors.ts';
-import { CERTIFICATE_HINT, describeCause, errorCode, isCertificateCode } from '../http/caller.ts';
+import { CERTIFICATE_HINT, describeCause, errorCode, isCertificateCode } from '../http/network-failure.ts';
 import { type RetryPolicy, retryDelay } from '../http/retry.ts';
 import { admit, FileError, type FileFacts, open, PassingFailure, type Requests } from './answer.ts';
 import type { Part, TempFiles } from './part-file.ts';

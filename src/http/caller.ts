@@ -16,7 +16,7 @@ import {
   ResponseFormatError,
 } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import { cut } from '../base/text.ts';
+import { networkError } from './network-failure.ts';
 import { type CallKind, type Failure, isRetryable, kindOf, type RetryPolicy, retryDelay } from './retry.ts';
 import { type BodySink, BodyTooLargeError, type Transport, type WireResponse } from './transport.ts';
 
@@ -88,27 +88,6 @@ export interface SideBudget {
   until: number;
 }
 
-/** Codes that mean the connection was never made, so the request cannot have been sent. */
-const BEFORE_SEND = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-/** Certificate problems: retrying cannot help, and the fix is on the runner's side. */
-const CERTIFICATE =
-  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
-/** A request Node refused to build (a header value it cannot carry): never sent, and no retry mends it. */
-const UNSENDABLE = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_INVALID_URL']);
-/** A certificate the runner cannot verify: no retry mends it. */
-export const isCertificateCode = (code: string | undefined): boolean => code !== undefined && CERTIFICATE.test(code);
-export const CERTIFICATE_HINT =
-  'If the gateway uses a certificate from a private CA, give the step the environment variable NODE_EXTRA_CA_CERTS with the path of the CA certificate (PEM).';
-
 /**
  * Timers fire a little late: a poll scheduled for the deadline itself still goes out. Past this,
  * no request starts, so a step overruns its timeout by at most one request-timeout.
@@ -117,18 +96,18 @@ export const START_SLACK_MS = 250;
 
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
-  readonly #o: CallerOptions;
+  readonly #options: CallerOptions;
   constructor(options: CallerOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Secrets out of server text, for the layers above that read bodies. */
   scrub(text: string): string {
-    return this.#o.scrub(text);
+    return this.#options.scrub(text);
   }
 
   async call(req: CallRequest): Promise<WireResponse> {
-    const { clock, log, retry } = this.#o;
+    const { clock, log, retry } = this.#options;
     const shown = req.shownUrl;
     const deadline = req.budget?.until ?? req.deadline;
     const retries = Math.min(retry.retries, req.budget?.retries ?? retry.retries);
@@ -141,7 +120,7 @@ export class HttpCaller {
       try {
         const res = await this.#attempt(req, shown);
         if (res.status >= 200 && res.status < 300) return res;
-        const { message, serverStatus, misdirected } = this.#o.readError(res, this.#o.scrub);
+        const { message, serverStatus, misdirected } = this.#options.readError(res, this.#options.scrub);
         const retryAfter = res.headers['retry-after'];
         if (misdirected) throw new MisdirectedError({ method: req.method, url: shown, status: res.status, serverMessage: message });
         error = new HttpError({
@@ -153,19 +132,19 @@ export class HttpCaller {
           ...(retryAfter === undefined ? {} : { retryAfter }),
         });
         failure = { kind: 'status', status: res.status, retryAfter };
-      } catch (e) {
-        if (e instanceof NetworkError)
+      } catch (cause) {
+        if (cause instanceof NetworkError)
           failure = {
             kind: 'network',
-            beforeSend: e.beforeSend,
-            permanent: e.permanent,
+            beforeSend: cause.beforeSend,
+            permanent: cause.permanent,
           };
-        else if (e instanceof RequestTimeoutError) failure = { kind: 'timeout' };
-        else throw e;
-        error = e;
+        else if (cause instanceof RequestTimeoutError) failure = { kind: 'timeout' };
+        else throw cause;
+        error = cause;
       }
       if (attempt >= retries || req.detached !== undefined || req.once !== undefined || !isRetryable(kind, failure)) throw error;
-      const delay = retryDelay(attempt + 1, failure, clock.now(), this.#o.random, retry);
+      const delay = retryDelay(attempt + 1, failure, clock.now(), this.#options.random, retry);
       if (delay > retry.maxRetryAfterMs) {
         log.info(
           `${req.method} ${stripQuery(shown)}: HTTP ${error.status}; not retried: the server asks to wait ${formatDuration(delay)} (Retry-After), longer than the action waits for a retry (${formatDuration(retry.maxRetryAfterMs)})`,
@@ -182,92 +161,45 @@ export class HttpCaller {
             ? 'no answer within request-timeout'
             : `network error (${(error as NetworkError).code ?? 'unknown'})`;
       log.info(`${req.method} ${stripQuery(shown)}: ${reason}; retry ${attempt + 1} of ${retries} in ${formatDuration(delay)}`);
-      await clock.sleep(delay, this.#o.signal).catch(() => {
+      await clock.sleep(delay, this.#options.signal).catch(() => {
         throw new CancelledError();
       });
     }
   }
 
   async #attempt(req: CallRequest, shown: string): Promise<WireResponse> {
-    if (req.detached === undefined && this.#o.signal.aborted) throw new CancelledError();
-    const signal = req.detached === undefined && !req.survivesCancel ? this.#o.signal : new AbortController().signal;
-    const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#o.requestTimeoutMs;
-    const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#o.clock.now());
-    const requestTimeoutMs = Math.max(1, Math.min(left, this.#o.requestTimeoutMs));
-    const timeout = this.#o.clock.timeout(requestTimeoutMs);
-    const headers = { 'user-agent': this.#o.userAgent, ...req.headers };
-    this.#o.log.debug(`${req.method} ${shown}`);
+    if (req.detached === undefined && this.#options.signal.aborted) throw new CancelledError();
+    const signal = req.detached === undefined && !req.survivesCancel ? this.#options.signal : new AbortController().signal;
+    const own = req.detached?.timeoutMs ?? req.once?.timeoutMs ?? this.#options.requestTimeoutMs;
+    const left = req.budget === undefined ? own : Math.min(own, req.budget.attemptMs, req.budget.until - this.#options.clock.now());
+    const requestTimeoutMs = Math.max(1, Math.min(left, this.#options.requestTimeoutMs));
+    const timeout = this.#options.clock.timeout(requestTimeoutMs);
+    const headers = { 'user-agent': this.#options.userAgent, ...req.headers };
+    this.#options.log.debug(`${req.method} ${shown}`);
     try {
-      return await this.#o.transport({
+      return await this.#options.transport({
         method: req.method,
         url: req.url,
         headers,
         ...(req.body === undefined ? {} : { body: req.body }),
         signal: AbortSignal.any([signal, timeout]),
-        maxBodyBytes: this.#o.maxBodyBytes,
+        maxBodyBytes: this.#options.maxBodyBytes,
         ...(req.sink === undefined ? {} : { sink: req.sink }),
         // What a cancelled step still owes must not queue behind a request that hangs.
         ...(req.detached === undefined ? {} : { ownConnection: true }),
       });
-    } catch (e) {
+    } catch (error) {
       // The answer was being written to a file that failed: the runner's side, not the wire's.
-      if (e instanceof LocalError) throw e;
+      if (error instanceof LocalError) throw error;
       // A write cut off on its way may have reached bk-ci all the same: said, never assumed undone.
       if (signal.aborted)
         throw new CancelledError(kindOf(req.method, req.kind) === 'read' ? undefined : `${req.method} ${stripQuery(shown)}`);
-      if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: e });
-      if (e instanceof BodyTooLargeError)
-        throw new ResponseFormatError({ method: req.method, url: shown, status: e.status, detail: e.message, cause: e });
-      const code = errorCode(e);
-      let detail = cut(this.#o.scrub(describeCause(e)), 2000).replace(
-        /; if the root CA is installed locally, try running Node\.js with --use-system-ca$/,
-        '',
-      );
-      if (code !== undefined && CERTIFICATE.test(code)) detail = `${detail}. ${CERTIFICATE_HINT}`;
-      const plain = plainHttpAnswer(req.url, code, detail);
-      if (plain !== undefined) detail = plain;
-      throw new NetworkError({
-        method: req.method,
-        url: shown,
-        beforeSend: plain !== undefined || (code !== undefined && (BEFORE_SEND.has(code) || UNSENDABLE.has(code))),
-        permanent: plain !== undefined || (code !== undefined && (CERTIFICATE.test(code) || UNSENDABLE.has(code))),
-        detail,
-        cause: e,
-        ...(code === undefined ? {} : { code }),
-      });
+      if (timeout.aborted) throw new RequestTimeoutError({ method: req.method, url: shown, timeoutMs: requestTimeoutMs, cause: error });
+      if (error instanceof BodyTooLargeError)
+        throw new ResponseFormatError({ method: req.method, url: shown, status: error.status, detail: error.message, cause: error });
+      throw networkError(error, { method: req.method, url: req.url, shownUrl: shown }, this.#options.scrub);
     }
   }
-}
-
-/**
- * OpenSSL's reading of a plain-http answer to its TLS hello (`wrong version number`, `packet
- * length too long`, `http request`): an https base-url aimed at a server that speaks http on that
- * port. No retry mends it and OpenSSL's own text says nothing a reader can act on; one line does.
- */
-function plainHttpAnswer(url: string, code: string | undefined, detail: string): string | undefined {
-  if (!url.startsWith('https:') || (code !== 'EPROTO' && code !== 'ERR_SSL_WRONG_VERSION_NUMBER')) return undefined;
-  if (!/wrong version number|packet length too long|http request/i.test(detail)) return undefined;
-  const { host } = new URL(url);
-  return `base-url uses https, but ${host} answered in plain http (TLS said "wrong version number"): the server there speaks http, not https. Give base-url with http:// for it (allow-insecure-http: true beyond this machine), or the port where it serves https`;
-}
-
-/** The first `code` in the error's chain of causes (Node's `ECONNRESET`, a TLS code). */
-export function errorCode(e: unknown): string | undefined {
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    const code = (x as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
-
-/** The error and its causes in words, each once. */
-export function describeCause(e: unknown): string {
-  const parts: string[] = [];
-  for (let x: unknown = e, depth = 0; x instanceof Error && depth < 4; x = x.cause, depth++) {
-    // fetch wraps every failure in "fetch failed"; the causes say what happened.
-    if (x.message && x.message !== 'fetch failed' && !parts.includes(x.message)) parts.push(x.message);
-  }
-  return parts.join(': ') || String(e);
 }
 
 export const stripQuery = (url: string): string => url.split('?')[0] ?? url;

@@ -4,7 +4,7 @@
 // a file), or undici's agent behind a proxy from the environment. Redirects are the caller's.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { proxyConfigured } from './transport.ts';
+import { proxyConfigured } from './proxy-transport.ts';
 
 export interface StreamRequest {
   url: string;
@@ -45,13 +45,13 @@ export function nodeStreamClient(sockets: number): StreamClient {
     new Promise<StreamResponse>((resolve, reject) => {
       const url = new URL(req.url);
       const secure = url.protocol === 'https:';
-      const r = (secure ? httpsRequest : httpRequest)(
+      const request = (secure ? httpsRequest : httpRequest)(
         url,
         { method: 'GET', headers: req.headers, agent: secure ? agents.https : agents.http, signal: req.signal },
         (res) => resolve({ status: res.statusCode ?? 0, headers: flat(res.headers), body: res }),
       );
-      r.on('error', reject);
-      r.end();
+      request.on('error', reject);
+      request.end();
     });
   return {
     get,

@@ -2,8 +2,9 @@
 // its GitHub check run) and each one's own (start-build, retry-build, review-build).
 import { z } from '../base/schema.ts';
 import { hasSpaceOrControl } from '../base/text.ts';
+import { isHttpUrl } from '../base/url.ts';
 import { downloadInputs } from './download.ts';
-import { bool, isHttpUrl, oneOf, segment, splitList, textMapping } from './fields.ts';
+import { bool, oneOf, segment, splitList, textMapping } from './fields.ts';
 
 export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
@@ -67,8 +68,8 @@ export const checkInputs = {
 };
 
 /** What check needs besides itself: a token. */
-export const checkProblems = (t: { check: boolean; 'github-token': string }): string[] =>
-  t.check && t['github-token'] === ''
+export const checkProblems = (task: { check: boolean; 'github-token': string }): string[] =>
+  task.check && task['github-token'] === ''
     ? [`github-token is required with check: true (by default the job's GITHUB_TOKEN, ${GITHUB_TOKEN_DEFAULT}, which the runner fills in)`]
     : [];
 
@@ -121,8 +122,8 @@ export const retryBuildInputs = z
     ...followInputs,
     ...checkInputs,
   })
-  .superRefine((t, ctx) => {
-    if (t['skip-failed'] && (t.retry === 'failed-jobs' || t.retry === 'all'))
+  .superRefine((task, ctx) => {
+    if (task['skip-failed'] && (task.retry === 'failed-jobs' || task.retry === 'all'))
       ctx.addIssue({ code: 'custom', message: 'skip-failed needs retry to name a task: a stage (stage-N), a step or an element id' });
   });
 

@@ -2,19 +2,20 @@
 // its secret, and whether this URL's callbacks for other events are removed.
 import { z } from '../base/schema.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../bkci/events.ts';
-import { bool, oneOf, publicHttpUrl, segment, splitList, suggest } from './fields.ts';
+import { bool, oneOf, publicHttpUrl, segment, splitList } from './fields.ts';
+import { suggest } from './suggest.ts';
 
 /** `events`: bk-ci callback events, commas and/or new lines; a misspelt one names the one meant. */
 const events = () =>
-  z.string().transform((v, ctx) => {
-    const names = splitList(v);
+  z.string().transform((text, ctx) => {
+    const names = splitList(text);
     if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'events names no event' });
-    for (const e of names) {
-      if ((CALLBACK_EVENTS as readonly string[]).includes(e)) continue;
-      const hint = suggest(e, CALLBACK_EVENTS);
+    for (const name of names) {
+      if ((CALLBACK_EVENTS as readonly string[]).includes(name)) continue;
+      const hint = suggest(name, CALLBACK_EVENTS);
       ctx.addIssue({
         code: 'custom',
-        message: `event "${e}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}`,
+        message: `event "${name}" is not a bk-ci callback event${hint ? ` (did you mean ${hint}?)` : ''}; known events: ${CALLBACK_EVENTS.join(', ')}`,
       });
     }
     return names;

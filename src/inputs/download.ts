@@ -10,12 +10,12 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 /** `download`: patterns, one a line or separated by commas, each checked. */
 const patternsInput = z.string().transform((text, ctx) => {
   const patterns = splitList(text);
-  for (const p of patterns) {
-    const problem = patternProblem(p);
+  for (const pattern of patterns) {
+    const problem = patternProblem(pattern);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `download: ${problem}` });
   }
   // Compiled once here too, so that a pattern the matcher cannot take is an input error, not a failure later.
-  for (const p of patterns) compile(p);
+  for (const pattern of patterns) compile(pattern);
   return patterns;
 });
 
@@ -61,19 +61,19 @@ export interface DownloadTask {
  * and files only from a build the step waits for (unless it reads one that may have ended).
  */
 export function downloadProblems(
-  t: DownloadTask & { wait: boolean },
-  s: { allowInsecureHttp?: boolean },
-  o: { waitsForEnd: boolean },
+  task: DownloadTask & { wait: boolean },
+  settings: { allowInsecureHttp?: boolean },
+  { waitsForEnd }: { waitsForEnd: boolean },
 ): string[] {
   const problems: string[] = [];
-  for (const origin of t['download-hosts'] ?? []) {
+  for (const origin of task['download-hosts'] ?? []) {
     const { protocol, hostname } = new URL(origin);
-    if (protocol === 'http:' && !LOOPBACK.test(hostname) && s.allowInsecureHttp !== true)
+    if (protocol === 'http:' && !LOOPBACK.test(hostname) && settings.allowInsecureHttp !== true)
       problems.push(
         `download-hosts: ${origin} is plain http: the login ticket would travel in the clear. Use https, or set allow-insecure-http: true if the network is trusted`,
       );
   }
-  if (t.download !== undefined && t.download.length > 0 && !t.wait && o.waitsForEnd)
+  if (task.download !== undefined && task.download.length > 0 && !task.wait && waitsForEnd)
     problems.push('download needs wait: true: the files are downloaded once the build has ended, and without wait the step ends before');
   return problems;
 }

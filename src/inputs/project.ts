@@ -2,7 +2,8 @@
 // fields, each checked against the fields bk-ci knows.
 import { z } from '../base/schema.ts';
 import { projectFields } from '../bkci/projects.ts';
-import { mapping, segment, suggest } from './fields.ts';
+import { mapping, segment } from './fields.ts';
+import { suggest } from './suggest.ts';
 
 /** The project fields bk-ci knows; read when a `project` input is, not at every start. */
 const knownFields = (): string[] => Object.keys(projectFields.unwrap().shape);
@@ -46,12 +47,12 @@ export const createProjectInputs = z.lazy(() =>
         .enum(['fail', 'skip', 'update'], { error: (i) => `if-exists must be fail, skip or update, not "${String(i.input)}"` })
         .default('fail'),
     })
-    .superRefine((t, ctx) => {
-      const { englishName, projectName } = t.project;
+    .superRefine((task, ctx) => {
+      const { englishName, projectName } = task.project;
       const problem = (message: string): void => ctx.addIssue({ code: 'custom', message });
       if (englishName === undefined || projectName === undefined)
         problem('project must give englishName and projectName to create a project');
-      const id = t['project-id'];
+      const id = task['project-id'];
       if (id !== undefined && englishName !== undefined && id !== englishName)
         problem(`project-id "${id}" and project.englishName "${englishName}" differ; give one, or the same in both`);
       if (englishName !== undefined && !/^[a-z][a-zA-Z0-9-]{1,31}$/.test(englishName))
@@ -61,12 +62,12 @@ export const createProjectInputs = z.lazy(() =>
 
 /** update-project's inputs: the English name of a project cannot be changed. */
 export const updateProjectInputs = z.lazy(() =>
-  z.object({ 'project-id': segment('project-id'), project: projectInput }).superRefine((t, ctx) => {
-    const name = t.project.englishName;
-    if (name !== undefined && name !== t['project-id'])
+  z.object({ 'project-id': segment('project-id'), project: projectInput }).superRefine((task, ctx) => {
+    const name = task.project.englishName;
+    if (name !== undefined && name !== task['project-id'])
       ctx.addIssue({
         code: 'custom',
-        message: `project.englishName "${name}" differs from project-id "${t['project-id']}"; the English name of a project cannot be changed`,
+        message: `project.englishName "${name}" differs from project-id "${task['project-id']}"; the English name of a project cannot be changed`,
       });
   }),
 );

@@ -2,7 +2,8 @@
 // what they may not say together.
 import { z } from '../base/schema.ts';
 import { isControl } from '../base/text.ts';
-import { parseJsonOrYaml, textMapping } from './fields.ts';
+import { textMapping } from './fields.ts';
+import { parseJsonOrYaml } from './json-yaml.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
@@ -36,10 +37,10 @@ const body = () =>
   z.string().transform(async (text, ctx) => {
     try {
       return { value: await parseJsonOrYaml(text) };
-    } catch (e) {
+    } catch (error) {
       ctx.addIssue({
         code: 'custom',
-        message: `body is neither JSON nor YAML: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+        message: `body is neither JSON nor YAML: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
       });
       return z.NEVER;
     }
@@ -54,15 +55,15 @@ export const requestInputs = z.lazy(() =>
       query: query().optional(),
       body: body().optional(),
     })
-    .superRefine((t, ctx) => {
+    .superRefine((task, ctx) => {
       // A GET carries no body: sent, it would be dropped, and what was meant as a change read instead.
-      if (t.method === 'GET' && t.body !== undefined)
+      if (task.method === 'GET' && task.body !== undefined)
         ctx.addIssue({
           code: 'custom',
           message: 'body is given but method is GET (the default), which sends no body: set method to POST, PUT or DELETE',
         });
       // The token goes in the query already; a second one would leave bk-ci to pick either.
-      for (const name of Object.keys(t.query ?? {}))
+      for (const name of Object.keys(task.query ?? {}))
         if (name.toLowerCase() === 'access_token')
           ctx.addIssue({
             code: 'custom',

@@ -36,22 +36,22 @@ export const settingsSchema = z
       .default(3),
     'allow-insecure-http': bool('allow-insecure-http').default(false),
   })
-  .transform((i, ctx): Settings => {
-    const baseUrl = checkBaseUrl(i['base-url'], i['allow-insecure-http']);
+  .transform((given, ctx): Settings => {
+    const baseUrl = checkBaseUrl(given['base-url'], given['allow-insecure-http']);
     if (typeof baseUrl !== 'string') ctx.addIssue({ code: 'custom', message: baseUrl.problem });
     return {
       baseUrl: typeof baseUrl === 'string' ? baseUrl : '',
-      gateway: i.gateway,
-      appSecret: i['app-secret'],
-      accessToken: i['access-token'],
-      bkToken: i['bk-token'],
-      userId: i['user-id'],
-      appCode: i['app-code'],
-      timeoutMs: i.timeout,
-      pollIntervalMs: i['poll-interval'],
-      requestTimeoutMs: i['request-timeout'],
-      retries: i.retries,
-      allowInsecureHttp: i['allow-insecure-http'],
+      gateway: given.gateway,
+      appSecret: given['app-secret'],
+      accessToken: given['access-token'],
+      bkToken: given['bk-token'],
+      userId: given['user-id'],
+      appCode: given['app-code'],
+      timeoutMs: given.timeout,
+      pollIntervalMs: given['poll-interval'],
+      requestTimeoutMs: given['request-timeout'],
+      retries: given.retries,
+      allowInsecureHttp: given['allow-insecure-http'],
     };
   });
 

@@ -1,7 +1,7 @@
 // Inputs the workflow gave under a name the action does not know: `build-param`, `pipeline_id`,
 // `pipelineId`. The runner passes every `with:` entry as an INPUT_ variable whatever its name,
 // so a typo would otherwise be silent, and a build would start without what was meant for it.
-import { distance, looseName, suggest } from './fields.ts';
+import { distance, looseName, suggest } from './suggest.ts';
 
 const PREFIX = 'INPUT_';
 
@@ -23,22 +23,22 @@ export interface UnknownInputs {
  */
 export function unknownInputs(
   variables: readonly string[],
-  o: { known: readonly string[]; operation: string; reads: readonly string[]; given: ReadonlySet<string> },
+  step: { known: readonly string[]; operation: string; reads: readonly string[]; given: ReadonlySet<string> },
 ): UnknownInputs {
-  const byVariable = new Map(o.known.map((name) => [inputVariable(name), name]));
+  const byVariable = new Map(step.known.map((name) => [inputVariable(name), name]));
   const out: UnknownInputs = { warnings: [], problems: [] };
   for (const variable of variables) {
     if (!variable.startsWith(PREFIX) || byVariable.has(variable)) continue;
     // GitHub upper-cases the name: lower case is as near as it can be told back.
     const written = variable.slice(PREFIX.length).toLowerCase();
-    const missed = o.reads.find((name) => !o.given.has(name) && distance(looseName(written), looseName(name)) <= 1);
+    const missed = step.reads.find((name) => !step.given.has(name) && distance(looseName(written), looseName(name)) <= 1);
     if (missed !== undefined) {
       out.problems.push(
-        `${written} is not an input of this action: did you mean ${missed}? ${o.operation} reads ${missed}, which is not set, so the step would run without the value meant for it`,
+        `${written} is not an input of this action: did you mean ${missed}? ${step.operation} reads ${missed}, which is not set, so the step would run without the value meant for it`,
       );
       continue;
     }
-    const near = suggest(written, o.reads) ?? suggest(written, o.known);
+    const near = suggest(written, step.reads) ?? suggest(written, step.known);
     out.warnings.push(
       `${written} is not an input of this action, so it was ignored: ${near === undefined ? 'action.yml lists the inputs there are' : `did you mean ${near}?`} (the runner passed it as ${variable})`,
     );

@@ -20,15 +20,16 @@ const PAGE_SIZE = 100;
  * A refusal of a right, said as the right: listing needs a project member (bk-ci 2101133),
  * deleting and registering a manager (2101104); the spec says 403 for either.
  */
-function rightMissing(e: unknown, what: string, right: 'member' | 'manager', projectId: string): unknown {
-  if (!(e instanceof ServerSaidError) || !(e.serverStatus === 2101133 || e.serverStatus === 2101104 || e.status === 403)) return e;
+function rightMissing(error: unknown, what: string, right: 'member' | 'manager', projectId: string): unknown {
+  if (!(error instanceof ServerSaidError) || !(error.serverStatus === 2101133 || error.serverStatus === 2101104 || error.status === 403))
+    return error;
   const needs =
     right === 'member'
       ? `project membership, and the user is not a member of project ${projectId}`
       : `a manager of project ${projectId}, and the user is not one`;
-  return new ActionError(`${what} needs ${needs} (bk-ci ${e.serverStatus ?? e.status}: ${e.serverMessage})`, {
-    status: e.status,
-    cause: e,
+  return new ActionError(`${what} needs ${needs} (bk-ci ${error.serverStatus ?? error.status}: ${error.serverMessage})`, {
+    status: error.status,
+    cause: error,
   });
 }
 
@@ -49,8 +50,8 @@ async function listAll(api: BkciApi, projectId: string, clock: Clock, signal: Ab
           query: { page: String(page), pageSize: String(PAGE_SIZE) },
           data: callbackPage,
         })
-        .catch((e: unknown) => {
-          throw rightMissing(e, 'listing the callbacks', 'member', projectId);
+        .catch((error: unknown) => {
+          throw rightMissing(error, 'listing the callbacks', 'member', projectId);
         });
       const records = reply.data?.records ?? [];
       return {
@@ -84,27 +85,27 @@ export default defineOperation({
   endpoints: [CALLBACKS_LIST, CALLBACK_DELETE, CALLBACKS_BATCH],
   outputs: OUTPUTS,
   credentials: 'any',
-  describe: (t) => [
-    ['project-id', t['project-id']],
-    ['callback-url', t['callback-url']],
-    ['region', t.region],
-    ['events', t.events.join(', ')],
-    ['replace-events', String(t['replace-events'])],
+  describe: (task) => [
+    ['project-id', task['project-id']],
+    ['callback-url', task['callback-url']],
+    ['region', task.region],
+    ['events', task.events.join(', ')],
+    ['replace-events', String(task['replace-events'])],
   ],
   waits: () => false,
-  async run(t, { api, log, clock, signal }) {
-    const projectId = t['project-id'];
-    const url = t['callback-url'];
+  async run(task, { api, log, clock, signal }) {
+    const projectId = task['project-id'];
+    const url = task['callback-url'];
     const all = await listAll(api, projectId, clock, signal);
     const rows = all.filter((r) => r.url === url);
-    const disabled = rows.filter((r) => !r.enable && t.events.includes(r.event));
-    const stale = t['replace-events'] ? rows.filter((r) => !t.events.includes(r.event)) : [];
+    const disabled = rows.filter((r) => !r.enable && task.events.includes(r.event));
+    const stale = task['replace-events'] ? rows.filter((r) => !task.events.includes(r.event)) : [];
     // Disabled callbacks deleted to be created again: re-enabled only once the batch has created them.
     const deleted: string[] = [];
     const removed: string[] = [];
     let status: number | undefined;
     const outcome = (headline: string, result?: z.infer<typeof callbackResult>): Outcome<CallbackOutput> =>
-      describe(headline, t, { deleted, removed, result, disabled: disabled.map((r) => r.event) }, status);
+      describe(headline, task, { deleted, removed, result, disabled: disabled.map((r) => r.event) }, status);
     const deletedSoFar = (): string => [...deleted, ...removed].join(', ');
 
     for (const [row, done] of [...disabled.map((r) => [r, deleted] as const), ...stale.map((r) => [r, removed] as const)]) {
@@ -116,19 +117,20 @@ export default defineOperation({
           data: z.unknown(),
         });
         status = reply.status;
-      } catch (e) {
+      } catch (error) {
         // Another deploy deleted it first: what matters is that it is gone.
-        if (!(e instanceof ServerSaidError && e.serverStatus === 2101136)) {
+        if (!(error instanceof ServerSaidError && error.serverStatus === 2101136)) {
           const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
           // The write in flight is found through every wrapper around the cancel.
-          const maybe = factsOf(e).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
+          const maybe =
+            factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
           throw new OperationError(
-            `${errorMessage(rightMissing(e, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
+            `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
             {
               ...outcome('callbacks half updated'),
               ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
             },
-            { cause: e },
+            { cause: error },
           );
         }
       }
@@ -140,30 +142,30 @@ export default defineOperation({
       .call({
         endpoint: CALLBACKS_BATCH,
         params: { projectId },
-        query: { url, region: t.region, event: t.events.join(','), secretToken: t['secret-token'] },
+        query: { url, region: task.region, event: task.events.join(','), secretToken: task['secret-token'] },
         data: callbackResult,
       })
-      .catch((e: unknown) => {
-        const error = rightMissing(e, 'registering callbacks', 'manager', projectId);
+      .catch((cause: unknown) => {
+        const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
         if (deleted.length + removed.length === 0) throw error;
-        const maybe = factsOf(e).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
+        const maybe = factsOf(cause).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
         throw new OperationError(
           `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
           { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
-          { cause: e },
+          { cause: cause },
         );
       });
     status = reply.status;
     const failed = Object.entries(reply.data?.failureEvents ?? {});
     const result = outcome(
-      `registered ${reply.data?.successEvents?.length ?? 0} of ${t.events.length} callbacks for ${projectId}`,
+      `registered ${reply.data?.successEvents?.length ?? 0} of ${task.events.length} callbacks for ${projectId}`,
       reply.data,
     );
     const done = deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {};
     if (reply.data === undefined) throw new OperationError('bk-ci answered the callback batch without a result', { ...result, ...done });
     if (failed.length > 0)
       throw new OperationError(
-        `${failed.length} of ${t.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`,
+        `${failed.length} of ${task.events.length} callbacks failed: ${failed.map(([e, why]) => `${e} (${why})`).join('; ')}`,
         { ...result, ...done },
       );
     return result;
@@ -181,23 +183,23 @@ function sayDeleted(log: Log, deleted: readonly string[], removed: readonly stri
 
 function describe(
   headline: string,
-  t: { 'project-id': string; 'callback-url': string; region: string; events: string[] },
+  task: { 'project-id': string; 'callback-url': string; region: string; events: string[] },
   done: { deleted: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined },
   status: number | undefined,
 ): Outcome<CallbackOutput> {
   const success = done.result?.successEvents ?? [];
   const failure = done.result?.failureEvents ?? {};
   // Re-enabled: deleted while disabled, and created again by the batch. Nothing else.
-  const reenabled = done.deleted.filter((e) => success.includes(e));
-  const state = (e: string): string =>
-    reenabled.includes(e) ? 're-enabled' : done.disabled.includes(e) ? 'disabled, not yet re-created' : 'registered';
+  const reenabled = done.deleted.filter((event) => success.includes(event));
+  const state = (event: string): string =>
+    reenabled.includes(event) ? 're-enabled' : done.disabled.includes(event) ? 'disabled, not yet re-created' : 'registered';
   const rows = [
-    ...success.map((e) => [
-      e,
-      state(e),
-      reenabled.includes(e) ? 'bk-ci had disabled it after failed deliveries; deleted and created again' : '',
+    ...success.map((event) => [
+      event,
+      state(event),
+      reenabled.includes(event) ? 'bk-ci had disabled it after failed deliveries; deleted and created again' : '',
     ]),
-    ...Object.entries(failure).map(([e, why]) => [e, 'failed', why]),
+    ...Object.entries(failure).map(([event, why]) => [event, 'failed', why]),
     ...done.deleted
       .filter((e) => !success.includes(e) && !(e in failure))
       .map((e) => [e, 'deleted, not re-created', 'bk-ci had disabled it; it was deleted to be created again, and is not registered now']),
@@ -207,9 +209,9 @@ function describe(
     {
       kind: 'facts',
       rows: [
-        ['Project', t['project-id']],
-        ['Callback URL', t['callback-url']],
-        ['Region', t.region],
+        ['Project', task['project-id']],
+        ['Callback URL', task['callback-url']],
+        ['Region', task.region],
       ],
     },
     { kind: 'table', title: 'Events', headers: ['Event', 'Result', 'Reason'], rows },

@@ -16,22 +16,22 @@ export default defineOperation({
   endpoints: [PROJECT_READ, PROJECT_CREATE, PROJECT_UPDATE],
   outputs: [],
   credentials: 'any',
-  describe: (t) => [
-    ['project', t.project.englishName ?? ''],
-    ['if-exists', t['if-exists']],
+  describe: (task) => [
+    ['project', task.project.englishName ?? ''],
+    ['if-exists', task['if-exists']],
   ],
   waits: () => false,
-  async run(t, { api }) {
+  async run(task, { api }) {
     // Only what the user gave: a create's defaults would overwrite what is there on an update.
-    const given = t.project;
+    const given = task.project;
     const id = given.englishName ?? '';
     const existing = await findProject(api, id);
     if (existing.project !== undefined) {
-      if (t['if-exists'] === 'skip')
+      if (task['if-exists'] === 'skip')
         return projectOutcome(`project ${id} already exists; left as it is (if-exists: skip)`, existing.project, existing.status, [
           { kind: 'note', text: 'The project already existed and was left unchanged (if-exists: skip).' },
         ]);
-      if (t['if-exists'] === 'update') return updateProject(api, id, given, existing.project);
+      if (task['if-exists'] === 'update') return updateProject(api, id, given, existing.project);
       throw new OperationError(
         `project "${id}" already exists; set if-exists to skip (keep it) or update (apply the given fields)`,
         projectOutcome(`project ${id} already exists`, existing.project, existing.status),

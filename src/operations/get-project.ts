@@ -9,11 +9,11 @@ export default defineOperation({
   endpoints: [PROJECT_READ],
   outputs: [],
   credentials: 'any',
-  describe: (t) => [['project-id', t['project-id']]],
+  describe: (task) => [['project-id', task['project-id']]],
   waits: () => false,
-  async run(t, { api }) {
-    const { project, status } = await findProject(api, t['project-id']);
-    if (project === undefined) throw notFound(t['project-id'], status);
+  async run(task, { api }) {
+    const { project, status } = await findProject(api, task['project-id']);
+    if (project === undefined) throw notFound(task['project-id'], status);
     return projectOutcome(`project ${project.englishName}: ${project.projectName}`, project, status);
   },
 });

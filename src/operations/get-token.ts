@@ -2,7 +2,8 @@ import { formatElapsed, utcTime } from '../base/duration.ts';
 import { ActionError } from '../base/errors.ts';
 import { exactInteger } from '../base/json.ts';
 import { z } from '../base/schema.ts';
-import { expiresAt, IssuedTokens, TOKEN_ENDPOINT } from '../bkci/tokens.ts';
+import { TOKEN_ENDPOINT } from '../bkci/token-endpoint.ts';
+import { expiresAt, IssuedTokens } from '../bkci/tokens.ts';
 import { defineOperation } from './operation.ts';
 
 /** A new access token from the token endpoint. The token is an output, never part of `data`. */
@@ -13,7 +14,7 @@ export default defineOperation({
   credentials: 'issued',
   describe: () => [],
   waits: () => false,
-  async run(_, { tokens, clock }) {
+  async run(_task, { tokens, clock }) {
     if (!(tokens instanceof IssuedTokens)) throw new ActionError('get-token needs bk-token, or a token endpoint that answers without one');
     const creds = await tokens.current();
     const info = tokens.info;

@@ -13,10 +13,15 @@ export default defineOperation({
   credentials: 'any',
   describe: () => [],
   waits: () => false,
-  async run(_, { api, dataFile }) {
+  async run(_task, { api, dataFile }) {
     const reply = await api.list({ endpoint: PROJECT_LIST, item: projectInPlace, keep: TABLE_LIMIT, into: dataFile });
     const count = reply.data?.count ?? 0;
-    const rows = (reply.data?.first ?? []).map((p) => [p.englishName, p.projectName, p.creator ?? '', p.enabled === false ? 'no' : 'yes']);
+    const rows = (reply.data?.first ?? []).map((project) => [
+      project.englishName,
+      project.projectName,
+      project.creator ?? '',
+      project.enabled === false ? 'no' : 'yes',
+    ]);
     const counted = `${count} project${count === 1 ? '' : 's'}`;
     const blocks: Block[] = [{ kind: 'table', title: counted, headers: ['English name', 'Name', 'Creator', 'Enabled'], rows }];
     if (count > TABLE_LIMIT) blocks.push({ kind: 'note', text: `… and ${count - TABLE_LIMIT} more (all of them are in data-file)` });

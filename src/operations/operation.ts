@@ -108,10 +108,10 @@ export function defineOperation<S extends InputsSchema, O extends string = never
       const parsed = await spec.inputs.safeParseAsync(raw);
       if (!parsed.success)
         return {
-          problems: parsed.error.issues.map((i) =>
-            i.code === 'invalid_type' && i.input === undefined && i.path.length === 1
-              ? `${String(i.path[0])} is required for operation ${name}`
-              : i.message,
+          problems: parsed.error.issues.map((issue) =>
+            issue.code === 'invalid_type' && issue.input === undefined && issue.path.length === 1
+              ? `${String(issue.path[0])} is required for operation ${name}`
+              : issue.message,
           ),
         };
       const task = parsed.data;

@@ -5,24 +5,24 @@ import type { Block, Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, type Project } from '../bkci/projects.ts';
 
-export function projectFacts(p: Project): Block {
+export function projectFacts(project: Project): Block {
   return {
     kind: 'facts',
     rows: [
-      ['English name', p.englishName],
-      ['Name', p.projectName],
-      ['Description', p.description ?? ''],
-      ['Creator', p.creator ?? ''],
-      ['Enabled', p.enabled === false ? 'no' : 'yes'],
+      ['English name', project.englishName],
+      ['Name', project.projectName],
+      ['Description', project.description ?? ''],
+      ['Creator', project.creator ?? ''],
+      ['Enabled', project.enabled === false ? 'no' : 'yes'],
     ],
   };
 }
 
-export const projectOutcome = (headline: string, p: Project, status: number, extra: Block[] = []): Outcome => ({
+export const projectOutcome = (headline: string, project: Project, status: number, extra: Block[] = []): Outcome => ({
   headline,
-  data: p,
+  data: project,
   outputs: {},
-  blocks: [projectFacts(p), ...extra],
+  blocks: [projectFacts(project), ...extra],
   status,
 });
 
@@ -61,8 +61,8 @@ export async function readBack(
   let read: { project: Project | undefined; status: number };
   try {
     read = await findProject(api, projectId);
-  } catch (e) {
-    throw new OperationError(`reading it back failed: ${errorMessage(e)}`, known(statusOf(e) ?? writeStatus), { cause: e });
+  } catch (error) {
+    throw new OperationError(`reading it back failed: ${errorMessage(error)}`, known(statusOf(error) ?? writeStatus), { cause: error });
   }
   if (read.project === undefined)
     throw new OperationError('reading it back found nothing; it may be waiting for approval', known(read.status));

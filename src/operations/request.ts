@@ -9,26 +9,26 @@ export default defineOperation({
   endpoints: [anyPath('GET')],
   outputs: [],
   credentials: 'any',
-  describe: (t) => [
-    ['method', t.method],
-    ['path', t.path.join('/')],
-    ['query', Object.keys(t.query ?? {}).join(', ')],
+  describe: (task) => [
+    ['method', task.method],
+    ['path', task.path.join('/')],
+    ['query', Object.keys(task.query ?? {}).join(', ')],
   ],
   waits: () => false,
-  check: (t, settings) =>
-    settings.gateway === 'bk-apigateway' && t.path[0] !== 'v4'
-      ? [`path "${t.path.join('/')}" starts with ${t.path[0]}, but bk-ci publishes only v4 on the BlueKing API Gateway`]
+  check: (task, settings) =>
+    settings.gateway === 'bk-apigateway' && task.path[0] !== 'v4'
+      ? [`path "${task.path.join('/')}" starts with ${task.path[0]}, but bk-ci publishes only v4 on the BlueKing API Gateway`]
       : [],
-  async run(t, { api }) {
+  async run(task, { api }) {
     const reply = await api.call({
-      endpoint: anyPath(t.method),
-      params: { path: t.path },
-      ...(t.query === undefined ? {} : { query: t.query }),
-      ...(t.body === undefined ? {} : { body: t.body.value }),
+      endpoint: anyPath(task.method),
+      params: { path: task.path },
+      ...(task.query === undefined ? {} : { query: task.query }),
+      ...(task.body === undefined ? {} : { body: task.body.value }),
       data: z.unknown(),
       exact: true,
     });
-    const shown = `${t.method} ${t.path.join('/')}`;
+    const shown = `${task.method} ${task.path.join('/')}`;
     return {
       headline: `${shown}: HTTP ${reply.status}${reply.data === undefined ? ', no data' : ''}`,
       ...(reply.data === undefined ? {} : { data: reply.data }),

@@ -5,9 +5,9 @@ import type { Log } from '../base/log.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
+import { isHttpUrl } from '../base/url.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { SIGN_DETAIL, SIGN_DOWNLOAD_URL, type SignDetail, signDetailData } from '../bkci/signs.ts';
-import { isHttpUrl } from '../inputs/fields.ts';
 import { signInputs } from '../inputs/sign.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { defineOperation, waitRow } from './operation.ts';
@@ -21,19 +21,19 @@ export default defineOperation({
   endpoints: [SIGN_DETAIL, SIGN_DOWNLOAD_URL],
   outputs: OUTPUTS,
   credentials: 'any',
-  describe: (t, settings) => {
-    const rows: [string, string][] = [['resign-id', t['resign-id']], waitRow(t.wait, settings.timeoutMs)];
-    if (t.wait) rows.push(['poll-interval', formatDuration(settings.pollIntervalMs)]);
+  describe: (task, settings) => {
+    const rows: [string, string][] = [['resign-id', task['resign-id']], waitRow(task.wait, settings.timeoutMs)];
+    if (task.wait) rows.push(['poll-interval', formatDuration(settings.pollIntervalMs)]);
     return rows;
   },
-  waits: (t) => t.wait,
-  run: (t, ctx) =>
+  waits: (task) => task.wait,
+  run: (task, ctx) =>
     signDetail(
       ctx.api,
       {
-        resignId: t['resign-id'],
-        wait: t.wait,
-        downloadUrl: t['download-url'],
+        resignId: task['resign-id'],
+        wait: task.wait,
+        downloadUrl: task['download-url'],
         timeoutMs: ctx.settings.timeoutMs,
         intervalMs: ctx.settings.pollIntervalMs,
         start: ctx.start,
@@ -65,90 +65,101 @@ export interface SignDeps {
  * deadline, heartbeat, passing failures). `RUNNING` is the only status bk-ci has besides those;
  * any other is warned about once and waited on.
  */
-export async function signDetail(api: Pick<BkciApi, 'call'>, p: SignParams, d: SignDeps): Promise<Outcome<SignOutput>> {
-  const { clock, log } = d;
+export async function signDetail(api: Pick<BkciApi, 'call'>, params: SignParams, deps: SignDeps): Promise<Outcome<SignOutput>> {
+  const { clock, log } = deps;
   const progress: Progress<SignDetail> = { polls: 0, last: undefined, status: undefined, changes: [] };
   let downloadUrl: string | undefined;
   let status: number | undefined;
-  const elapsed = (): number => clock.now() - p.start;
-  const outcome = (headline: string): Outcome<SignOutput> => ({ ...buildOutcome(headline, p, progress, elapsed(), downloadUrl), status });
+  const elapsed = (): number => clock.now() - params.start;
+  const outcome = (headline: string): Outcome<SignOutput> => ({
+    ...buildOutcome(headline, params, progress, elapsed(), downloadUrl),
+    status,
+  });
 
-  if (p.wait)
+  if (params.wait)
     log.info(
-      `waiting for re-sign task ${p.resignId}: timeout ${formatDuration(p.timeoutMs)}, a poll every ${formatDuration(p.intervalMs)}`,
+      `waiting for re-sign task ${params.resignId}: timeout ${formatDuration(params.timeoutMs)}, a poll every ${formatDuration(params.intervalMs)}`,
     );
   let end: PollEnd;
   try {
     end = await poll(
-      signWatch(api, p, log, (st) => {
-        status = st ?? status;
+      signWatch(api, params, log, (httpStatus) => {
+        status = httpStatus ?? status;
       }),
       {
-        start: p.start,
-        timeoutMs: p.timeoutMs,
-        intervalMs: p.intervalMs,
-        wait: p.wait,
+        start: params.start,
+        timeoutMs: params.timeoutMs,
+        intervalMs: params.intervalMs,
+        wait: params.wait,
         clock,
         log,
-        signal: d.signal,
-        ...(d.heartbeatMs === undefined ? {} : { heartbeatMs: d.heartbeatMs }),
+        signal: deps.signal,
+        ...(deps.heartbeatMs === undefined ? {} : { heartbeatMs: deps.heartbeatMs }),
       },
       progress,
     );
-  } catch (e) {
-    const cancelled = e instanceof CancelledError;
-    status = statusOf(e) ?? status;
+  } catch (cause) {
+    const cancelled = cause instanceof CancelledError;
+    status = statusOf(cause) ?? status;
     const message = cancelled
       ? `cancelled after ${formatElapsed(elapsed())}, last status ${progress.status ?? 'unknown'}; the task goes on on the server`
-      : `re-sign task ${p.resignId}: ${errorMessage(e)}`;
-    throw new OperationError(message, outcome(`re-sign task ${p.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: e });
+      : `re-sign task ${params.resignId}: ${errorMessage(cause)}`;
+    throw new OperationError(message, outcome(`re-sign task ${params.resignId}: ${cancelled ? 'cancelled' : 'error'}`), { cause: cause });
   }
   const signStatus = progress.status ?? 'unknown';
   if (end === 'failed')
     throw new OperationError(
-      `re-sign task ${p.resignId} failed: ${progress.last?.message || 'no message'}`,
-      outcome(`re-sign task ${p.resignId}: FAIL`),
+      `re-sign task ${params.resignId} failed: ${progress.last?.message || 'no message'}`,
+      outcome(`re-sign task ${params.resignId}: FAIL`),
     );
   if (end === 'timeout')
     throw new OperationError(
-      `re-sign task ${p.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${signStatus} on the server`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(p.timeoutMs)}). ` +
+      `re-sign task ${params.resignId} ${progress.last === undefined ? 'could not be read' : `is still ${signStatus} on the server`} after ${formatElapsed(elapsed())} (${countOf(progress.polls, 'poll')}, timeout ${formatDuration(params.timeoutMs)}). ` +
         `The step stopped waiting; the task goes on.${troubleNote(progress, clock.now())} bk-ci also answers RUNNING for an id it does not know, so check that resign-id is right.`,
-      outcome(`re-sign task ${p.resignId}: timed out`),
+      outcome(`re-sign task ${params.resignId}: timed out`),
     );
 
-  if (signStatus === 'SUCCESS' && p.downloadUrl) downloadUrl = await readDownloadUrl(api, p, log, (st) => (status = st), outcome, elapsed);
-  return outcome(`re-sign task ${p.resignId}: ${signStatus} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`);
+  if (signStatus === 'SUCCESS' && params.downloadUrl)
+    downloadUrl = await readDownloadUrl(api, params, log, (httpStatus) => (status = httpStatus), outcome, elapsed);
+  return outcome(`re-sign task ${params.resignId}: ${signStatus} after ${formatElapsed(elapsed())}, ${countOf(progress.polls, 'poll')}`);
 }
 
 /** The task as the poll loop reads it: one read, its status, and bk-ci's end (`seen` is told each HTTP status). */
-function signWatch(api: Pick<BkciApi, 'call'>, p: SignParams, log: Log, seen: (status: number | undefined) => void): Watch<SignDetail> {
+function signWatch(
+  api: Pick<BkciApi, 'call'>,
+  params: SignParams,
+  log: Log,
+  seen: (status: number | undefined) => void,
+): Watch<SignDetail> {
   let warnedUnknown = false;
   return {
     read: async () => {
       const reply = await api
-        .call({ endpoint: SIGN_DETAIL, params: { resignId: p.resignId }, data: signDetailData })
-        .catch((e: unknown) => {
-          seen(statusOf(e));
-          throw e;
+        .call({ endpoint: SIGN_DETAIL, params: { resignId: params.resignId }, data: signDetailData })
+        .catch((error: unknown) => {
+          seen(statusOf(error));
+          throw error;
         });
       seen(reply.status);
       if (reply.data === undefined)
         throw new ResponseFormatError({
           method: 'GET',
-          url: `re-sign task ${p.resignId}`,
+          url: `re-sign task ${params.resignId}`,
           status: reply.status,
           detail: 'bk-ci answered without data',
         });
       return reply.data;
     },
-    status: (v) => v.status,
-    describe: (v) => `${v.status}${v.message ? ` (${v.message})` : ''}`,
-    verdict: (v) => {
-      if (v.status === 'SUCCESS') return 'done';
-      if (v.status === 'FAIL') return 'failed';
-      if (v.status !== 'RUNNING' && !warnedUnknown) {
+    status: (detail) => detail.status,
+    describe: (detail) => `${detail.status}${detail.message ? ` (${detail.message})` : ''}`,
+    verdict: (detail) => {
+      if (detail.status === 'SUCCESS') return 'done';
+      if (detail.status === 'FAIL') return 'failed';
+      if (detail.status !== 'RUNNING' && !warnedUnknown) {
         warnedUnknown = true;
-        log.warning(`re-sign task ${p.resignId} has status "${v.status}", which this action does not know; waiting on as for RUNNING`);
+        log.warning(
+          `re-sign task ${params.resignId} has status "${detail.status}", which this action does not know; waiting on as for RUNNING`,
+        );
       }
       return 'waiting';
     },
@@ -158,7 +169,7 @@ function signWatch(api: Pick<BkciApi, 'call'>, p: SignParams, log: Log, seen: (s
 /** The signed IPA's link, after SUCCESS: a failure to read it is a warning; a link that fails the URL check fails the step. */
 async function readDownloadUrl(
   api: Pick<BkciApi, 'call'>,
-  p: SignParams,
+  params: SignParams,
   log: Log,
   seen: (status: number) => void,
   outcome: (headline: string) => Outcome<SignOutput>,
@@ -166,21 +177,21 @@ async function readDownloadUrl(
 ): Promise<string | undefined> {
   let url: string | undefined;
   try {
-    const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: p.resignId }, data: z.string() });
+    const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: params.resignId }, data: z.string() });
     seen(reply.status);
     url = reply.data;
-  } catch (e) {
-    if (e instanceof CancelledError)
+  } catch (error) {
+    if (error instanceof CancelledError)
       throw new OperationError(`cancelled after ${formatElapsed(elapsed())}, while reading the download URL`, outcome('cancelled'), {
-        cause: e,
+        cause: error,
       });
-    log.warning(`could not read the download URL of re-sign task ${p.resignId}: ${errorMessage(e)}`);
+    log.warning(`could not read the download URL of re-sign task ${params.resignId}: ${errorMessage(error)}`);
   }
-  if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${p.resignId}`);
+  if (url === undefined) log.warning(`bk-ci gave no download URL for re-sign task ${params.resignId}`);
   else if (!isHttpUrl(url))
     throw new OperationError(
-      `bk-ci gave a download URL for re-sign task ${p.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
-      outcome(`re-sign task ${p.resignId}: SUCCESS, download URL refused`),
+      `bk-ci gave a download URL for re-sign task ${params.resignId} that is not an absolute http(s) URL, so it is not set as an output: ${JSON.stringify(cut(url, 200))}`,
+      outcome(`re-sign task ${params.resignId}: SUCCESS, download URL refused`),
     );
   else return url;
   return undefined;
@@ -188,7 +199,7 @@ async function readDownloadUrl(
 
 function buildOutcome(
   headline: string,
-  p: SignParams,
+  params: SignParams,
   progress: Progress<SignDetail>,
   elapsedMs: number,
   downloadUrl?: string,
@@ -202,13 +213,13 @@ function buildOutcome(
   };
   if (downloadUrl !== undefined) outputs['download-url'] = downloadUrl;
   const rows: [string, Cell][] = [
-    ['Task', p.resignId],
+    ['Task', params.resignId],
     ['Status', progress.status ?? 'unknown'],
     ['Message', message],
     ['Elapsed', formatElapsed(elapsedMs)],
     ['Polls', String(progress.polls)],
   ];
   if (downloadUrl !== undefined) rows.push(['Download URL', { url: downloadUrl }]);
-  const blocks: Block[] = [{ kind: 'facts', rows }, ...changesTable(progress, p.start)];
+  const blocks: Block[] = [{ kind: 'facts', rows }, ...changesTable(progress, params.start)];
   return { headline, ...(progress.last === undefined ? {} : { data: progress.last }), outputs, blocks };
 }

@@ -7,7 +7,8 @@ import { updateProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { notFound, projectOutcome, readBack, wasDone } from './project-common.ts';
 
-const show = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+const show = (value: unknown): string =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /**
  * bk-ci's PUT resets every organisation field it is not given and needs `englishName` equal to
@@ -49,10 +50,10 @@ export default defineOperation({
   endpoints: [PROJECT_READ, PROJECT_UPDATE],
   outputs: [],
   credentials: 'any',
-  describe: (t) => [
-    ['project-id', t['project-id']],
-    ['fields', Object.keys(t.project).join(', ')],
+  describe: (task) => [
+    ['project-id', task['project-id']],
+    ['fields', Object.keys(task.project).join(', ')],
   ],
   waits: () => false,
-  run: (t, { api }) => updateProject(api, t['project-id'], t.project),
+  run: (task, { api }) => updateProject(api, task['project-id'], task.project),
 });

@@ -4,7 +4,7 @@
 // again: a redeploy. The id is checked against the model before anything is sent. bk-ci finds a
 // stage by its id, a job by its container id, a step by its element id or stepId.
 import type { BuildDetail } from '../bkci/builds.ts';
-import { looseName, suggest } from '../inputs/fields.ts';
+import { looseName, suggest } from '../inputs/suggest.ts';
 
 /** What `retry` takes besides a task id. */
 const WORDS = ['failed-jobs', 'all'];

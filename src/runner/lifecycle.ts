@@ -17,13 +17,13 @@ export interface ProcessSeam {
   exit(code: number): void;
   /** Wall-clock time: the backstop counts real time, whatever clock the operation was given. */
   now(): number;
-  setTimeout(f: () => void, ms: number): { unref(): unknown };
-  clearTimeout(t: { unref(): unknown } | undefined): void;
+  setTimeout(run: () => void, ms: number): { unref(): unknown };
+  clearTimeout(timer: { unref(): unknown } | undefined): void;
 }
 
 const realProcess: ProcessSeam = {
   signals: (listener, on) => {
-    for (const s of ['SIGINT', 'SIGTERM'] as const) on ? process.on(s, listener) : process.off(s, listener);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) on ? process.on(signal, listener) : process.off(signal, listener);
   },
   beforeExit: (listener, on) => (on ? process.once('beforeExit', listener) : process.off('beforeExit', listener)),
   exit: (code) => process.exit(code),

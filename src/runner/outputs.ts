@@ -18,7 +18,7 @@ const NAMED = 10;
  * The output's value as the step sets it; `warn` hears, in words scrubbed of every secret, of a
  * value that had to be shortened or left out.
  */
-export function outputValue(name: string, value: string, secrets: Secrets, warn: (m: string) => void): string {
+export function outputValue(name: string, value: string, secrets: Secrets, warn: (message: string) => void): string {
   const clean = SECRET_OUTPUTS.has(name) ? value : secrets.redactOwnOutput(value);
   const say = (m: string): void => warn(secrets.redact(m));
   // A URL output (build-url, download-url) carries a URL that passes the one check, or nothing.
@@ -33,7 +33,7 @@ export function outputValue(name: string, value: string, secrets: Secrets, warn:
  * number stays its digits), in their order, and whole (never cut in the middle). Other text is
  * cut, saying how much more there was.
  */
-export function bounded(name: string, text: string, limit: number, warn: (m: string) => void): string {
+export function bounded(name: string, text: string, limit: number, warn: (message: string) => void): string {
   if (Buffer.byteLength(text) <= limit) return text;
   const parsed = jsonEntries(text);
   if (parsed === undefined) {
@@ -45,13 +45,13 @@ export function bounded(name: string, text: string, limit: number, warn: (m: str
   }
   const { open, close, entries } = parsed;
   // The brackets, each entry, and a comma between two.
-  let bytes = entries.reduce((sum, e) => sum + e.size + 1, 1);
+  let bytes = entries.reduce((sum, entry) => sum + entry.size + 1, 1);
   // Largest first; of two the same size, the later goes first.
   const out = new Set<Entry>();
-  for (const e of [...entries].reverse().sort((a, b) => b.size - a.size)) {
+  for (const entry of [...entries].reverse().sort((a, b) => b.size - a.size)) {
     if (bytes <= limit) break;
-    out.add(e);
-    bytes -= e.size + 1;
+    out.add(entry);
+    bytes -= entry.size + 1;
   }
   const kept = entries.filter((e) => !out.has(e));
   const value = `${open}${kept.map((e) => e.text).join(',')}${close}`;
@@ -67,12 +67,13 @@ export function bounded(name: string, text: string, limit: number, warn: (m: str
 }
 
 /** How many entries the output keeps, in words. */
-const keptWords = (n: number): string => (n === 0 ? 'none is kept' : n === 1 ? 'the other one is kept' : `the other ${n} are kept`);
+const keptWords = (count: number): string =>
+  count === 0 ? 'none is kept' : count === 1 ? 'the other one is kept' : `the other ${count} are kept`;
 
 /** A size in words: bytes under 1 KiB, else KiB with a decimal below 10. */
-function bytesOf(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const kib = n / 1024;
+function bytesOf(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const kib = bytes / 1024;
   return `${kib < 10 ? Math.round(kib * 10) / 10 : Math.round(kib)} KiB`;
 }
 
@@ -96,10 +97,10 @@ function jsonEntries(text: string): { open: string; close: string; entries: Entr
   }
   const isArray = start[1] === '[';
   const pieces = topLevel(text, start[0].length);
-  const entries = pieces.map((piece, i) => ({
+  const entries = pieces.map((piece, index) => ({
     text: piece,
     size: Buffer.byteLength(piece),
-    label: shortened(isArray ? itemLabel(piece, i) : keyOf(piece)),
+    label: shortened(isArray ? itemLabel(piece, index) : keyOf(piece)),
   }));
   return { open: isArray ? '[' : '{', close: isArray ? ']' : '}', entries };
 }
@@ -110,15 +111,15 @@ function topLevel(text: string, from: number): string[] {
   let depth = 0;
   let begin = from;
   for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
+    const char = text[i];
+    if (char === '"') {
       for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '[' || c === '{') depth++;
-    else if ((c === ']' || c === '}') && depth > 0) depth--;
-    else if ((c === ',' && depth === 0) || c === ']' || c === '}') {
+    } else if (char === '[' || char === '{') depth++;
+    else if ((char === ']' || char === '}') && depth > 0) depth--;
+    else if ((char === ',' && depth === 0) || char === ']' || char === '}') {
       const piece = text.slice(begin, i).trim();
       if (piece !== '') pieces.push(piece);
-      if (c !== ',') break;
+      if (char !== ',') break;
       begin = i + 1;
     }
   }
@@ -137,11 +138,11 @@ function keyOf(piece: string): string {
 
 /** An item named for a warning: a string is itself, an object its path or name, anything else its place. */
 function itemLabel(piece: string, index: number): string {
-  const v: unknown = JSON.parse(piece);
-  if (typeof v === 'string') return v;
-  if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
-    for (const key of ['path', 'name', 'id']) if (typeof o[key] === 'string') return o[key];
+  const value: unknown = JSON.parse(piece);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of ['path', 'name', 'id']) if (typeof record[key] === 'string') return record[key];
   }
   return `item ${index + 1}`;
 }

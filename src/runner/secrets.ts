@@ -11,10 +11,10 @@ export function secretForms(value: string): string[] {
     // not percent-encoded
   }
   const forms = new Set<string>();
-  for (const b of bases) {
-    for (const f of [b, encodeURIComponent(b), queryForm(b), new URLSearchParams({ v: b }).toString().slice(2)]) {
-      forms.add(f);
-      forms.add(JSON.stringify(f).slice(1, -1));
+  for (const base of bases) {
+    for (const form of [base, encodeURIComponent(base), queryForm(base), new URLSearchParams({ v: base }).toString().slice(2)]) {
+      forms.add(form);
+      forms.add(JSON.stringify(form).slice(1, -1));
     }
   }
   return [...forms];
@@ -46,11 +46,11 @@ export class Secrets {
    * the build handed over (a variable): masked and scrubbed from what is shown, but not from the
    * action's own outputs, where a word such as `success` is the output's meaning.
    */
-  add(value: string | undefined, o: { own?: boolean } = {}): void {
+  add(value: string | undefined, options: { own?: boolean } = {}): void {
     if (value === undefined || value.length < MIN_SECRET) return;
     for (const form of secretForms(value)) {
       if (form.length < MIN_SECRET) continue;
-      if (o.own !== false) this.#own.add(form);
+      if (options.own !== false) this.#own.add(form);
       if (this.#values.has(form)) continue;
       this.#values.add(form);
       this.#mask(form);
@@ -63,6 +63,21 @@ export class Secrets {
   /** The text with every form of every secret replaced by `***`. */
   redact(text: string): string {
     return replaceAll(text, this.#sorted);
+  }
+
+  /**
+   * Where the text ends in the first part of a secret (one of its forms, cut short): the index
+   * that part starts at, the text's length when it ends in none. A writer given text in pieces
+   * holds that part back until the next piece says whether the secret follows. Read as the text
+   * holds it and as a terminal shows it (see replaceAll): there, control sequences inside the part,
+   * and one begun at its very end, belong to it.
+   */
+  partialAt(text: string): number {
+    const held = partialStart(text, this.#sorted);
+    if (!MAY_HOLD_CONTROLS.test(text)) return held;
+    const open = OPEN_CONTROL.exec(text)?.index ?? text.length;
+    const { shown, at } = shownOf(text.slice(0, open));
+    return Math.min(held, at[partialStart(shown, this.#sorted)] ?? text.length);
   }
 
   /** The text with the step's own secrets replaced by `***`: for the action's outputs. */
@@ -87,6 +102,19 @@ export class Secrets {
     if (this.#ownSorted.length === 0) return text;
     return mapJsonStrings(text, (value) => replaceAll(value, this.#ownSorted));
   }
+}
+
+/**
+ * Where the text's longest end that begins one of the values (longest first) and is shorter than
+ * it starts; the text's length when none does. A value whole at the end is no part: it was replaced.
+ */
+function partialStart(text: string, values: readonly string[]): number {
+  const longest = values[0]?.length ?? 0;
+  for (let size = Math.min(longest - 1, text.length); size >= 1; size--) {
+    const end = text.slice(-size);
+    if (values.some((value) => value.startsWith(end))) return text.length - size;
+  }
+  return text.length;
 }
 
 /** Shorter values are not masked: the runner would blank every such run of characters job-wide. */
@@ -126,8 +154,8 @@ export function mapJsonStrings(text: string, fn: (value: string) => string): str
 
 function stringOf(literal: string): string | undefined {
   try {
-    const v: unknown = JSON.parse(literal);
-    return typeof v === 'string' ? v : undefined;
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
@@ -164,31 +192,41 @@ const MAY_HOLD_CONTROLS = new RegExp(`[${String.fromCharCode(0x1b, 0x9b)}]|${Str
  * colours around it render as they would have.
  */
 function replaceAll(text: string, values: readonly string[]): string {
-  let t = text;
-  for (const v of values) if (t.includes(v)) t = t.split(v).join('***');
-  if (!MAY_HOLD_CONTROLS.test(t)) return t;
-  for (const v of values) t = replaceAcross(t, v);
-  return t;
+  let scrubbed = text;
+  for (const value of values) if (scrubbed.includes(value)) scrubbed = scrubbed.split(value).join('***');
+  if (!MAY_HOLD_CONTROLS.test(scrubbed)) return scrubbed;
+  for (const value of values) scrubbed = replaceAcross(scrubbed, value);
+  return scrubbed;
 }
 
 /** The text as a terminal shows it: without its control sequences. */
 export const withoutControls = (text: string): string => text.replace(CONTROLS, '');
 
-/** The value replaced where it reads whole only once the control sequences are out. */
-function replaceAcross(text: string, value: string): string {
+/** A control sequence begun at the text's end and not yet ended: ESC alone, or a CSI or OSC still open. */
+const OPEN_CONTROL = new RegExp(
+  `(?:${String.fromCharCode(0x1b)}(?:\\[[0-?]*[ -/]*|\\][^${String.fromCharCode(0x07, 0x1b)}]*|[ -/]*)|${String.fromCharCode(0x9b)}[0-?]*[ -/]*)$`,
+);
+
+/** The text as a terminal shows it, and where each character shown is in the text. */
+function shownOf(text: string): { shown: string; at: readonly number[] } {
   let shown = '';
-  /** Where each character of `shown` is in the text. */
   const at: number[] = [];
   let from = 0;
   const keep = (to: number): void => {
     for (let i = from; i < to; i++) at.push(i);
     shown += text.slice(from, to);
   };
-  for (const m of text.matchAll(CONTROLS)) {
-    keep(m.index);
-    from = m.index + m[0].length;
+  for (const match of text.matchAll(CONTROLS)) {
+    keep(match.index);
+    from = match.index + match[0].length;
   }
   keep(text.length);
+  return { shown, at };
+}
+
+/** The value replaced where it reads whole only once the control sequences are out. */
+function replaceAcross(text: string, value: string): string {
+  const { shown, at } = shownOf(text);
   let out = '';
   let kept = 0;
   for (let i = shown.indexOf(value); i !== -1; i = shown.indexOf(value, i + value.length)) {

@@ -24,37 +24,56 @@ export class StreamDefuser {
   /** The text with every command start broken. */
   defuse(text: string): string {
     let out = '';
-    for (const c of text) {
-      if ((c === '[' && this.#hashes >= 2) || (c === ':' && this.#line === 'colon')) {
+    for (const char of text) {
+      if ((char === '[' && this.#hashes >= 2) || (char === ':' && this.#line === 'colon')) {
         out += ZWSP;
         this.#hashes = 0;
         this.#line = 'other';
       }
-      out += c;
-      this.#see(c);
+      out += char;
+      this.#see(char);
     }
     return out;
   }
 
   /** Text written as it is (the action's own command): the state moves on as the runner's would. */
   pass(text: string): string {
-    for (const c of text) this.#see(c);
+    for (const char of text) this.#see(char);
     return text;
   }
 
-  #see(c: string): void {
-    this.#hashes = c === '#' ? this.#hashes + 1 : 0;
-    if (isBreak(c)) this.#line = 'blank';
-    else if (this.#line === 'blank' && c === ':') this.#line = 'colon';
-    else if (this.#line !== 'blank' || !isBlank(c)) this.#line = 'other';
+  #see(char: string): void {
+    this.#hashes = char === '#' ? this.#hashes + 1 : 0;
+    if (isBreak(char)) this.#line = 'blank';
+    else if (this.#line === 'blank' && char === ':') this.#line = 'colon';
+    else if (this.#line !== 'blank' || !isBlank(char)) this.#line = 'other';
   }
 }
 
 type Write = typeof process.stdout.write;
 const GUARDED = Symbol('bkci-guarded');
 
+/** What the writer takes out of the text others write: the step's secrets (runner/secrets.ts). */
+export interface StreamScrub {
+  /** The text with every secret replaced. */
+  redact(text: string): string;
+  /** Where the text ends in the first part of a secret: that part's index, else the text's length. */
+  partialAt(text: string): number;
+}
+
+/** Until the step's secrets are known: nothing to take out, nothing to hold. */
+export const NO_SECRETS: StreamScrub = { redact: (text) => text, partialAt: (text) => text.length };
+
+/**
+ * How long a held part of a secret waits for the write that may complete it: a library writes
+ * one line in pieces within a moment. A stream quiet this long gets the part as it is.
+ */
+export const HOLD_MS = 50;
+
 let ours = 0;
-let scrub: (text: string) => string = (text) => text;
+let scrub: StreamScrub = NO_SECRETS;
+/** The streams that hold a part of a secret back, each with what writes it out. */
+const holding = new Set<() => void>();
 
 /** Runs `write` as the action's own output: its workflow commands reach the runner as written. */
 export function asOwn<T>(write: () => T): T {
@@ -67,8 +86,13 @@ export function asOwn<T>(write: () => T): T {
 }
 
 /** Secrets out of every text that does not come from the action's own writer. */
-export function scrubStreams(fn: (text: string) => string): void {
-  scrub = fn;
+export function scrubStreams(secrets: StreamScrub): void {
+  scrub = secrets;
+}
+
+/** Writes out what every stream holds back: the step ends, or the process exits. */
+export function releaseHeld(): void {
+  for (const release of [...holding]) release();
 }
 
 /**
@@ -78,23 +102,80 @@ export function scrubStreams(fn: (text: string) => string): void {
 export function guardStream(stream: NodeJS.WriteStream): void {
   const current = stream.write as Write & { [GUARDED]?: boolean };
   if (current[GUARDED]) return;
-  const original = current.bind(stream) as (chunk: string, cb?: (e?: Error | null) => void) => boolean;
-  const defuser = new StreamDefuser();
-  // TextDecoder (a global) rather than node:string_decoder, a module more to load at every start.
-  const decoder = new TextDecoder('utf-8');
+  const writer = new GuardedWriter(current.bind(stream) as WriteText);
   const guarded = ((chunk: string | Uint8Array, encoding?: unknown, cb?: unknown): boolean => {
     const done = typeof encoding === 'function' ? encoding : typeof cb === 'function' ? cb : undefined;
-    const text =
-      typeof chunk === 'string'
-        ? typeof encoding === 'string' && encoding !== 'utf8' && encoding !== 'utf-8'
-          ? Buffer.from(chunk, encoding as BufferEncoding).toString('utf8')
-          : chunk
-        : decoder.decode(chunk, { stream: true });
-    const safe = ours > 0 ? defuser.pass(text) : defuser.defuse(scrub(text));
-    return original(safe, done as ((e?: Error | null) => void) | undefined);
+    return writer.write(chunk, typeof encoding === 'string' ? encoding : undefined, done as WriteDone | undefined);
   }) as Write & { [GUARDED]?: boolean };
   guarded[GUARDED] = true;
   stream.write = guarded;
+}
+
+type WriteDone = (error?: Error | null) => void;
+type WriteText = (chunk: string, cb?: WriteDone) => boolean;
+
+/**
+ * One stream's writer. A secret can be cut between two writes, which the runner joins again: so
+ * the end of another's text that may begin a secret is held back, and goes out with the next
+ * write, scrubbed with it, or alone once the stream has been quiet for HOLD_MS.
+ */
+class GuardedWriter {
+  readonly #original: WriteText;
+  readonly #defuser = new StreamDefuser();
+  // TextDecoder (a global) rather than node:string_decoder, a module more to load at every start.
+  readonly #decoder = new TextDecoder('utf-8');
+  /** The end of another's text held back (scrubbed, not yet defused): it may begin a secret. */
+  #held = '';
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(original: WriteText) {
+    this.#original = original;
+  }
+
+  write(chunk: string | Uint8Array, encoding: string | undefined, done: WriteDone | undefined): boolean {
+    const text =
+      typeof chunk === 'string'
+        ? encoding !== undefined && encoding !== 'utf8' && encoding !== 'utf-8'
+          ? Buffer.from(chunk, encoding as BufferEncoding).toString('utf8')
+          : chunk
+        : this.#decoder.decode(chunk, { stream: true });
+    const safe = ours > 0 ? this.#takeHeld() + this.#defuser.pass(text) : this.#settle(text);
+    if (safe !== '') return this.#original(safe, done);
+    // All of it held: the writer is told it was taken, as the stream would.
+    if (done !== undefined) process.nextTick(done);
+    return true;
+  }
+
+  /** Writes out what is held, as it is. */
+  readonly release = (): void => {
+    this.#original(this.#takeHeld());
+  };
+
+  /** Another's text, after what was held: scrubbed whole, and its end held back if it may begin a secret. */
+  #settle(text: string): string {
+    this.#stopHolding();
+    const whole = scrub.redact(this.#held + text);
+    const at = scrub.partialAt(whole);
+    this.#held = whole.slice(at);
+    if (this.#held !== '') {
+      holding.add(this.release);
+      this.#timer = setTimeout(this.release, HOLD_MS);
+    }
+    return this.#defuser.defuse(whole.slice(0, at));
+  }
+
+  /** What was held, defused; nothing is held any more. */
+  #takeHeld(): string {
+    this.#stopHolding();
+    const text = this.#defuser.defuse(this.#held);
+    this.#held = '';
+    return text;
+  }
+
+  #stopHolding(): void {
+    clearTimeout(this.#timer);
+    holding.delete(this.release);
+  }
 }
 
 let handlersInstalled = false;
@@ -108,8 +189,10 @@ export function guardProcessOutput(ownsProcess: boolean): void {
   guardStream(process.stderr);
   if (handlersInstalled || !ownsProcess) return;
   handlersInstalled = true;
-  const fatal = (kind: string, e: unknown): void => {
-    const text = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  // process.exit() runs no timer: what a stream held goes out before the process ends.
+  process.on('exit', releaseHeld);
+  const fatal = (kind: string, error: unknown): void => {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     process.stderr.write(`bk-ci action: ${kind}: ${text}\n`);
     // Past an error nobody caught, nothing the step holds can be trusted: it ends here, failed.
     process.exit(1);

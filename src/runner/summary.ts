@@ -28,13 +28,13 @@ const NO_VALUE = '—';
  * as `␀`-style pictures, long lines cut.
  */
 function codeBlock(lines: string[]): string {
-  const shown = lines.map((l) =>
-    [...cut(l, 500)]
-      .map((c) => {
-        const code = c.charCodeAt(0);
-        if (code === 0x09) return c;
+  const shown = lines.map((line) =>
+    [...cut(line, 500)]
+      .map((char) => {
+        const code = char.charCodeAt(0);
+        if (code === 0x09) return char;
         if (isControl(code)) return String.fromCharCode(code === 0x7f ? 0x2421 : 0x2400 + code);
-        return '\u0085\u2028\u2029'.includes(c) ? ' ' : c;
+        return '\u0085\u2028\u2029'.includes(char) ? ' ' : char;
       })
       .join(''),
   );
@@ -73,8 +73,8 @@ export function linkCell(url: string, scrub: (text: string) => string): string {
 }
 
 /** The job summary as Markdown; every value in it is escaped, and the whole stays under 1 MiB. */
-export function renderSummary(s: SummaryInput): string {
-  const scrub = s.scrub ?? ((text: string) => text);
+export function renderSummary(input: SummaryInput): string {
+  const scrub = input.scrub ?? ((text: string) => text);
   const text = (t: string): string => escapeMarkdown(scrub(t)) || ' ';
   const cell = (c: Cell): string => (typeof c === 'string' ? text(c) : linkCell(c.url, scrub)).trim() || NO_VALUE;
   // Each cell is cut (escapeMarkdown), each table too: a server's list of any length shows its
@@ -87,23 +87,24 @@ export function renderSummary(s: SummaryInput): string {
       ...(rows.length > SUMMARY_ROWS ? [`\n… ${rows.length - SUMMARY_ROWS} more rows not shown (the whole result is in data-file)`] : []),
     ].join('\n');
 
-  const parts = [`### ${s.ok ? '✅' : '❌'} bk-ci ${text(s.operation)}: ${text(s.headline)}`, `Host: ${text(s.host)}`];
-  if (!s.ok && s.error !== undefined) parts.push(failureMarkdown(scrub(s.error)));
+  const parts = [`### ${input.ok ? '✅' : '❌'} bk-ci ${text(input.operation)}: ${text(input.headline)}`, `Host: ${text(input.host)}`];
+  if (!input.ok && input.error !== undefined) parts.push(failureMarkdown(scrub(input.error)));
   const given = (rows: [string, Cell][]): [string, Cell][] =>
     rows.filter(([, value]) => (typeof value === 'string' ? value : value.url).trim() !== '');
   // A two-column table of names and values is labelled by its header; every other section by a heading.
-  if (given(s.asked).length > 0) parts.push(table(['Asked', 'Value'], given(s.asked)));
+  if (given(input.asked).length > 0) parts.push(table(['Asked', 'Value'], given(input.asked)));
   // Every fact in one table, where the first stood: one "Result", never one per block, and no row without a value.
-  const facts = given(s.blocks.flatMap((b) => (b.kind === 'facts' ? b.rows : [])));
+  const facts = given(input.blocks.flatMap((b) => (b.kind === 'facts' ? b.rows : [])));
   let factsShown = false;
-  for (const b of s.blocks) {
-    if (b.kind === 'facts') {
+  for (const block of input.blocks) {
+    if (block.kind === 'facts') {
       if (!factsShown && facts.length > 0) parts.push(table(['Result', 'Value'], facts));
       factsShown = true;
-    } else if (b.kind === 'table') parts.push(`#### ${text(b.title)}\n\n${table(b.headers, b.rows)}`);
+    } else if (block.kind === 'table') parts.push(`#### ${text(block.title)}\n\n${table(block.headers, block.rows)}`);
     // A terminal's control sequences (colours) would show as `␛[32m`: taken out.
-    else if (b.kind === 'lines') parts.push(`#### ${text(b.title)}\n\n${codeBlock(b.lines.map((l) => scrub(withoutControls(l))))}`);
-    else parts.push(text(b.text));
+    else if (block.kind === 'lines')
+      parts.push(`#### ${text(block.title)}\n\n${codeBlock(block.lines.map((l) => scrub(withoutControls(l))))}`);
+    else parts.push(text(block.text));
   }
   const md = `${parts.join('\n\n')}\n`;
   if (Buffer.byteLength(md) <= SUMMARY_LIMIT) return md;

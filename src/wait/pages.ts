@@ -32,7 +32,7 @@ export interface PagesOptions<T> {
 }
 
 /** What was read: every item, each once, and why the list may be incomplete when it may be. */
-export interface Listed<T> {
+export interface PagedList<T> {
   items: T[];
   /** "the build's artifacts may be incomplete: …", with the failure behind it when a page failed. */
   incomplete?: { said: string; cause?: unknown } | undefined;
@@ -46,9 +46,9 @@ export const PAGE_PACE_MS = 200;
  * the server says there is more **and** the page brought something not seen before (a server that
  * repeats a page, or ignores where to start, would otherwise be asked until a bound runs out).
  */
-export function nextPage(p: { more: boolean; fresh: number }): 'next' | 'end' | 'stalled' {
-  if (!p.more) return 'end';
-  return p.fresh === 0 ? 'stalled' : 'next';
+export function nextPage({ more, fresh }: { more: boolean; fresh: number }): 'next' | 'end' | 'stalled' {
+  if (!more) return 'end';
+  return fresh === 0 ? 'stalled' : 'next';
 }
 
 /**
@@ -57,38 +57,38 @@ export function nextPage(p: { more: boolean; fresh: number }): 'next' | 'end' | 
  * `page`), a list past `maxItems`, or a page that fails after others were read ends it with what
  * was seen and why it may be incomplete. The first page's failure, and a cancel, are thrown.
  */
-export async function readPages<T>(o: PagesOptions<T>): Promise<Listed<T>> {
+export async function readPages<T>(options: PagesOptions<T>): Promise<PagedList<T>> {
   const items: T[] = [];
   const seen = new Set<string>();
-  const incomplete = (why: string, cause?: unknown): Listed<T> => ({
+  const incomplete = (why: string, cause?: unknown): PagedList<T> => ({
     items,
-    incomplete: { said: `${o.what} may be incomplete: ${why}; ${items.length} read`, ...(cause === undefined ? {} : { cause }) },
+    incomplete: { said: `${options.what} may be incomplete: ${why}; ${items.length} read`, ...(cause === undefined ? {} : { cause }) },
   });
   for (let page = 1; ; page++) {
     if (page > 1)
-      await o.clock.sleep(o.paceMs, o.signal).catch(() => {
+      await options.clock.sleep(options.paceMs, options.signal).catch(() => {
         throw new CancelledError();
       });
     let got: Page<T>;
     try {
-      got = await o.read(page);
-    } catch (e) {
-      if (page === 1 || e instanceof CancelledError) throw e;
-      return incomplete(`page ${page} could not be read (${errorMessage(e)})`, e);
+      got = await options.read(page);
+    } catch (error) {
+      if (page === 1 || error instanceof CancelledError) throw error;
+      return incomplete(`page ${page} could not be read (${errorMessage(error)})`, error);
     }
     let fresh = 0;
     for (const item of got.items) {
-      const key = o.key(item);
+      const key = options.key(item);
       if (seen.has(key)) continue;
-      if (items.length >= o.maxItems)
-        return incomplete(`it holds more than ${o.maxItems} items (${page} pages read), more than the action reads`);
+      if (items.length >= options.maxItems)
+        return incomplete(`it holds more than ${options.maxItems} items (${page} pages read), more than the action reads`);
       seen.add(key);
       items.push(item);
       fresh++;
     }
     const total = got.total;
-    const step = nextPage({ more: got.items.length >= o.pageSize && !(typeof total === 'number' && items.length >= total), fresh });
-    if (step === 'end' || page === o.maxPages) return { items };
+    const step = nextPage({ more: got.items.length >= options.pageSize && !(typeof total === 'number' && items.length >= total), fresh });
+    if (step === 'end' || page === options.maxPages) return { items };
     if (step === 'stalled')
       return incomplete(
         `page ${page} brought nothing that earlier pages had not (${got.items.length} items seen before), so the server ignores "page"; stopped after ${page} requests`,

@@ -66,15 +66,15 @@ export interface PollOptions {
 export type PollEnd = 'done' | 'failed' | 'read-once' | 'timeout';
 
 /** A failure that a later poll may not meet: an overloaded or restarting gateway, a dropped connection. */
-export function isTransient(e: unknown): boolean {
-  if (e instanceof HttpError) return e.status >= 500 || e.status === 429 || e.status === 423;
-  return (e instanceof NetworkError && !e.permanent) || e instanceof RequestTimeoutError || e instanceof BudgetSpentError;
+export function isTransient(error: unknown): boolean {
+  if (error instanceof HttpError) return error.status >= 500 || error.status === 429 || error.status === 423;
+  return (error instanceof NetworkError && !error.permanent) || error instanceof RequestTimeoutError || error instanceof BudgetSpentError;
 }
 
-const reasonOf = (e: unknown): string =>
-  e instanceof HttpError
-    ? `bk-ci answered HTTP ${e.status}`
-    : e instanceof RequestTimeoutError
+const reasonOf = (error: unknown): string =>
+  error instanceof HttpError
+    ? `bk-ci answered HTTP ${error.status}`
+    : error instanceof RequestTimeoutError
       ? 'bk-ci did not answer in time'
       : 'the connection failed';
 
@@ -85,11 +85,11 @@ const reasonOf = (e: unknown): string =>
  * heartbeat says what is happening, and only the deadline ends it. Cancellation throws
  * CancelledError; any other failure is thrown as it is.
  */
-export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progress<T>): Promise<PollEnd> {
-  const { clock, log } = o;
-  const deadline = o.start + o.timeoutMs;
-  const heartbeatMs = o.heartbeatMs ?? 30_000;
-  const elapsed = (): string => formatElapsed(clock.now() - o.start);
+export async function poll<T>(watch: Watch<T>, options: PollOptions, progress: Progress<T>): Promise<PollEnd> {
+  const { clock, log } = options;
+  const deadline = options.start + options.timeoutMs;
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+  const elapsed = (): string => formatElapsed(clock.now() - options.start);
   let lastLine = clock.now();
   for (;;) {
     const pollAt = clock.now();
@@ -98,16 +98,16 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
     let notBefore = 0;
     try {
       value = await watch.read();
-    } catch (e) {
-      if (e instanceof DeadlineError) return 'timeout';
+    } catch (cause) {
+      if (cause instanceof DeadlineError) return 'timeout';
       // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
-      if (!(e instanceof CancelledError)) progress.polls++;
-      if (!o.wait || !isTransient(e)) throw e;
-      const after = e instanceof HttpError ? parseRetryAfter(e.retryAfter, clock.now()) : undefined;
+      if (!(cause instanceof CancelledError)) progress.polls++;
+      if (!options.wait || !isTransient(cause)) throw cause;
+      const after = cause instanceof HttpError ? parseRetryAfter(cause.retryAfter, clock.now()) : undefined;
       if (after !== undefined) notBefore = clock.now() + after;
-      const error = e instanceof Error ? e.message : String(e);
+      const error = cause instanceof Error ? cause.message : String(cause);
       if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
-      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(e), error };
+      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(cause), error };
     }
     if (value !== undefined) {
       progress.polls++;
@@ -126,36 +126,36 @@ export async function poll<T>(watch: Watch<T>, o: PollOptions, progress: Progres
       }
       const verdict = watch.verdict(value);
       // What rides on the poll is over when the next poll is due.
-      await watch.follow?.afterRead(value, Math.min(pollAt + o.intervalMs, deadline));
+      await watch.follow?.afterRead(value, Math.min(pollAt + options.intervalMs, deadline));
       if (verdict !== 'waiting') {
-        if (watch.follow !== undefined) await settle(watch.follow, verdict, o);
+        if (watch.follow !== undefined) await settle(watch.follow, verdict, options);
         return verdict;
       }
-      if (!o.wait) return 'read-once';
+      if (!options.wait) return 'read-once';
     }
     if (pollAt >= deadline) return 'timeout';
     if (clock.now() - lastLine >= heartbeatMs) {
-      const t = progress.trouble;
-      const failing = t === undefined ? '' : `; ${t.reason} for ${formatElapsed(clock.now() - t.since)}`;
+      const trouble = progress.trouble;
+      const failing = trouble === undefined ? '' : `; ${trouble.reason} for ${formatElapsed(clock.now() - trouble.since)}`;
       log.info(`still ${waitingOn(watch, progress)} after ${elapsed()}, ${countOf(progress.polls, 'poll')}${failing}`);
       lastLine = clock.now();
     }
     // A poll the server asked not to get before the deadline is not sent: the wait ends there.
     if (notBefore > deadline) return 'timeout';
-    const next = Math.max(Math.min(pollAt + o.intervalMs, deadline), notBefore);
-    await clock.sleep(Math.max(0, next - clock.now()), o.signal).catch(() => {
+    const next = Math.max(Math.min(pollAt + options.intervalMs, deadline), notBefore);
+    await clock.sleep(Math.max(0, next - clock.now()), options.signal).catch(() => {
       throw new CancelledError();
     });
   }
 }
 
 /** Reading on after the end, a pause between reads, until the follower has it all, its time is up or a cancel. */
-async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', o: PollOptions): Promise<void> {
-  const pause = Math.min(o.intervalMs, SETTLE_MS);
-  const until = o.clock.now() + follow.settleMs;
-  while (follow.pending(end) && o.clock.now() + pause <= until && !o.signal.aborted) {
+async function settle<T>(follow: Follower<T>, end: 'done' | 'failed', options: PollOptions): Promise<void> {
+  const pause = Math.min(options.intervalMs, SETTLE_MS);
+  const until = options.clock.now() + follow.settleMs;
+  while (follow.pending(end) && options.clock.now() + pause <= until && !options.signal.aborted) {
     try {
-      await o.clock.sleep(pause, o.signal);
+      await options.clock.sleep(pause, options.signal);
     } catch {
       return;
     }
@@ -171,8 +171,10 @@ function waitingOn<T>(watch: Watch<T>, progress: Progress<T>): string {
 
 /** What the trouble at the deadline was, for the timeout message; empty when there was none. */
 export function troubleNote<T>(progress: Progress<T>, now: number): string {
-  const t = progress.trouble;
-  return t === undefined ? '' : ` The polls of the last ${formatElapsed(now - t.since)} failed; the last one: ${t.error}.`;
+  const trouble = progress.trouble;
+  return trouble === undefined
+    ? ''
+    : ` The polls of the last ${formatElapsed(now - trouble.since)} failed; the last one: ${trouble.error}.`;
 }
 
 /** The summary's table of status changes, when there were any. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
+import { parseJsonOrYaml } from '../../src/inputs/json-yaml.ts';
 import { guardStream } from '../../src/runner/streams.ts';
 import { runStep, type StepResult, useInstalledAction } from '../support/dist-runner.ts';
 import { failedWith } from '../support/expect-step.ts';

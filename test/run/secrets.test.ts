@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeTransport } from '../../src/http/node-transport.ts';
+import type { Transport } from '../../src/http/transport.ts';
 import { type StepResult, unescapeData } from '../support/dist-runner.ts';
 import { cleanupRuns, runInProcess } from '../support/in-process.ts';
 import { worldForTest } from '../support/world.ts';
@@ -87,6 +89,37 @@ describe.each(['bkci', 'spec'] as const)('no secret is shown, %s flavour', (flav
           .map(([, v]) => v),
       ])
         expect(earlyMasks).toContain(secret);
+    }
+  });
+});
+
+describe('what other code writes, in pieces', () => {
+  it('a secret cut between two writes to a stream never reaches the runner whole, and the rest of the text does', async () => {
+    const { emu, clock, accessToken } = await worldForTest();
+    const cut = Math.floor(accessToken.length / 2);
+    const http = nodeTransport({ keepAliveMs: 1000 });
+    // A library that logs each request it sends, in two writes (as a stream piped in chunks would).
+    const chatty: Transport = (req) => {
+      process.stderr.write(`debug: sending ${accessToken.slice(0, cut)}`);
+      process.stderr.write(`${accessToken.slice(cut)} now\n`);
+      process.stdout.write(`progress: ${accessToken.slice(0, cut)}`);
+      process.stdout.write(`${accessToken.slice(cut)}`);
+      return http.transport(req);
+    };
+    try {
+      const r = await runInProcess({
+        clock,
+        transport: chatty,
+        inputs: { operation: 'get-project', 'base-url': emu.url, 'access-token': accessToken, 'user-id': 'alice', 'project-id': 'demo' },
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      // The runner reads each stream as one text, the writes joined.
+      expect(r.stderr).toContain('debug: sending *** now\n');
+      expect(r.stderr).not.toContain(accessToken);
+      expect(r.stdout).toContain('progress: ***');
+      expect(r.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(accessToken);
+    } finally {
+      http.close();
     }
   });
 });

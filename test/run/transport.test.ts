@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyTooLargeError, fetchTransport, nodeTransport, type Transport } from '../../src/http/transport.ts';
+import { nodeTransport } from '../../src/http/node-transport.ts';
+import { fetchTransport } from '../../src/http/proxy-transport.ts';
+import { BodyTooLargeError, type Transport } from '../../src/http/transport.ts';
 import { DataFile } from '../../src/runner/data-output.ts';
 
 let server: Server;

@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../../src/base/clock.ts';
 import type { Log } from '../../src/base/log.ts';
 import type { BkciApi } from '../../src/bkci/client.ts';
 import { connect } from '../../src/bkci/connect.ts';
-import { nodeTransport } from '../../src/http/transport.ts';
+import { nodeTransport } from '../../src/http/node-transport.ts';
 import type { BuildContext } from '../../src/pipeline/build.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 

@@ -489,8 +489,13 @@ class Reader {
       const method = x.expression.name.text;
       const [f] = x.arguments;
       // A list made from another: what its function returns for each item (the item a hole), or the items kept.
-      if ((method === 'map' || method === 'flatMap') && f !== undefined && (ts.isArrowFunction(f) || ts.isFunctionExpression(f)))
-        return union(...this.#returns(f).map((r) => (method === 'map' ? this.#texts(r, fresh(), depth) : this.#items(r, fresh(), depth))));
+      const fns = (method === 'map' || method === 'flatMap') && f !== undefined ? this.#functionValue(f) : [];
+      if (fns.length > 0)
+        return union(
+          ...fns
+            .flatMap((fn) => this.#returns(fn))
+            .map((r) => (method === 'map' ? this.#texts(r, fresh(), depth) : this.#items(r, fresh(), depth))),
+        );
       if (['filter', 'slice', 'sort', 'concat', 'reverse'].includes(method)) return this.#items(x.expression.expression, env, depth);
     }
     if (ts.isCallExpression(x)) {
@@ -555,14 +560,17 @@ class Reader {
     if (decl === undefined || !this.#inSources(decl)) return [];
     if (isFunctionLike(decl)) return decl.body === undefined ? [] : [decl];
     if (!ts.isPropertySignature(decl) && !ts.isMethodSignature(decl) && !ts.isPropertyDeclaration(decl)) return [];
-    return (this.#setters().get(decl) ?? []).flatMap((v): (ts.SignatureDeclaration & { body?: ts.Node })[] => {
-      const f = unwrap(v);
-      if (ts.isArrowFunction(f) || ts.isFunctionExpression(f)) return [f];
-      const d = ts.isIdentifier(f) ? this.#declaration(f) : undefined;
-      if (d !== undefined && ts.isFunctionDeclaration(d) && d.body !== undefined) return [d];
-      const init = d !== undefined && ts.isVariableDeclaration(d) && d.initializer !== undefined ? unwrap(d.initializer) : undefined;
-      return init !== undefined && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? [init] : [];
-    });
+    return (this.#setters().get(decl) ?? []).flatMap((v) => this.#functionValue(v));
+  }
+
+  /** The function an expression holds: written there (`(m) => …`), or named (`settingProblem`, a function or a constant arrow). */
+  #functionValue(v: ts.Expression): (ts.SignatureDeclaration & { body?: ts.Node })[] {
+    const f = unwrap(v);
+    if (ts.isArrowFunction(f) || ts.isFunctionExpression(f)) return [f];
+    const d = ts.isIdentifier(f) ? this.#declaration(f) : undefined;
+    if (d !== undefined && ts.isFunctionDeclaration(d) && d.body !== undefined) return [d];
+    const init = d !== undefined && ts.isVariableDeclaration(d) && d.initializer !== undefined ? unwrap(d.initializer) : undefined;
+    return init !== undefined && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) ? [init] : [];
   }
 
   /** What a function returns: its expression body, or every `return` of its own (not of functions inside it). */

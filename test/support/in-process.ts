@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../src/base/clock.ts';
 import type { Transport } from '../../src/http/transport.ts';
 import { run } from '../../src/main.ts';
+import { releaseHeld } from '../../src/runner/streams.ts';
 import { parseOutputFile, readActionYml, type StepResult, unescapeData } from './dist-runner.ts';
 import type { World } from './world.ts';
 
@@ -82,6 +83,8 @@ export async function runInProcess(o: InProcessOptions): Promise<StepResult> {
     });
   } finally {
     await o.after?.();
+    // What the writer held back of a late write (it may have begun a secret) is captured too.
+    releaseHeld();
     process.stdout.write = write.stdout;
     process.stderr.write = write.stderr;
     for (const [k, v] of Object.entries(saved)) {

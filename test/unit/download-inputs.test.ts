@@ -3,7 +3,7 @@
 // the step sees end.
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/base/errors.ts';
-import { prepareStep } from '../../src/operations/registry.ts';
+import { prepareStep } from '../../src/operations/prepare-step.ts';
 
 const BASE = { 'base-url': 'https://devops.example.com', 'bk-token': 'ticket', 'project-id': 'demo', 'build-id': 'b-1' };
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CALLBACK_EVENTS as EMULATED_EVENTS } from '../../emulator/callbacks.ts';
 import { CALLBACK_EVENTS, REGIONS } from '../../src/bkci/events.ts';
-import { splitList, suggest } from '../../src/inputs/fields.ts';
+import { splitList } from '../../src/inputs/fields.ts';
+import { suggest } from '../../src/inputs/suggest.ts';
 
 describe('splitList', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readError } from '../../src/bkci/error-body.ts';
 import type { Gateway } from '../../src/bkci/routes.ts';
-import { readError } from '../../src/bkci/wire.ts';
 
 const gatewayBody = (code: number, codeName: string) =>
   JSON.stringify({ code, code_name: codeName, message: 'm', result: false, data: null });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/base/errors.ts';
-import { prepareStep, SECRET_INPUT_NAMES, type Step } from '../../src/operations/registry.ts';
+import { prepareStep, type Step } from '../../src/operations/prepare-step.ts';
+import { SECRET_INPUT_NAMES } from '../../src/operations/registry.ts';
 
 const BASE = {
   operation: 'get-project',

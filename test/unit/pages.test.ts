@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/base/errors.ts';
-import { type Listed, type Page, readPages } from '../../src/wait/pages.ts';
+import { type Page, type PagedList, readPages } from '../../src/wait/pages.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 
 const PAGE_SIZE = 10;
@@ -60,7 +60,7 @@ async function read(list: number[], b: Behaviour, o: { maxPages?: number; fail?:
   const answer = server(list, b);
   let requests = 0;
   const times: number[] = [];
-  const result: Listed<number> | Error = await readPages({
+  const result: PagedList<number> | Error = await readPages({
     read: async (page: number) => {
       requests++;
       times.push(clock.now());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeForUpdate, projectFields } from '../../src/bkci/projects.ts';
-import { parseJsonOrYaml } from '../../src/inputs/fields.ts';
+import { parseJsonOrYaml } from '../../src/inputs/json-yaml.ts';
 
 /** ProjectVO as bk-ci returns it: ids as strings, nulls, logoAddr instead of logoAddress. */
 const VO = {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from '../../src/base/duration.ts';
+import { redactUrl } from '../../src/bkci/redact-url.ts';
 import { pathSegment } from '../../src/bkci/routes.ts';
-import { redactUrl } from '../../src/bkci/wire.ts';
 
 describe('properties', () => {
   it('parseDuration adds up its parts, largest unit first', () => {

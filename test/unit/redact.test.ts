@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readError, redactUrl, unwrap } from '../../src/bkci/wire.ts';
+import { readError } from '../../src/bkci/error-body.ts';
+import { redactUrl } from '../../src/bkci/redact-url.ts';
+import { unwrap } from '../../src/bkci/result.ts';
 import { Secrets } from '../../src/runner/secrets.ts';
 
 describe('redactUrl', () => {
@@ -78,6 +80,38 @@ describe('Secrets', () => {
     s.add(undefined);
     s.add('ab');
     expect(masked).toEqual([]);
+  });
+});
+
+describe('where a text ends in the first part of a secret (a writer holds it back)', () => {
+  const ESC = '\u001b';
+  it.each([
+    ['no secret known', [], 'abc', 3],
+    ['an empty text', ['abcdefgh'], '', 0],
+    ['none begun', ['abcdefgh'], 'hello', 5],
+    ['a part after other text', ['abcdefgh'], 'x abc', 2],
+    ['all but its last character, the whole text', ['abcdefgh'], 'abcdefg', 0],
+    ['all but its last character, after one more', ['abcdefgh'], 'xabcdefg', 1],
+    ['none: the whole of it ends the text (redact takes it)', ['abcdefgh'], 'x abcdefgh', 10],
+    ['none: the text is the whole of it', ['abcdefgh'], 'abcdefgh', 8],
+    ['its first character', ['abcdefgh'], 'x a', 2],
+    ['the longest end that begins it', ['abcdefgh'], 'abab', 2],
+    ['the part that begins any of them', ['abcdefgh', 'wxyz1234'], 'a wxy', 2],
+    ['a form of it: percent-encoded', ['tok+en/12'], 'url tok%2Ben', 4],
+    ['colours inside the part', ['abcdefgh'], `x ab${ESC}[1mcd`, 2],
+    ['colours before the part stay out of it', ['abcdefgh'], `x ${ESC}[0mabc`, 6],
+    ['colours after the part', ['abcdefgh'], `abc${ESC}[0m`, 0],
+    ['a control sequence begun at the end: CSI', ['abcdefgh'], `x abc${ESC}[1`, 2],
+    ['a control sequence begun at the end: ESC alone', ['abcdefgh'], `x abc${ESC}`, 2],
+    ['a control sequence begun at the end: OSC', ['abcdefgh'], `x abc${ESC}]8;;https://h/`, 2],
+    ['a control sequence begun at the end with no part before it', ['abcdefgh'], `x ${ESC}[`, 4],
+    ['colours quoted as JSON writes them', ['abcdefgh'], 'x ab\\u001b[1mcd', 2],
+    ['as the text holds it, where a control sequence would take its first letter', ['sabcdefg'], `x${ESC}[sab`, 3],
+    ['a CSI in its one-byte form', ['abcdefgh'], 'x ab\u009b1mc', 2],
+  ])('%s', (_, values, text, at) => {
+    const s = new Secrets(() => undefined);
+    for (const v of values) s.add(v);
+    expect(s.partialAt(text)).toBe(at);
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { asOwn, guardStream, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Secrets, withoutControls } from '../../src/runner/secrets.ts';
+import { asOwn, guardStream, HOLD_MS, NO_SECRETS, releaseHeld, StreamDefuser, scrubStreams } from '../../src/runner/streams.ts';
 import { RunnerReader, runnerCommands } from '../support/runner-commands.ts';
 
 const ZWSP = /\u200b/g;
@@ -82,6 +83,8 @@ describe('the writer for both streams', () => {
 });
 
 describe('a guarded stream', () => {
+  // Workers are shared between files: a step run before may have left its secrets with the writer.
+  beforeEach(() => scrubStreams(NO_SECRETS));
   const sink: string[] = [];
   const fake = { write: (chunk: string | Uint8Array): boolean => sink.push(String(chunk)) > 0 } as unknown as NodeJS.WriteStream;
   afterEach(() => {
@@ -99,6 +102,21 @@ describe('a guarded stream', () => {
     const reader = new RunnerReader().read(sink.join(''), 'stderr');
     expect(reader.commands.map((c) => c.name)).toEqual(['add-mask']);
     expect(reader.stopped).toBe(false);
+  });
+
+  it('gives a character cut between two writes whole, and a string as it was written (Node encodes it)', () => {
+    const seen: string[] = [];
+    const stream = { write: (chunk: string): boolean => seen.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    const bytes = Buffer.from('é ✓');
+    for (let at = 0; at < bytes.length; at++) stream.write(bytes.subarray(at, at + 1));
+    expect(seen.join('')).toBe('é ✓');
+    // A lone surrogate, which no UTF-8 holds: the writer does not encode text, the stream does.
+    seen.length = 0;
+    stream.write('a\ud800');
+    stream.write('b\ud800', 'utf8');
+    stream.write('c\ud800', 'utf-8');
+    expect(seen).toEqual(['a\ud800', 'b\ud800', 'c\ud800']);
   });
 
   it('is guarded once, however often it is asked', () => {
@@ -130,13 +148,184 @@ describe('a guarded stream', () => {
   it('scrubs secrets out of what others write, never out of the action’s own commands', () => {
     const stream = { write: (chunk: string): boolean => sink.push(chunk) > 0 } as unknown as NodeJS.WriteStream;
     guardStream(stream);
-    scrubStreams((text) => text.replaceAll('s3cret', '***'));
+    scrubStreams({ redact: (text) => text.replaceAll('s3cret', '***'), partialAt: (text) => text.length });
     try {
       stream.write('warning: s3cret\n');
       asOwn(() => stream.write('::add-mask::s3cret\n'));
     } finally {
-      scrubStreams((text) => text);
+      scrubStreams(NO_SECRETS);
     }
     expect(sink).toEqual(['warning: ***\n', '::add-mask::s3cret\n']);
+  });
+});
+
+describe('a secret cut between writes', () => {
+  const SECRET = 's3cret-Value';
+  /** One whose forms differ (percent-encoded, form-encoded): each may be cut. */
+  const OTHER = 'k+y/Value=9';
+  const sink: string[] = [];
+  const secrets = new Secrets(() => undefined);
+  secrets.add(SECRET);
+  secrets.add(OTHER);
+  /** A fresh stream behind the writer, with the secrets above as the step's. */
+  const guarded = (): NodeJS.WriteStream => {
+    const stream = {
+      write: (chunk: string, cb?: () => void): boolean => {
+        cb?.();
+        return sink.push(chunk) > 0;
+      },
+    } as unknown as NodeJS.WriteStream;
+    guardStream(stream);
+    scrubStreams(secrets);
+    return stream;
+  };
+  afterEach(() => {
+    releaseHeld();
+    scrubStreams(NO_SECRETS);
+    sink.length = 0;
+    vi.useRealTimers();
+  });
+
+  it('is scrubbed as the runner reads it, the two writes joined', () => {
+    const stream = guarded();
+    stream.write('token: s3cr');
+    stream.write('et-Value, and more\n');
+    expect(sink.join('')).toBe('token: ***, and more\n');
+    // What could not begin the secret went out at once; only its first part waited.
+    expect(sink).toEqual(['token: ', '***, and more\n']);
+  });
+
+  it('in three writes, and as bytes cut inside the writes', () => {
+    const stream = guarded();
+    const bytes = Buffer.from(`x ${SECRET} y`);
+    for (const [from, to] of [
+      [0, 4],
+      [4, 9],
+      [9, bytes.length],
+    ] as const)
+      stream.write(bytes.subarray(from, to));
+    expect(sink.join('')).toBe('x *** y');
+  });
+
+  it('a held part that was not a secret goes out as it was, with the next write', () => {
+    const stream = guarded();
+    stream.write('a s3c');
+    stream.write('ond b');
+    expect(sink).toEqual(['a ', 's3cond b']);
+  });
+
+  it('a held part goes out before the action’s own text, in its place', () => {
+    const stream = guarded();
+    stream.write('::warning::s3cr');
+    asOwn(() => stream.write('::add-mask::x\n'));
+    expect(sink).toEqual([':\u200b:warning::', 's3cr::add-mask::x\n']);
+  });
+
+  it(`a stream quiet for ${HOLD_MS} ms gets the held part as it is`, () => {
+    vi.useFakeTimers();
+    const stream = guarded();
+    stream.write('a s3');
+    stream.write('cr');
+    vi.advanceTimersByTime(HOLD_MS - 1);
+    expect(sink).toEqual(['a ']);
+    vi.advanceTimersByTime(1);
+    expect(sink).toEqual(['a ', 's3cr']);
+    // Written out once, and nothing held any more.
+    stream.write('et-Value');
+    expect(sink).toEqual(['a ', 's3cr', 'et-Value']);
+  });
+
+  it(`the ${HOLD_MS} ms count from the last write, and nothing is written when nothing is held`, () => {
+    vi.useFakeTimers();
+    const stream = guarded();
+    stream.write('a s3');
+    vi.advanceTimersByTime(HOLD_MS - 10);
+    stream.write('cr');
+    vi.advanceTimersByTime(HOLD_MS - 10);
+    expect(sink).toEqual(['a ']);
+    vi.advanceTimersByTime(10);
+    expect(sink).toEqual(['a ', 's3cr']);
+    stream.write('done\n');
+    vi.advanceTimersByTime(HOLD_MS * 2);
+    releaseHeld();
+    expect(sink).toEqual(['a ', 's3cr', 'done\n']);
+  });
+
+  it('once the action’s own text has taken the held part, no timer or step end writes it again', () => {
+    vi.useFakeTimers();
+    const stream = guarded();
+    stream.write('x s3c');
+    asOwn(() => stream.write('::debug::y\n'));
+    vi.advanceTimersByTime(HOLD_MS * 2);
+    releaseHeld();
+    expect(sink).toEqual(['x ', 's3c::debug::y\n']);
+  });
+
+  it('a write held whole is taken: the writer is told to go on (true), not to wait for a drain', () => {
+    const stream = guarded();
+    expect(stream.write('s3c')).toBe(true);
+    expect(sink).toEqual([]);
+  });
+
+  it('the step’s end writes out what every stream holds', () => {
+    const stream = guarded();
+    const calls: string[] = [];
+    stream.write('s3c', () => calls.push('taken'));
+    expect(sink).toEqual([]);
+    releaseHeld();
+    expect(sink).toEqual(['s3c']);
+    releaseHeld();
+    expect(sink).toEqual(['s3c']);
+    return new Promise<void>((resolve) => process.nextTick(resolve)).then(() => expect(calls).toEqual(['taken']));
+  });
+
+  /** The text cut into writes at `cuts` through a fresh guarded stream, and what the runner reads. */
+  const written = (text: string, cuts: number[]): string => {
+    sink.length = 0;
+    const stream = guarded();
+    const at = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b);
+    for (const [i, from] of [0, ...at].entries()) stream.write(text.slice(from, at[i] ?? text.length));
+    releaseHeld();
+    return sink.join('').replace(ZWSP, '');
+  };
+  const cuts = fc.array(fc.nat(80), { maxLength: 8 });
+
+  it('however the text is cut into writes, the runner reads it as it would be scrubbed whole', () => {
+    const part = fc.oneof(
+      fc.constantFrom(SECRET, SECRET.slice(0, 5), SECRET.slice(3), 's3', OTHER, encodeURIComponent(OTHER), 'k%2By%2', '\n', ' '),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), cuts, (parts, at) => {
+        const text = parts.join('');
+        expect(written(text, at)).toBe(secrets.redact(text).replace(ZWSP, ''));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('with colours inside the secret or cut between writes, it never shows the secret', () => {
+    const part = fc.oneof(
+      fc.constantFrom(
+        SECRET,
+        SECRET.slice(0, 5),
+        SECRET.slice(3),
+        's3c\u001b[1mret-Val\u001b[0mue',
+        '\u001b[',
+        '\u001b[0m',
+        '\u001b',
+        OTHER,
+        'k+y\u001b[0m/Val',
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), cuts, (parts, at) => {
+        const out = written(parts.join(''), at);
+        expect(secrets.redact(out)).toBe(out);
+        for (const secret of [SECRET, OTHER]) expect(withoutControls(out)).not.toContain(secret);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

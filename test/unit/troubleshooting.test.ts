@@ -233,7 +233,7 @@ describe("the README's first hour quotes what the code says", () => {
 });
 
 describe('a message added without a row fails', () => {
-  // src/base/ as it is, and a new file that warns through a table, a helper and its caller's argument, and throws.
+  // src/base/ as it is, and a new file that warns through a table, a helper and its caller's argument, a function named to map, and throws.
   const found = codeMessages(ROOT, {
     files: ['src/base/errors.ts', 'src/base/log.ts'],
     extra: { 'src/pipeline/unlisted-message.ts': readFileSync(join(ROOT, 'test', 'support', 'unlisted-message.ts.txt'), 'utf8') },
@@ -241,15 +241,18 @@ describe('a message added without a row fails', () => {
 
   it('finds the new message through its table, its helper and its caller, and says it has no row', () => {
     expect(withoutRow(found, quotes)).toEqual([
-      'warning src/pipeline/unlisted-message.ts:11: flux check: the flux capacitor is low; the build goes on',
-      'warning src/pipeline/unlisted-message.ts:11: flux check: the flux capacitor is gone; the build goes on',
-      'warning src/pipeline/unlisted-message.ts:11: flux check: …; the build goes on',
-      'error src/pipeline/unlisted-message.ts:16: the capacitor … is unknown',
+      'warning src/pipeline/unlisted-message.ts:12: flux check: the flux capacitor is low; the build goes on',
+      'warning src/pipeline/unlisted-message.ts:12: flux check: the flux capacitor is gone; the build goes on',
+      'warning src/pipeline/unlisted-message.ts:12: flux check: …; the build goes on',
+      'error src/pipeline/unlisted-message.ts:17: the capacitor … is unknown',
+      'warning src/pipeline/unlisted-message.ts:23: the capacitor … needs 1.21 gigawatts',
     ]);
   });
 
   it('is quiet once the page has a row for it', () => {
-    const more = quotesOf('| warning `flux check: …; the build goes on` | x | y |\n| `the capacitor … is unknown` | x | y |');
+    const more = quotesOf(
+      '| warning `flux check: …; the build goes on` | x | y |\n| `the capacitor … is unknown` | x | y |\n| warning `the capacitor … needs 1.21 gigawatts` | x | y |',
+    );
     expect(withoutRow(found, [...quotes, ...more])).toEqual([]);
   });
 });
