@@ -67,7 +67,7 @@ export class LogFollower<T> implements Follower<T> {
   readonly settleMs = SETTLE_BUDGET_MS;
   readonly #o: FollowOptions;
   readonly #printer: LogPrinter;
-  #tail = new LogTail(HOLD);
+  #tail: LogTail | undefined;
   #executeCount: number | undefined;
   #problem: string | undefined;
   #warned = false;
@@ -105,12 +105,12 @@ export class LogFollower<T> implements Follower<T> {
   async settle(_end?: 'done' | 'failed', until?: number): Promise<void> {
     this.#settleReads++;
     const fresh = await this.#read(until, true);
-    this.#quiet = fresh === 0 && !this.#tail.holding ? this.#quiet + 1 : 0;
+    this.#quiet = fresh === 0 && this.#tail?.holding !== true ? this.#quiet + 1 : 0;
   }
 
   /** Releases what waits above a gap (reading is over) and says what was read. */
   finish(): LogRead {
-    this.#printer.print(this.#tail.ready({ atPoll: false, now: this.#o.clock.now(), final: true }));
+    this.#printer.print(this.#tail?.ready({ atPoll: false, now: this.#o.clock.now(), final: true }) ?? []);
     return { lines: this.#lines, tails: this.#printer.tails(), cut: this.#printer.cut(), problem: this.#problem };
   }
 
@@ -118,21 +118,17 @@ export class LogFollower<T> implements Follower<T> {
   async #read(until: number | undefined, afterEnd = false): Promise<number | undefined> {
     if (this.#gone || this.#o.signal.aborted) return undefined;
     const count = this.#o.executeCount();
-    if (this.#executeCount !== undefined && count !== this.#executeCount) {
-      this.#tail = new LogTail(HOLD);
-      this.#printer.newRun();
-    }
-    this.#executeCount = count;
+    const tail = this.#tailOf(count);
     let fresh = 0;
     for (let page = 0; page < PAGES_PER_READ && !this.#o.signal.aborted; page++) {
       let got: TailPage;
       try {
-        got = await this.#page(this.#tail.start(page === 0), count, until);
+        got = await this.#page(tail.start(page === 0), count, until);
       } catch (e) {
         this.#trouble(e, afterEnd);
         break;
       }
-      const verdict = this.#tail.take(got);
+      const verdict = tail.take(got);
       this.#none = got.status === 2;
       if (verdict.kind === 'gone') {
         this.#say(`${verdict.reason}: its lines cannot be read; the build's status decides`);
@@ -150,10 +146,22 @@ export class LogFollower<T> implements Follower<T> {
         this.#o.log.debug('build log: bk-ci says it has more, but its page brought no new line; read again at the next poll');
       if (step !== 'next') break;
     }
-    const ready = this.#tail.ready({ atPoll: true, now: this.#o.clock.now() });
+    const ready = tail.ready({ atPoll: true, now: this.#o.clock.now() });
     this.#lines += ready.length;
     this.#printer.print(ready);
     return fresh;
+  }
+
+  /**
+   * The cursor of the run read now: a new run (a retry) starts a new one, whose lines are numbered
+   * on from the runs before it, so the gap below its first line is none to wait for.
+   */
+  #tailOf(executeCount: number): LogTail {
+    if (this.#tail !== undefined && executeCount === this.#executeCount) return this.#tail;
+    if (this.#tail !== undefined) this.#printer.newRun();
+    this.#executeCount = executeCount;
+    this.#tail = new LogTail({ ...HOLD, from: executeCount > 1 ? 'first-read' : 1 });
+    return this.#tail;
   }
 
   async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {

@@ -35,6 +35,12 @@ export interface TailOptions {
   holdPolls: number;
   /** …and for at least how long (bk-ci makes new lines searchable every 3 s). */
   holdMs: number;
+  /**
+   * Where the run's lines begin: 1 for a build's first run; `'first-read'` for a later run (a
+   * retry), whose lines go on from the numbers of the runs before it, which this run's reads never
+   * bring: the lowest line of the first read that brings any is its first (see docs/bkci/logs.md).
+   */
+  from?: number | 'first-read';
 }
 
 /**
@@ -43,8 +49,8 @@ export interface TailOptions {
  * was seen again is dropped). `take()` files a page; `ready()` hands out the lines that can be
  * printed, in order. A line above a gap waits `holdPolls` polls and `holdMs` from when it was
  * first seen; then every gap below it is given up at once (debug lines, which the query leaves
- * out, leave gaps that never fill; so do a retried build's earlier runs): gaps are not waited on
- * one after another. Releasing costs a sort of what is held, never a scan per gap.
+ * out, leave gaps that never fill): gaps are not waited on one after another. Releasing costs a
+ * sort of what is held, never a scan per gap.
  */
 export class LogTail {
   readonly #o: TailOptions;
@@ -61,9 +67,13 @@ export class LogTail {
   #unstamped = 0;
   #polls = 0;
   #read = 0;
+  /** The run's first line is not known yet: the first read that brings lines says it. */
+  #fromFirstRead: boolean;
 
   constructor(options: TailOptions) {
     this.#o = options;
+    this.#fromFirstRead = options.from === 'first-read';
+    if (typeof options.from === 'number') this.#next = this.#cursor = options.from;
   }
 
   /** Lines read in all (each once). */
@@ -87,6 +97,10 @@ export class LogTail {
     if (page.status === 2) return { kind: 'retry', reason: 'no log yet (bk-ci log status 2)' };
     if (page.status !== 0 && page.status !== 1)
       return { kind: 'retry', reason: `bk-ci's log search failed (log status ${page.status}); read again at the next poll` };
+    if (this.#fromFirstRead && page.lines.length > 0) {
+      this.#fromFirstRead = false;
+      this.#next = Math.min(...page.lines.map((line) => line.lineNo));
+    }
     let fresh = 0;
     for (const line of page.lines) {
       if (line.lineNo < this.#next || this.#held.has(line.lineNo)) continue;

@@ -121,10 +121,10 @@ export function describeBuild(headline: string, build: BuildAtEnd): Outcome<Buil
     ...table(
       'Errors',
       ['Task', 'Code', 'Message'],
-      (last?.errorInfoList ?? []).map((e) => [
-        e.taskName ?? '',
-        e.errorCode === undefined || e.errorCode === null ? '' : String(e.errorCode),
-        e.errorMsg ?? '',
+      (last?.errorInfoList ?? []).map((error) => [
+        error.taskName ?? '',
+        error.errorCode === undefined || error.errorCode === null ? '' : String(error.errorCode),
+        error.errorMsg ?? '',
       ]),
     ),
   ];

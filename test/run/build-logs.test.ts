@@ -305,6 +305,11 @@ describe('a retried build', () => {
       { step: 'test › unit', text: 'run 2 done' },
     ]);
     expect(await logFile(r)).toEqual(['[build › compile] run 2 compiled', '[test › unit] run 2 tests passed', '[test › unit] run 2 done']);
+    // Live: run 2's lines are numbered on from run 1's, and the numbers below them are no gap to wait on.
+    const out = r.stdout.split('\n');
+    const ended = out.findIndex((line) => /: SUCCEED$/.test(line));
+    expect(ended, r.stdout).toBeGreaterThan(0);
+    expect(out.findIndex((line) => line.endsWith('run 2 compiled'))).toBeLessThan(ended);
     expect(r.summary).toMatch(/^\| Run \| 2 \(retried\) \|$/m);
     // The model is read at the first poll, before the log: run 1's lines are never asked for.
     expect(logRequests().length).toBeGreaterThan(0);

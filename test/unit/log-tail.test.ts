@@ -21,11 +21,13 @@ interface Script {
   pageSize?: number;
   /** The log query's status at a poll, instead of lines. */
   status?: Record<number, number>;
+  /** Where the run's lines begin (a retried run: found by its first read). */
+  from?: number | 'first-read';
 }
 
 /** Polls the scripted service; says what was released at each poll and where each read started. */
 function follow(s: Script) {
-  const tail = new LogTail({ holdPolls: 2, holdMs: 2000 });
+  const tail = new LogTail({ holdPolls: 2, holdMs: 2000, ...(s.from === undefined ? {} : { from: s.from }) });
   const released: number[][] = [];
   const starts: number[][] = [];
   for (let poll = 0; poll < s.polls; poll++) {
@@ -115,10 +117,33 @@ describe('the log tail', () => {
       [[1], [3], [3]],
     ],
     [
-      "a retried build's run starts where the first left off (one counter per build): held two polls, then printed",
-      { lines: seq(501, 503), polls: 4 },
-      [[], [], [501, 502, 503], []],
-      [[1], [1], [1], [504]],
+      "a retried build's run starts where the first left off (one counter per build): printed as it comes, nothing waited on below it",
+      { lines: [...seq(501, 503), ...seq(504, 505, { visibleAt: 1 })], polls: 3, from: 'first-read' },
+      [[501, 502, 503], [504, 505], []],
+      [[1], [504], [506]],
+    ],
+    [
+      'a retried run with no log yet (status 2), then its lines: the first read that brings any says where it begins',
+      {
+        lines: [...seq(501, 502, { visibleAt: 1 }), { lineNo: 503, ts: 503, visibleAt: 2 }, ...seq(504, 505, { visibleAt: 1 })],
+        polls: 3,
+        status: { 0: 2 },
+        from: 'first-read',
+      },
+      [[], [501, 502], [503, 504, 505]],
+      [[1], [1], [503]],
+    ],
+    [
+      "a retried run's line found after its first read, below it, is left out as a gap given up; the rest once, in order",
+      { lines: [{ lineNo: 501, ts: 501, visibleAt: 1 }, ...seq(502, 504)], polls: 2, from: 'first-read' },
+      [[502, 503, 504], []],
+      [[1], [505]],
+    ],
+    [
+      'a first run read from where it is known to begin: a gap below it is waited on as any other',
+      { lines: seq(3, 4), polls: 3, from: 1 },
+      [[], [], [3, 4]],
+      [[1], [1], [1]],
     ],
   ] as const)('%s', (_, script, released, starts) => {
     const r = follow(script as Script);
