@@ -6,7 +6,12 @@ import { BUILD_MSG, BUILD_RETRY, BUILD_START, BUILD_STOP } from '../bkci/builds.
 import { checkProblems, startBuildInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import { type Build, buildOf, historyUrl } from '../pipeline/build.ts';
-import { CancelledBeforeStartError, MayHaveStartedError, NotStartedError } from '../pipeline/build-failures.ts';
+import {
+  CancelledBeforeStartError,
+  MayHaveStartedError,
+  NotStartedError,
+  RetryMayHaveBeenAppliedError,
+} from '../pipeline/build-failures.ts';
 import { BUILD_OUTPUTS, type BuildOutput, CHECK_OUTPUTS, type CheckOutput } from '../pipeline/build-outputs.ts';
 import { notApplied, stopCancelled } from '../pipeline/cancelled-write.ts';
 import { describeUnread } from '../pipeline/outcome.ts';
@@ -98,6 +103,9 @@ async function continued(task: StartBuildTask, ctx: Context, step: StartStep, fo
       ctx,
     );
   } catch (e) {
+    // A retry whose answer was lost names its build, and `rerun` is not said: it may have been retried.
+    if (e instanceof RetryMayHaveBeenAppliedError)
+      throw notApplied(e, 're-run: the retry may have been applied', buildOf({ ...pipeline, id: e.build.id }), ctx);
     // Nothing continued; a retry cancelled in flight carries its own outcome.
     throw notApplied(e, 're-run: nothing continued', buildOf({ ...pipeline, id: '' }), ctx, { rerun: 'none' });
   }

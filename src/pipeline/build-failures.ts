@@ -3,7 +3,7 @@
 // never sent, cancelled before it was), or it may have been (its answer lost, and the build could
 // not be told): never "may have" when it cannot have. The operations tell them apart by class.
 import { ActionError, errorMessage, factsOf, ServerSaidError, statusOf } from '../base/errors.ts';
-import { startProblem } from '../bkci/builds.ts';
+import { type BuildRef, startProblem } from '../bkci/builds.ts';
 
 /** The start's outcome is unknown and no build could be told for its own: it may exist all the same. */
 export class MayHaveStartedError extends ActionError {
@@ -52,7 +52,12 @@ export class RetryNotSentError extends ActionError {
   override name = 'RetryNotSentError';
 }
 
-/** The retry's outcome is unknown: it may have been applied. */
+/** The retry's outcome is unknown: it may have been applied, to `build`. */
 export class RetryMayHaveBeenAppliedError extends ActionError {
   override name = 'RetryMayHaveBeenAppliedError';
+  readonly build: BuildRef;
+  constructor(message: string, build: BuildRef, options: { status?: number | undefined; cause?: unknown }) {
+    super(message, options);
+    this.build = build;
+  }
 }

@@ -165,6 +165,7 @@ async function afterLostAnswer(build: BuildRef, ctx: RetryContext, before: numbe
         ? `the build still showed run ${before} ${formatElapsed(ctx.clock.now() - began)} later`
         : `reading the build failed (${errorMessage(last)})`
     }. It is not sent again${cancelled ? ', and nothing was stopped' : ''}: look at the build in bk-ci before retrying it once more`,
+    build,
     { status: lost instanceof ActionError ? lost.status : undefined, cause: lost },
   );
 }

@@ -154,11 +154,15 @@ describe('the retry is never sent twice', () => {
 
   it('its answer lost and the build still shows run 1: the step says the retry may have been applied, and does not send it again', async () => {
     pipeline(FLAKY);
-    await start(1);
+    const first = await start(1);
     w.emu.faults.add({ method: 'POST', pattern: /build_retry$/, fault: { kind: 'reset' } });
     const second = await start(2);
     failedWith(second, /the retry may have been applied: the answer to build_retry of b-\w+ was lost .* It is not sent again/);
     expect(w.emu.requests({ path: 'build_retry' })).toHaveLength(1);
+    // The build it may have retried is named; `rerun` says nothing it does not know (not "none").
+    expect(second.outputs['build-id']).toBe(first.outputs['build-id']);
+    expect(second.outputs.rerun).toBeUndefined();
+    expect(second.summary).toMatch(/re-run: the retry may have been applied/);
   });
 
   it("the old run's FAILED right after the retry never ends the new run's wait", async () => {
