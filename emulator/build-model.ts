@@ -16,10 +16,10 @@ export const reviewParamSchema = z
     options: z.array(z.object({ key: z.string(), value: z.string() }).strict()).optional(),
   })
   .strict();
-export type ReviewParam = z.infer<typeof reviewParamSchema>;
+type ReviewParam = z.infer<typeof reviewParamSchema>;
 
 /** A step as the seed gives it: a name, or its fields; `reviewers` makes it a manual-review step. */
-export const stepSeedSchema = z.union([
+const stepSeedSchema = z.union([
   z.string().min(1),
   z
     .object({
@@ -56,7 +56,7 @@ export interface StepLayout {
   containerId: string;
 }
 
-export interface JobLayout {
+interface JobLayout {
   id: string;
   containerHashId: string;
   jobId: string | null;

@@ -29,7 +29,7 @@ export interface Build {
 }
 
 /** A decision on a stage's review group. */
-export interface StageDecision {
+interface StageDecision {
   kind: 'stage';
   phase: number;
   group: number;
@@ -54,7 +54,7 @@ export interface StepDecision {
   effectiveAt: number;
 }
 
-export type Decision = StageDecision | StepDecision;
+type Decision = StageDecision | StepDecision;
 
 /**
  * Where a run starts, as build_retry's taskId, failedContainer and skip name it: the whole build,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What the emulator does instead of answering normally. */
-export const faultSchema = z.discriminatedUnion('kind', [
+const faultSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('status'),
     status: z.number().int().min(100).max(599),

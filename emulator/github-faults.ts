@@ -4,7 +4,7 @@
 // body), `times` times.
 import { z } from 'zod';
 
-export const DOCS = 'https://docs.github.com/rest/checks/runs';
+const DOCS = 'https://docs.github.com/rest/checks/runs';
 
 export const faultBody = z
   .object({

@@ -10,7 +10,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 const DESCRIPTION = '@octokit/openapi/generated/api.github.com.deref.json';
 
 /** The operations whose bodies are checked, by GitHub's operationId. */
-export const CHECKED = {
+const CHECKED = {
   'checks/create': ['/repos/{owner}/{repo}/check-runs', 'post'],
   'checks/update': ['/repos/{owner}/{repo}/check-runs/{check_run_id}', 'patch'],
 } as const;

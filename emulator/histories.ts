@@ -45,7 +45,7 @@ export const BUILD_STATUSES = new Set([
 ]);
 
 /** MySQL's `LIKE '%needle%'` with its default escape (backslash) and a case-insensitive collation. */
-export function sqlContains(haystack: string, needle: string): boolean {
+function sqlContains(haystack: string, needle: string): boolean {
   const literal = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   let pattern = '';
   for (let at = 0; at < needle.length; at++) {

@@ -29,7 +29,7 @@ const lineTiming = {
   lagMs: z.number().int().min(0).default(0),
 };
 
-export const logLineSchema = z
+const logLineSchema = z
   .object({
     /** ms after build_start the agent writes it: its timestamp. After the build's end is allowed. */
     at: z.number().int().min(0),
@@ -44,7 +44,7 @@ export const logLineSchema = z
   .strict();
 
 /** Many lines spread evenly over [fromMs, toMs): `{i}` in `text` is the line's 1-based index in this generator. */
-export const logGeneratorSchema = z
+const logGeneratorSchema = z
   .object({
     count: z.number().int().min(1).max(MAX_GENERATED),
     fromMs: z.number().int().min(0).default(0),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { allSteps, jobSeedSchema, layout, reviewParamSchema } from './build-model.ts';
 import { logScriptSchema } from './log-script.ts';
 
-export const reviewGroupSchema = z
+const reviewGroupSchema = z
   .object({
     name: z.string().min(1),
     reviewers: z.array(z.string().min(1)).min(1),
@@ -56,7 +56,7 @@ const materialSchema = z
  * (set from the start), or `{value, at}` set `at` ms after build_start (a step's output is written
  * when the step completes).
  */
-export const variablesSeedSchema = z.record(
+const variablesSeedSchema = z.record(
   z.string().min(1),
   z.union([z.string(), z.object({ value: z.string(), at: z.number().int().min(0) }).strict()]),
 );
@@ -65,7 +65,7 @@ export const variablesSeedSchema = z.record(
  * A file a build archives (listed with artifactories/file_info, emulator/artifacts.ts): to the
  * pipeline repository (its path is relative to the build) or the custom one.
  */
-export const artifactSeedSchema = z
+const artifactSeedSchema = z
   .object({
     /** PIPELINE: relative to the build (`app/app.ipa`); CUSTOM_DIR: the path in the custom repository. */
     path: z

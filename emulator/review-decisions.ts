@@ -20,7 +20,7 @@ export const reviewBody = z
   .strict();
 
 /** What the build waits for now: a stage review's pending group or a manual-review step. */
-export function waitingReview(
+function waitingReview(
   builds: BuildWorld,
   build: Build,
 ): { kind: 'stage'; phase: number; group: number } | { kind: 'step'; phase: number } | undefined {

@@ -19,7 +19,7 @@ export const json = (status: number, value: unknown, headers?: Record<string, st
   ...(headers === undefined ? {} : { headers }),
 });
 
-export const text = (status: number, body: string): Reply => ({ status, body, contentType: 'text/plain' });
+const text = (status: number, body: string): Reply => ({ status, body, contentType: 'text/plain' });
 
 export const html = (status: number, title: string): Reply => ({
   status,

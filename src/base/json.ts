@@ -44,10 +44,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Nesting the action reads: deeper JSON is refused as too deep (readers and writers recurse). */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /** How deep the JSON text nests its arrays and objects (strings skipped), counted up to just past the limit. */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
   for (let i = 0; i < text.length && deepest <= MAX_JSON_DEPTH; i++) {

@@ -2,7 +2,7 @@
  * A URL the action carries (a build's page, an artifact's or a download's link): shown as a link
  * when it passes the one URL check (src/base/url.ts), else as text. Text is never made a link.
  */
-export interface Link {
+interface Link {
   url: string;
 }
 

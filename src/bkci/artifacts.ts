@@ -10,7 +10,7 @@ export const FILE_INFO = onBoth('GET', 'v4/projects/{projectId}/artifactories/fi
 export const USER_DOWNLOAD_URL = onBoth('GET', 'v4/projects/{projectId}/artifactories/user_download_url');
 
 /** FileInfo: what the action reads of it. */
-export const fileInfo = z.looseObject({
+const fileInfo = z.looseObject({
   name: z.string(),
   fullPath: z.string(),
   size: z.number().nullish(),
@@ -20,10 +20,10 @@ export const fileInfo = z.looseObject({
 export type FileInfo = z.infer<typeof fileInfo>;
 
 /** Page<FileInfo>: its counts are not trusted (bk-repo), only how many records came. */
-export const fileInfoPage = z.looseObject({ records: z.array(fileInfo).nullish() });
+const fileInfoPage = z.looseObject({ records: z.array(fileInfo).nullish() });
 
 /** Url{url, url2}. */
-export const downloadUrl = z.looseObject({ url: z.string().nullish(), url2: z.string().nullish() });
+const downloadUrl = z.looseObject({ url: z.string().nullish(), url2: z.string().nullish() });
 
 const PAGE_SIZE = 100;
 /** Files listed at most. */

@@ -31,7 +31,7 @@ const buildParameter = z.looseObject({
 export type BuildParameter = z.infer<typeof buildParameter>;
 
 /** A row of build_histories: what finds a build again, and what proves whose it is (its starter, its start parameters). */
-export const historyPage = z.looseObject({
+const historyPage = z.looseObject({
   count: z.number().nullish(),
   page: z.number().nullish(),
   pageSize: z.number().nullish(),

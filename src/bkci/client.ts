@@ -15,7 +15,7 @@ import { type ApiType, type Endpoint, type Gateway, type PathParams, resolvePath
 import { describeTokenProblem, tokenProblem } from './token-problems.ts';
 import type { TokenSource } from './tokens.ts';
 
-export type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
+type Query = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** How the call is sent when the job is cancelled or an answer is wanted soon: as the HTTP request says (src/http/caller.ts). */
 interface RequestSpec extends Pick<CallRequest, 'detached' | 'survivesCancel' | 'once'> {

@@ -95,7 +95,7 @@ export function connect(options: ConnectOptions): Connection {
  * and one user credential: the login ticket, a gateway access token, or just a user name (which
  * the gateway does not verify). With an app the calls are app-state (`apigw-app`).
  */
-export function gatewayAuthorization(settings: ConnectionSettings): { header: string; type: ApiType } {
+function gatewayAuthorization(settings: ConnectionSettings): { header: string; type: ApiType } {
   const auth: Record<string, string> = {};
   const app = settings.appCode !== undefined && settings.appSecret !== undefined;
   if (app) Object.assign(auth, { bk_app_code: settings.appCode, bk_app_secret: settings.appSecret });

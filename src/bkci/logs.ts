@@ -10,7 +10,7 @@ export const LOG_AFTER = onBoth('GET', 'v4/projects/{projectId}/logs/after_line_
 export const LOG_STATUS = { succeed: 0, empty: 1, clean: 2, closed: 3, fail: 999 } as const;
 
 /** LogLine: the ES implementation sends "" for what it does not know; null is read the same. */
-export const logLine = z.looseObject({
+const logLine = z.looseObject({
   lineNo: z.number().int(),
   timestamp: z.number().nullish(),
   message: z.string().nullish(),
@@ -23,7 +23,7 @@ export const logLine = z.looseObject({
 export type BkciLogLine = z.infer<typeof logLine>;
 
 /** QueryLogs. */
-export const queryLogs = z.looseObject({
+const queryLogs = z.looseObject({
   status: z.number().int().nullish(),
   hasMore: z.boolean().nullish(),
   finished: z.boolean().nullish(),

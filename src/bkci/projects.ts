@@ -150,7 +150,7 @@ const projectFieldsRead = () => ({
   approvalStatus: z.number().nullish(),
 });
 /** ProjectVO: the fields this action reads are checked, the rest passed through to `data`. */
-export const projectVO = z.lazy(() => z.looseObject(projectFieldsRead()));
+const projectVO = z.lazy(() => z.looseObject(projectFieldsRead()));
 export type Project = z.infer<typeof projectVO>;
 
 /**

@@ -8,7 +8,7 @@ import { onBoth } from './routes.ts';
 export const BUILD_VARIABLES = onBoth('POST', 'v4/projects/{projectId}/build_variables', 'read');
 
 /** build_variables: name → value, "" for a name the build does not have. */
-export const buildVariables = z.record(z.string(), z.string().nullable());
+const buildVariables = z.record(z.string(), z.string().nullable());
 
 /** The values of the variables named, name → value as bk-ci holds them, raw (V1): "" for a name the build does not have (V3). */
 export async function readVariables(api: Calls, build: BuildRef, names: readonly string[]): Promise<Record<string, string>> {

@@ -53,7 +53,7 @@ export interface DownloadContext {
 }
 
 /** Files at once. */
-export const PARALLEL = 4;
+const PARALLEL = 4;
 const USER_AGENT = 'bkci-action/0.1';
 
 /** Lists, chooses and downloads the build's files; never throws for a file, says it (DownloadResult.problem). */

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Bytes of body between two collections. */
-export const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
+const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 
 type Gc = (options?: { type?: 'major' | 'minor'; execution?: 'sync' | 'async' }) => void;
 let gc: Gc | undefined;

@@ -5,9 +5,9 @@ import type { Log } from '../base/log.ts';
 import { formatSize } from '../base/size.ts';
 
 /** Downloads smaller than this say nothing while they run. */
-export const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
+const PROGRESS_FROM_BYTES = 8 * 1024 * 1024;
 /** The least time between two lines. */
-export const PROGRESS_EVERY_MS = 10_000;
+const PROGRESS_EVERY_MS = 10_000;
 
 export class Progress {
   readonly #total: number;

@@ -10,7 +10,7 @@ import type { LeftOut, Plan, PlannedFile } from './plan.ts';
 import type { TransferResult } from './transfer.ts';
 
 /** One entry of the `downloaded` output. */
-export interface DownloadEntry {
+interface DownloadEntry {
   name: string;
   /** bk-ci's path. */
   path: string;
@@ -52,7 +52,7 @@ export interface DownloadResult {
 const NAMED = 20;
 
 /** The sentence of a download without bk-token that bk-ci refused. */
-export const NEEDS_TICKET =
+const NEEDS_TICKET =
   'bk-ci serves artifact files only to a logged-in BlueKing session; set bk-token (the bk_token login cookie) to download. access-token and app-code/app-secret can list artifacts and return links, not files';
 
 /** What a 401 or 403 means, from who refused and what was sent to it. */

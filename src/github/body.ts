@@ -7,7 +7,7 @@ import { MESSAGE_LIMIT, markdown, type Part, plainLine, type Scrub } from './tex
 import type { CheckView } from './view.ts';
 
 /** Compiler messages as annotations, and the sentence that counts them (annotations.ts). */
-export interface Notes {
+interface Notes {
   annotations: readonly object[];
   said?: string | undefined;
 }

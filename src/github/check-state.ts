@@ -15,7 +15,7 @@ export const FINAL_BUDGET_MS = 15_000;
 /** After the job's cancel, what GitHub gets: the runner's backstop ends the step 1.8 s after the signal. */
 export const CANCEL_WINDOW_MS = 1_500;
 /** The last update is sent at most this often (the first once the build ended, then once a cadence later). */
-export const FINAL_ATTEMPTS = 2;
+const FINAL_ATTEMPTS = 2;
 
 /** What GitHub shows of a check run, as far as telling whose it is goes. */
 export interface RunSeen {

@@ -9,7 +9,7 @@ import { collapse, cut } from '../base/text.ts';
 import type { Scrub } from './text.ts';
 
 /** How long one request to GitHub may take: a slow GitHub must not hold the build's wait. */
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * forbidden, auth, refused: GitHub will not take the check from this token; invalid: it refused a

@@ -17,7 +17,7 @@ export const MESSAGE_LIMIT = 2000;
 export type Scrub = (text: string) => string;
 
 /** A piece of a line: text, text in bold, or text shown as code (an id, a code: copied as it is). */
-export type Span = string | { strong: string } | { code: string };
+type Span = string | { strong: string } | { code: string };
 
 /** A table cell: text, or pieces. */
 export type Cell = string | readonly Span[];

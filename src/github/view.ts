@@ -46,8 +46,7 @@ export const CHECK_CONCLUSION: Record<Conclusion, CheckConclusion | undefined> =
 const QUEUED = new Set(['QUEUE', 'QUEUE_CACHE']);
 
 /** "Build #12 (run 2)": what a title starts with. */
-export const buildTitle = (l: Label): string =>
-  `Build ${l.num ? `#${l.num}` : l.id}${l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : ''}`;
+const buildTitle = (l: Label): string => `Build ${l.num ? `#${l.num}` : l.id}${l.run !== undefined && l.run > 1 ? ` (run ${l.run})` : ''}`;
 
 /** The summary's first line: the build, its id as code, what it is doing; then a re-run's words. */
 function headLines(label: Label, doing: string): Part[] {

@@ -92,7 +92,7 @@ export interface SideBudget {
  * Timers fire a little late: a poll scheduled for the deadline itself still goes out. Past this,
  * no request starts, so a step overruns its timeout by at most one request-timeout.
  */
-export const START_SLACK_MS = 250;
+const START_SLACK_MS = 250;
 
 /** HTTP with per-attempt timeouts, the retry policy, cancellation, and failures turned into typed errors. */
 export class HttpCaller {
@@ -202,4 +202,4 @@ export class HttpCaller {
   }
 }
 
-export const stripQuery = (url: string): string => url.split('?')[0] ?? url;
+const stripQuery = (url: string): string => url.split('?')[0] ?? url;

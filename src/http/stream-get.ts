@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { proxyConfigured } from './proxy-transport.ts';
 
-export interface StreamRequest {
+interface StreamRequest {
   url: string;
   /** Every header sent: nothing is added but what HTTP needs (host, connection). */
   headers: Record<string, string>;
@@ -63,7 +63,7 @@ export function nodeStreamClient(sockets: number): StreamClient {
 }
 
 /** undici's request through the proxy the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
-export async function proxyStreamClient(sockets: number): Promise<StreamClient> {
+async function proxyStreamClient(sockets: number): Promise<StreamClient> {
   const { EnvHttpProxyAgent, request } = await import('undici');
   const agent = new EnvHttpProxyAgent({ connections: sockets });
   return {

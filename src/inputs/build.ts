@@ -6,14 +6,14 @@ import { isHttpUrl } from '../base/url.ts';
 import { downloadInputs } from './download.ts';
 import { bool, oneOf, segment, splitList, textMapping } from './fields.ts';
 
-export const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
+const pipelineIdInput = z.string().regex(/^p-[\w-]+$/, 'pipeline-id must be a pipeline id, p-…');
 const buildIdInput = z.string().regex(/^b-[\w-]+$/, 'build-id must be a build id, b-…');
 
 /** bk-ci reads at most this many variables at once (PipelineBuildFacadeService.getBuildVarsByNames). */
-export const MAX_VARIABLES = 50;
+const MAX_VARIABLES = 50;
 
 /** `variables`: names separated by commas and/or new lines, each once, at most 50. */
-export const variablesInput = z.string().transform((text, ctx) => {
+const variablesInput = z.string().transform((text, ctx) => {
   const names = splitList(text);
   const bad = names.filter(hasSpaceOrControl);
   if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `variables: ${JSON.stringify(bad[0])} is not a variable name` });
@@ -23,7 +23,7 @@ export const variablesInput = z.string().transform((text, ctx) => {
 });
 
 /** `mask-variables`: names whose value is masked, commas and/or new lines; `*` for all. */
-export const maskVariablesInput = z.string().transform((text, ctx) => {
+const maskVariablesInput = z.string().transform((text, ctx) => {
   const names = splitList(text);
   const bad = names.filter(hasSpaceOrControl);
   if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `mask-variables: ${JSON.stringify(bad[0])} is not a variable name` });
@@ -34,7 +34,7 @@ export const maskVariablesInput = z.string().transform((text, ctx) => {
  * The inputs that say how a build is followed and what is shown of it: for start-build,
  * build-status and review-build (the registry's BUILD_SHOWN).
  */
-export const followInputs = {
+const followInputs = {
   wait: bool('wait').default(true),
   'console-url': z
     .string()
@@ -56,7 +56,7 @@ const GITHUB_TOKEN_DEFAULT = '${{ github.token }}';
  * The inputs that mirror the build as a GitHub check run on the commit: for start-build and
  * build-status (the registry's BUILD_CHECKED). github-token is a secret, masked at once.
  */
-export const checkInputs = {
+const checkInputs = {
   check: bool('check').default(false),
   'check-name': z
     .string()
@@ -74,7 +74,7 @@ export const checkProblems = (task: { check: boolean; 'github-token': string }):
     : [];
 
 /** The inputs that name a build this step did not start: for build-status and review-build. */
-export const givenBuildInputs = {
+const givenBuildInputs = {
   'project-id': segment('project-id'),
   'build-id': buildIdInput,
   'pipeline-id': pipelineIdInput.optional(),

@@ -19,7 +19,7 @@ function unknownField(name: string): string {
 }
 
 /** `project`: project fields as a JSON object or a YAML mapping; each problem names its field. */
-export const projectInput = z.lazy(() =>
+const projectInput = z.lazy(() =>
   mapping('project').transform((value, ctx) => {
     const known = knownFields();
     const unknown = Object.keys(value).filter((k) => !known.includes(k));

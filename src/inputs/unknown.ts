@@ -6,7 +6,7 @@ import { distance, looseName, suggest } from './suggest.ts';
 const PREFIX = 'INPUT_';
 
 /** The variable the runner sets for an input: upper case, spaces as `_`, hyphens kept (as @actions/core's getInput reads it). */
-export const inputVariable = (name: string): string => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
+const inputVariable = (name: string): string => `${PREFIX}${name.replace(/ /g, '_').toUpperCase()}`;
 
 export interface UnknownInputs {
   /** Each unknown name, with the nearest known one when one is near. */

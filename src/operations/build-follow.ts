@@ -30,7 +30,7 @@ export type FollowTask = ReportInputs &
   } & (CheckTask | { check?: undefined });
 
 /** How this build is followed, beside what the inputs say. */
-export interface FollowHow {
+interface FollowHow {
   /** Stop it when the job is cancelled: only a build (or a run) this step started. */
   stopOnCancel: boolean;
   /** The run a retry just asked for: no end counts before it shows. */

@@ -1,12 +1,8 @@
-import type { z } from '../base/schema.ts';
 import { buildStatusInputs, checkProblems } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import { FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { followGivenBuild, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } from './given-build.ts';
 import { defineOperation, waitRow } from './operation.ts';
-
-/** The inputs as parsed: what the run gets. */
-export type BuildStatusTask = z.output<typeof buildStatusInputs>;
 
 /** Reads a build this step did not start, once or until it ends. It never stops the build. */
 export default defineOperation({

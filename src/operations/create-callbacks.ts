@@ -2,8 +2,17 @@ import type { Clock } from '../base/clock.ts';
 import { ActionError, errorMessage, factsOf, OperationError, PagingError, ServerSaidError, statusOf } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
-import { CALLBACK_DELETE, CALLBACKS_BATCH, CALLBACKS_LIST, callbackPage, callbackResult } from '../bkci/callbacks.ts';
+import type { z } from '../base/schema.ts';
+import {
+  CALLBACK_DELETE,
+  CALLBACKS_BATCH,
+  CALLBACKS_LIST,
+  type CallbackRow,
+  type callbackResult,
+  deleteCallback,
+  readCallbackPage,
+  registerCallbacks,
+} from '../bkci/callbacks.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { callbackInputs } from '../inputs/callbacks.ts';
 import { PAGE_PACE_MS, readPages } from '../wait/pages.ts';
@@ -11,8 +20,6 @@ import { defineOperation } from './operation.ts';
 
 const OUTPUTS = ['success-events', 'failure-events', 'reenabled-events', 'removed-events'] as const;
 type CallbackOutput = (typeof OUTPUTS)[number];
-
-type Row = { id: string; url: string; event: string; enable: boolean };
 
 const PAGE_SIZE = 100;
 
@@ -40,24 +47,13 @@ const MAX_CALLBACKS = 20_000;
  * Every callback of the project, each once, all pages, paced. A list that may be incomplete is a
  * failure: a disabled callback it misses would stay disabled.
  */
-async function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<Row[]> {
+async function listAll(api: BkciApi, projectId: string, clock: Clock, signal: AbortSignal): Promise<CallbackRow[]> {
   const listed = await readPages({
     read: async (page) => {
-      const reply = await api
-        .call({
-          endpoint: CALLBACKS_LIST,
-          params: { projectId },
-          query: { page: String(page), pageSize: String(PAGE_SIZE) },
-          data: callbackPage,
-        })
-        .catch((error: unknown) => {
-          throw rightMissing(error, 'listing the callbacks', 'member', projectId);
-        });
-      const records = reply.data?.records ?? [];
-      return {
-        items: records.map((r) => ({ id: String(r.id), url: r.callBackUrl, event: r.events, enable: r.enable !== false })),
-        total: reply.data?.count,
-      };
+      const read = await readCallbackPage(api, projectId, { page, pageSize: PAGE_SIZE }).catch((error: unknown) => {
+        throw rightMissing(error, 'listing the callbacks', 'member', projectId);
+      });
+      return { items: read.rows, total: read.count };
     },
     key: (row) => row.id,
     pageSize: PAGE_SIZE,
@@ -110,51 +106,36 @@ export default defineOperation({
 
     for (const [row, done] of [...disabled.map((r) => [r, deleted] as const), ...stale.map((r) => [r, removed] as const)]) {
       try {
-        const reply = await api.call({
-          endpoint: CALLBACK_DELETE,
-          params: { projectId, id: row.id },
-          query: { id: row.id },
-          data: z.unknown(),
-        });
-        status = reply.status;
+        status = (await deleteCallback(api, projectId, row.id)) ?? status;
       } catch (error) {
-        // Another deploy deleted it first: what matters is that it is gone.
-        if (!(error instanceof ServerSaidError && error.serverStatus === 2101136)) {
-          const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
-          // The write in flight is found through every wrapper around the cancel.
-          const maybe =
-            factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
-          throw new OperationError(
-            `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
-            {
-              ...outcome('callbacks half updated'),
-              ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
-            },
-            { cause: error },
-          );
-        }
+        const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
+        // The write in flight is found through every wrapper around the cancel.
+        const maybe =
+          factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
+        throw new OperationError(
+          `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
+          {
+            ...outcome('callbacks half updated'),
+            ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
+          },
+          { cause: error },
+        );
       }
       done.push(row.event);
     }
     sayDeleted(log, deleted, removed);
 
-    const reply = await api
-      .call({
-        endpoint: CALLBACKS_BATCH,
-        params: { projectId },
-        query: { url, region: task.region, event: task.events.join(','), secretToken: task['secret-token'] },
-        data: callbackResult,
-      })
-      .catch((cause: unknown) => {
-        const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
-        if (deleted.length + removed.length === 0) throw error;
-        const maybe = factsOf(cause).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
-        throw new OperationError(
-          `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
-          { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
-          { cause: cause },
-        );
-      });
+    const registration = { url, region: task.region, events: task.events, secretToken: task['secret-token'] };
+    const reply = await registerCallbacks(api, projectId, registration).catch((cause: unknown) => {
+      const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
+      if (deleted.length + removed.length === 0) throw error;
+      const maybe = factsOf(cause).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
+      throw new OperationError(
+        `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
+        { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
+        { cause: cause },
+      );
+    });
     status = reply.status;
     const failed = Object.entries(reply.data?.failureEvents ?? {});
     const result = outcome(

@@ -15,7 +15,7 @@ import { downloadAsk } from '../pipeline/build-download.ts';
 import { endOf } from '../pipeline/status.ts';
 import { type Context, defineOperation } from './operation.ts';
 
-export type DownloadArtifactsTask = z.output<typeof downloadArtifactsInputs>;
+type DownloadArtifactsTask = z.output<typeof downloadArtifactsInputs>;
 
 const OUTPUTS = ['downloaded', 'download-path'] as const;
 type Output = (typeof OUTPUTS)[number];

@@ -41,7 +41,7 @@ export interface Context {
 }
 
 /** The inputs as the runner gives them: each set input's text, trimmed; unset ones absent. */
-export type RawInputs = Readonly<Record<string, string | undefined>>;
+type RawInputs = Readonly<Record<string, string | undefined>>;
 
 // biome-ignore lint/suspicious/noExplicitAny: a zod object of any shape; its output type is what matters.
 type InputsSchema = z.ZodObject<any>;

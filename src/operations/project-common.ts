@@ -5,7 +5,7 @@ import type { Block, Outcome } from '../base/outcome.ts';
 import type { BkciApi } from '../bkci/client.ts';
 import { findProject, type Project } from '../bkci/projects.ts';
 
-export function projectFacts(project: Project): Block {
+function projectFacts(project: Project): Block {
   return {
     kind: 'facts',
     rows: [

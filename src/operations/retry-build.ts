@@ -10,7 +10,7 @@ import { followGivenBuild, GIVEN_BUILD_OUTPUTS, givenBuild, givenBuildRows } fro
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
-export type RetryBuildTask = z.output<typeof retryBuildInputs>;
+type RetryBuildTask = z.output<typeof retryBuildInputs>;
 
 const whatOf = (t: RetryBuildTask): RetryWhat =>
   t.retry === 'failed-jobs' || t.retry === 'all' ? { kind: t.retry } : { kind: 'task', taskId: t.retry, skip: t['skip-failed'] };

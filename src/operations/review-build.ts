@@ -13,7 +13,7 @@ import { FOLLOW_ENDPOINTS, followFor } from './build-follow.ts';
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
-export type ReviewBuildTask = z.output<typeof reviewBuildInputs>;
+type ReviewBuildTask = z.output<typeof reviewBuildInputs>;
 
 /**
  * Approves or rejects what a build waits for, as the token's user: a stage's first pending review

@@ -23,7 +23,7 @@ import { type BuildFollow, FOLLOW_ENDPOINTS, followFor } from './build-follow.ts
 import { type Context, defineOperation, waitRow } from './operation.ts';
 
 /** The inputs as parsed: what the run gets. */
-export type StartBuildTask = z.output<typeof startBuildInputs>;
+type StartBuildTask = z.output<typeof startBuildInputs>;
 
 /** Starts a pipeline once and, with wait, follows its build to the end; stops it if the job is cancelled. */
 export default defineOperation({

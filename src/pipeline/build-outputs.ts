@@ -3,7 +3,7 @@
 // (test/unit/metadata.test.ts ties them).
 
 /** What a build's report sets (src/pipeline/build-report.ts): the log file, the variables, the artifacts. */
-export const REPORT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
+const REPORT_OUTPUTS = ['log-file', 'variables', 'artifacts'] as const;
 export type ReportOutput = (typeof REPORT_OUTPUTS)[number];
 
 /** What following a build sets, whichever way the step ends. */

@@ -15,7 +15,7 @@ export const STOP_TIMEOUT_MS = 1200;
 export const AFTER_STOP_READ_MS = 300;
 
 /** What a stop came to: `ended` when the build is stopped or had already ended. */
-export interface Stop {
+interface Stop {
   ended: boolean;
   said: string;
 }
@@ -29,7 +29,7 @@ export interface StopReport extends Stop {
 }
 
 /** Stops the build once, even though the job was cancelled; says what came of it. */
-export async function stopOnce(api: Calls, build: BuildRef, info: (message: string) => void, timeoutMs = STOP_TIMEOUT_MS): Promise<Stop> {
+async function stopOnce(api: Calls, build: BuildRef, info: (message: string) => void, timeoutMs = STOP_TIMEOUT_MS): Promise<Stop> {
   let stop: Stop;
   try {
     stop =

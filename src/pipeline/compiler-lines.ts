@@ -88,7 +88,7 @@ function diagnosticOf(groups: Record<string, string | undefined>, form?: Form): 
 }
 
 /** A line as it reads without colours, white space or a line break at its ends. */
-export const bare = (line: string): string => line.slice(0, LINE_READ).replace(TERMINAL, '').trim();
+const bare = (line: string): string => line.slice(0, LINE_READ).replace(TERMINAL, '').trim();
 
 /**
  * One step's lines read in their order: rustc's message is two lines, its location on the line

@@ -30,7 +30,7 @@ export function failedSteps(detail: BuildDetail | undefined, last: BuildStatus |
 }
 
 /** The failed steps bk-ci's status names (its errorInfoList), each with its elementId when it gives one. */
-export function failedStepsOf(errors: readonly unknown[] | null | undefined): FailedStep[] {
+function failedStepsOf(errors: readonly unknown[] | null | undefined): FailedStep[] {
   const info = z.looseObject({
     taskId: z.string().nullish(),
     taskName: z.string().nullish(),

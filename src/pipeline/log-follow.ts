@@ -6,7 +6,7 @@ import type { Clock } from '../base/clock.ts';
 import { BudgetSpentError, DeadlineError, errorMessage } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { BuildRef } from '../bkci/builds.ts';
-import { type BkciLogLine, readLogAfter } from '../bkci/logs.ts';
+import { type BkciLogLine, LOG_STATUS, readLogAfter } from '../bkci/logs.ts';
 import { nextPage } from '../wait/pages.ts';
 import type { Follower } from '../wait/poll.ts';
 import { isTransient } from '../wait/poll.ts';
@@ -129,7 +129,7 @@ export class LogFollower<T> implements Follower<T> {
         break;
       }
       const verdict = tail.take(got);
-      this.#none = got.status === 2;
+      this.#none = got.status === LOG_STATUS.clean;
       if (verdict.kind === 'gone') {
         this.#say(`${verdict.reason}: its lines cannot be read; the build's status decides`);
         this.#gone = true;
@@ -166,9 +166,9 @@ export class LogFollower<T> implements Follower<T> {
 
   async #page(start: number, executeCount: number, until: number | undefined): Promise<TailPage> {
     const page = await readLogAfter(this.#o.reads.read('log', until), this.#o.build, { start, executeCount });
-    if (page === undefined) return { status: 999, hasMore: false, lines: [] };
+    if (page === undefined) return { status: LOG_STATUS.fail, hasMore: false, lines: [] };
     const lines = (page.logs ?? []).filter((l) => (l.executeCount ?? executeCount) === executeCount).map(toTail);
-    return { status: page.status ?? 0, hasMore: page.hasMore ?? false, lines };
+    return { status: page.status ?? LOG_STATUS.succeed, hasMore: page.hasMore ?? false, lines };
   }
 
   /**

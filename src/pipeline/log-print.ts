@@ -14,7 +14,7 @@ import type { TailLine } from './log-tail.ts';
 /** At most this many lines of one step in the step's log; the rest only in the file. */
 export const LINES_PER_STEP = 1000;
 /** The last lines of each step kept for a failure's summary. */
-export const TAIL_LINES = 20;
+const TAIL_LINES = 20;
 
 /** A line as one line of text: its breaks shown, not taken. */
 const oneLine = (text: string): string => text.replace(/\r\n|\r|\n|\u2028|\u2029|\u0085/g, ' ⏎ ');
@@ -97,7 +97,7 @@ export interface PrinterOptions {
 }
 
 /** Which step a line belongs to: its elementId, else its job and step ids. */
-export const stepKey = (line: TailLine): string => line.tag || `${line.jobId}/${line.stepId}`;
+const stepKey = (line: TailLine): string => line.tag || `${line.jobId}/${line.stepId}`;
 
 export class LogPrinter {
   readonly #o: PrinterOptions;

@@ -3,6 +3,7 @@
 // time, not line number; `start` is inclusive; a line can become readable after higher-numbered
 // ones (numbers are given at ingestion, made searchable in bulk every few seconds); status 2
 // means no log yet and 999 a failed search. Lines are released in line-number order, each once.
+import { LOG_STATUS } from '../bkci/logs.ts';
 
 /** A log line as the tail needs it. */
 export interface TailLine {
@@ -93,9 +94,9 @@ export class LogTail {
 
   /** Files a page. Lines below the released mark, or seen before, are dropped. */
   take(page: TailPage): PageVerdict {
-    if (page.status === 3) return { kind: 'gone', reason: "the build's log index is closed (bk-ci log status 3)" };
-    if (page.status === 2) return { kind: 'retry', reason: 'no log yet (bk-ci log status 2)' };
-    if (page.status !== 0 && page.status !== 1)
+    if (page.status === LOG_STATUS.closed) return { kind: 'gone', reason: "the build's log index is closed (bk-ci log status 3)" };
+    if (page.status === LOG_STATUS.clean) return { kind: 'retry', reason: 'no log yet (bk-ci log status 2)' };
+    if (page.status !== LOG_STATUS.succeed && page.status !== LOG_STATUS.empty)
       return { kind: 'retry', reason: `bk-ci's log search failed (log status ${page.status}); read again at the next poll` };
     if (this.#fromFirstRead && page.lines.length > 0) {
       this.#fromFirstRead = false;

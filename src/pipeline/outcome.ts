@@ -156,4 +156,4 @@ function factRows(build: BuildAtEnd, num: number | undefined): [string, Cell][] 
  * A stage as a reader knows it: bk-ci's first stage holds the pipeline's trigger and keeps the
  * default name `stage-1` nobody sees in the console, which shows it as the trigger.
  */
-export const stageName = (name: string, index: number): string => (index === 0 && /^stage-1$/.test(name) ? 'Trigger' : name);
+const stageName = (name: string, index: number): string => (index === 0 && /^stage-1$/.test(name) ? 'Trigger' : name);

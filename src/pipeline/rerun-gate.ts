@@ -8,7 +8,7 @@ import { formatElapsed } from '../base/duration.ts';
 import { ActionError } from '../base/errors.ts';
 
 /** How long the run before a retry may still show before the step gives up on seeing the new one. */
-export const NEW_RUN_BOUND_MS = 120_000;
+const NEW_RUN_BOUND_MS = 120_000;
 
 export interface NewRunGate {
   /** Whether an end now counts. */

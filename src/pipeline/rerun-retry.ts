@@ -59,7 +59,7 @@ export async function readModel(build: BuildRef, ctx: Pick<RetryContext, 'api' |
 }
 
 /** The first user stage that failed or was cancelled: where bk-ci's "retry failed jobs" starts. */
-export function failedStage(detail: BuildDetail): string | undefined {
+function failedStage(detail: BuildDetail): string | undefined {
   const stages = detail.model?.stages ?? [];
   return stages.find((s) => (FAILURE.has(s.status ?? '') || s.status === 'CANCELED') && s.id)?.id ?? undefined;
 }

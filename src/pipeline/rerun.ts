@@ -27,7 +27,7 @@ export interface Foreign {
 }
 
 /** A build this run's job started on this pipeline with other build-params or another rerun-key. */
-export interface Other {
+interface Other {
   row: HistoryRow;
   attempt: number;
   differs: NearMiss;

@@ -11,7 +11,7 @@ import { decideReview, REVIEW_REFUSALS } from '../bkci/reviews.ts';
 import { describePending, type PendingReview } from './review-state.ts';
 
 /** A ManualReviewParam as bk-ci defines it; what the action does not read passes through. */
-export const reviewParam = z.looseObject({ key: z.string(), value: z.unknown().optional(), valueType: z.string().nullish() });
+const reviewParam = z.looseObject({ key: z.string(), value: z.unknown().optional(), valueType: z.string().nullish() });
 export type ReviewParam = z.infer<typeof reviewParam>;
 
 export type Decision = 'approve' | 'reject';
@@ -64,10 +64,7 @@ export function paramsToSend(defined: readonly ReviewParam[], given: Readonly<Re
  * the text written: BOOLEAN `true` or `false`; MULTIPLE and CHECKBOX a list of texts; every other
  * type (STRING, TEXTAREA, ENUM) one text, exactly as written (`1.10` stays "1.10").
  */
-export function reviewValue(
-  valueType: string | null | undefined,
-  texts: readonly string[],
-): string | boolean | string[] | { problem: string } {
+function reviewValue(valueType: string | null | undefined, texts: readonly string[]): string | boolean | string[] | { problem: string } {
   const type = (valueType ?? 'STRING').toUpperCase();
   if (type === 'MULTIPLE' || type === 'CHECKBOX') return [...texts];
   const [one, ...more] = texts;

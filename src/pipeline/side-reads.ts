@@ -25,7 +25,7 @@ export const SIDE_READ_MS: Readonly<Record<SideRead, number>> = {
 /** Each attempt of a side read, at most. */
 export const SIDE_ATTEMPT_MS = 10_000;
 /** Retries of a side read, at most (and none past its budget). */
-export const SIDE_RETRIES = 2;
+const SIDE_RETRIES = 2;
 /** After the end, how long the log is read on for its last lines, at most (a read that fails ends it sooner). */
 export const SETTLE_BUDGET_MS = 30_000;
 /**

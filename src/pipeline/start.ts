@@ -50,7 +50,7 @@ const CANCELLED_LOOKS_MS = [0, 300];
 /** Each look when the job goes on: one attempt, no retry. */
 const LOOK_MS = 5000;
 /** Everything after a cancel fits in this: the answer's grace, two looks, a stop (1.2 s). */
-export const CANCEL_BUDGET_MS = 6800;
+const CANCEL_BUDGET_MS = 6800;
 /** When the answer was lost, when to look (ms after): bk-ci writes the build before it answers, but a slow gateway may still be working. */
 const LOOKS_MS = [0, 2000, 5000, 10_000, 20_000];
 

@@ -119,14 +119,14 @@ export class BuildVariables {
  * them; with `log`, says which asked-for ones are not masked. The values are the step's to output
  * as they are: masking protects the log only.
  */
-export function maskSecret(values: Readonly<Record<string, string>>, ask: MaskAsk, secrets: Secrets, log?: Log): void {
+function maskSecret(values: Readonly<Record<string, string>>, ask: MaskAsk, secrets: Secrets, log?: Log): void {
   const plan = maskPlan(values, ask);
   for (const name of plan.masked) secrets.add(values[name], { own: false });
   if (log !== undefined && plan.refused.length > 0) log.warning(refusedWarning(plan.refused));
 }
 
 /** The start parameters the build's model declares as passwords (the trigger container's params of type PASSWORD). */
-export function passwordParams(detail: BuildDetail): Set<string> {
+function passwordParams(detail: BuildDetail): Set<string> {
   const names = new Set<string>();
   for (const stage of detail.model?.stages ?? [])
     for (const job of stage.containers ?? [])

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { local } from '../base/errors.ts';
 import type { JsonItemSink } from '../base/json-stream.ts';
 
-export const DATA_OUTPUT_LIMIT = 1024 * 1024;
+const DATA_OUTPUT_LIMIT = 1024 * 1024;
 const BATCH = 500;
 
 /**

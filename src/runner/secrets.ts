@@ -3,7 +3,7 @@
  * percent-encoded, as the URL parser normalises it in a query, form-encoded, and JSON-escaped
  * (a secret with `"` or `\\` inside a JSON output).
  */
-export function secretForms(value: string): string[] {
+function secretForms(value: string): string[] {
   const bases = new Set([value]);
   try {
     bases.add(decodeURIComponent(value));

@@ -47,7 +47,7 @@ function codeBlock(lines: string[]): string {
  * The one way a failure becomes Markdown: its lines stay lines (never `⏎`), its `- ` lines a
  * list (an input error's problems), every other line a paragraph, each escaped as summary text.
  */
-export function failureMarkdown(error: string): string {
+function failureMarkdown(error: string): string {
   const blocks: string[] = [];
   for (const [i, line] of error.split(/\r\n|\r|\n|\u2028|\u2029/).entries()) {
     if (line.trim() === '') continue;

@@ -45,7 +45,7 @@ class Timeouts {
 }
 
 /** A clock whose pending request timeout can be made to pass at once (see Timeouts). */
-export interface LapsingClock extends Clock {
+interface LapsingClock extends Clock {
   /** No answer is coming to the request in flight (bk-ci's, or `of`'s): its timeout passes now, and the clock moves to it. */
   lapse(of?: string): void;
 }

@@ -4,7 +4,7 @@
 import { marked } from 'marked';
 
 /** The Markdown as HTML. */
-export const html = (md: string): string => marked.parse(md, { gfm: true, async: false });
+const html = (md: string): string => marked.parse(md, { gfm: true, async: false });
 
 const decode = (t: string): string =>
   t

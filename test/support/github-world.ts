@@ -8,7 +8,7 @@ import { stepIn } from './in-process.ts';
 import type { World } from './world.ts';
 
 export const GH_TOKEN = 'ghs_check-writer-token-0001';
-export const SHA = '1'.repeat(40);
+const SHA = '1'.repeat(40);
 
 /** The runner's environment for a push of SHA to octo/app, GitHub's API at the emulator. */
 export const githubEnv = (gh: { url: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({

@@ -7,8 +7,8 @@ import type { ExpectStatic } from 'vitest';
 import { type StepResult, unescapeData } from './dist-runner.ts';
 import { httpAnswer, rawServer } from './raw-server.ts';
 
-export const TOKEN = 'tOk-8f3a%2Bq9Z%2Fw1x%3D';
-export const SECRET = 'cb"Sec\\ret-77';
+const TOKEN = 'tOk-8f3a%2Bq9Z%2Fw1x%3D';
+const SECRET = 'cb"Sec\\ret-77';
 
 /** Pieces of text a hostile server would put anywhere. */
 const NASTY = [
