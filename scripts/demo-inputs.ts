@@ -58,9 +58,10 @@ export interface Seeded {
 /**
  * What the seeded world gives the operation: start-build and download-artifacts p-demo (its build
  * that ended), retry-build the build of p-fail that failed, build-status and review-build the
- * build at its review. Only the inputs the operation reads: others would be warned about.
+ * build at its review. Only the inputs the operation reads: others would be warned about. A
+ * `build-id` given is another build, whose pipeline the seeded one may not be: the step learns it.
  */
-export function seededInputs(operation: string, s: Seeded): Record<string, string> {
+export function seededInputs(operation: string, s: Seeded, given: Record<string, string> = {}): Record<string, string> {
   const [pipelineId, buildId] =
     operation === 'start-build' || operation === 'download-artifacts'
       ? [s.pipelines.demo, s.builds.ended]
@@ -75,6 +76,7 @@ export function seededInputs(operation: string, s: Seeded): Record<string, strin
     'build-id': buildId,
     decision: 'approve',
   };
+  if (given['build-id'] !== undefined) delete all['pipeline-id'];
   const reads = isOperationName(operation) ? Object.keys(REGISTRY[operation].inputs) : [];
   return Object.fromEntries(Object.entries(all).filter(([name]) => reads.includes(name)));
 }

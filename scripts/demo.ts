@@ -46,12 +46,16 @@ const inputs: Record<string, string> = {
     : {
         'base-url': emulator.url,
         'bk-token': world.bkToken,
-        ...seededInputs(operation, {
-          projectId: DEMO.projectId,
-          resignId: DEMO.resignId,
-          pipelines: { demo: DEMO.demo, review: DEMO.review, fail: DEMO.fail },
-          builds: { review: world.reviewBuild, ended: world.endedBuild, failed: world.failedBuild },
-        }),
+        ...seededInputs(
+          operation,
+          {
+            projectId: DEMO.projectId,
+            resignId: DEMO.resignId,
+            pipelines: { demo: DEMO.demo, review: DEMO.review, fail: DEMO.fail },
+            builds: { review: world.reviewBuild, ended: world.endedBuild, failed: world.failedBuild },
+          },
+          args.inputs,
+        ),
       }),
   ...args.inputs,
 };

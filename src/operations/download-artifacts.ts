@@ -12,7 +12,7 @@ import { downloadArtifactsInputs } from '../inputs/build.ts';
 import { downloadProblems } from '../inputs/download.ts';
 import { buildName } from '../pipeline/build.ts';
 import { downloadAsk } from '../pipeline/build-download.ts';
-import { endOf } from '../pipeline/status.ts';
+import { endOf, pausedStage, stagePaused } from '../pipeline/status.ts';
 import { type Context, defineOperation } from './operation.ts';
 
 type DownloadArtifactsTask = z.output<typeof downloadArtifactsInputs>;
@@ -42,9 +42,11 @@ async function runDownload(task: DownloadArtifactsTask, ctx: Context): Promise<O
   const reply = await readBuildStatus(ctx.api, build);
   const status = reply.data;
   const name = buildName({ id: build.id, num: status.buildNum ?? undefined });
+  // STAGE_SUCCESS without an end says nothing to a reader: the stage it waits at does.
+  const review = stagePaused(status) ? pausedStage(status) : undefined;
   if (endOf(status) === 'waiting')
     throw new ActionError(
-      `${name} is still ${status.status}: its files are downloaded once it has ended. Wait for it first (build-status with wait: true, which takes download too)`,
+      `${name} is still ${status.status}${review === undefined ? '' : `, waiting for the review of stage '${review}'`}: its files are downloaded once it has ended. Wait for it first (build-status with wait: true, which takes download too)`,
       { status: reply.status },
     );
   // No pattern: every file. The console's origin may have the ticket when given (on bk-ci's own

@@ -125,6 +125,14 @@ describe('npm start', () => {
       expect(r.left).toEqual([]);
     }, 60_000);
 
+    it('a build-id given is read as given: the seeded pipeline-id of another build is not added to it', async ({ expect }) => {
+      // The build of p-demo that ended, read by build-status, whose seeded build is p-review's.
+      const r = await npmStart(['operation=build-status', 'build-id=b-00000000000000000000000000000002', 'logs=none'], { npm: false });
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).not.toContain('PipelineId is invalid');
+      expect(r.out).toMatch(/build #1 \(b-0+2\): SUCCEED/);
+    }, 60_000);
+
     it('a failing pipeline fails the step with its error', async ({ expect }) => {
       const r = await npmStart(['operation=start-build', 'pipeline-id=p-fail', 'logs=none'], { npm: false });
       expect(r.code).toBe(1);

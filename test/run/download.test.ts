@@ -148,3 +148,34 @@ describe('the other build operations take download at their end', () => {
     expect(await listed(dir)).toEqual(['reports', 'reports/junit.xml']);
   });
 });
+
+describe('download-artifacts', () => {
+  const w = useWorld();
+
+  it("downloads a failed build's files, and succeeds: the build's verdict is not the step's", async () => {
+    w.pipeline({ artifacts: APP_FILES });
+    const { id } = w.emu.seedBuild({ pipelineId: 'p-app', status: 'FAILED' });
+    const { dir } = await downloadDir();
+    const r = await stepIn(w)({ operation: 'download-artifacts', 'build-id': id, download: 'reports/', 'download-path': dir });
+    expect(r.errors).toEqual([]);
+    expect(r.code).toBe(0);
+    expect(await listed(dir)).toEqual(['reports', 'reports/junit.xml']);
+  });
+
+  it('refuses a build paused at a stage review, saying that it waits for that review rather than a bare status', async () => {
+    w.pipeline({
+      artifacts: APP_FILES,
+      stages: ['Build', 'Release'],
+      phases: [
+        { status: 'RUNNING', ms: 0, stage: 'Build' },
+        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
+      ],
+    });
+    const id = (JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id;
+    const { dir } = await downloadDir();
+    const r = await stepIn(w)({ operation: 'download-artifacts', 'build-id': id, 'download-path': dir });
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatch(/is still STAGE_SUCCESS, waiting for the review of stage 'Release': its files are downloaded once it has ended/);
+    expect(await listed(dir)).toEqual([]);
+  });
+});

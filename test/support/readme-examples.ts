@@ -102,8 +102,8 @@ export async function readmeWorld(o: { gateway: boolean } & Pick<WorldOptions, '
     phases: [{ status: 'RUNNING', ms: 300 }],
     // What a release build archives: the signed package, the unsigned one it came from, a report.
     artifacts: [
-      { path: 'app/MyApp.ipa', size: 200_000 },
-      { path: 'app/MyApp-unsigned.ipa', size: 200_000 },
+      { path: 'app/My App.ipa', size: 200_000 },
+      { path: 'app/My App-unsigned.ipa', size: 200_000 },
       { path: 'reports/junit.xml', content: '<testsuite tests="1"/>', type: 'CUSTOM_DIR' },
     ],
   });
@@ -145,4 +145,26 @@ export function expectRanAsWritten(expect: ExpectStatic, e: Example, r: StepResu
   // A download brought files: the patterns chose some, and each was written.
   if (withOf(e)?.download !== undefined || withOf(e)?.operation === 'download-artifacts')
     expect(JSON.parse(r.outputs.downloaded ?? '[]')).not.toEqual([]);
+}
+
+/** A `run:` step after the example's step in its block, with its `env:` as written. */
+export interface ShellStep {
+  run: string;
+  env: Record<string, string>;
+}
+
+/** The `run:` steps that come after the example's step in the same list of steps. */
+export function shellStepsAfter(e: Example): ShellStep[] {
+  const lists: unknown[][] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) lists.push(node);
+    if (typeof node === 'object' && node !== null) Object.values(node).forEach(visit);
+  };
+  visit(parse(e.block));
+  const steps = lists.find((l) => l.some((s) => JSON.stringify(s) === JSON.stringify(e.step))) ?? [];
+  const at = steps.findIndex((s) => JSON.stringify(s) === JSON.stringify(e.step));
+  return steps
+    .slice(at + 1)
+    .filter((s): s is { run: string; env?: Record<string, unknown> } => typeof s === 'object' && s !== null && 'run' in s)
+    .map((s) => ({ run: s.run, env: Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, String(v)])) }));
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { INPUT_NAMES, outputNames, REGISTRY } from '../../src/operations/registry.ts';
+import { COMMON_OUTPUTS, INPUT_NAMES, outputNames, REGISTRY } from '../../src/operations/registry.ts';
 import { ROOT } from '../support/dist-runner.ts';
 import { userPages, yamlBlocks } from '../support/user-docs.ts';
 
@@ -116,6 +116,34 @@ function readmeDefaults(byOperation: Map<string, string | undefined>): string {
   return `\`${common?.[0]}\` (${others.map(([value, ops]) => `${ops.join(', ')}: \`${value}\``).join('; ')})`;
 }
 
+/** Each input an operation reads → the operations reading it. */
+async function readersOf(): Promise<Map<string, string[]>> {
+  return new Map([...(await codeDefaults())].map(([name, byOperation]) => [name, [...byOperation.keys()].sort()]));
+}
+
+/** Each output an operation sets besides the common ones → the operations setting it. */
+async function settersOf(): Promise<Map<string, string[]>> {
+  const byOutput = new Map<string, string[]>();
+  for (const [operation, declared] of Object.entries(REGISTRY))
+    for (const name of (await declared.load()).outputs) byOutput.set(name, [...(byOutput.get(name) ?? []), operation]);
+  for (const names of byOutput.values()) names.sort();
+  return byOutput;
+}
+
+/**
+ * The operations a text names as the ones it is about, sorted: a lead "a, b (…) and c with …: …"
+ * and each "; d: …" after it, or a closing "… (a, b)."; undefined when it names none so.
+ */
+function operationsNamed(text: string): string[] | undefined {
+  const op = '[a-z]+(?:-[a-z]+)*';
+  const ops = `${op}(?:(?:, | and )${op})*(?: \\([^)]*\\))?(?:(?:, | and )${op})*`;
+  const leads = [...text.matchAll(new RegExp(`(?:^|; )(${ops})(?: with [^:;]+)?: `, 'g'))].map((m) => m[1] ?? '');
+  const tail = new RegExp(`\\((${op}(?:, ${op})*)\\)\\.?$`).exec(text)?.[1];
+  const found = leads[0] !== undefined && text.startsWith(leads[0]) ? leads : [tail ?? ''];
+  const names = found.flatMap((l) => l.replace(/ \([^)]*\)/g, '').split(/, | and /));
+  return names.every((n) => n in REGISTRY) ? [...new Set(names)].sort() : undefined;
+}
+
 describe('action.yml', () => {
   it('is valid action metadata for a node24 action', async () => {
     const schema = JSON.parse(await readFile(join(ROOT, 'test', 'schemas', 'github-action.schema.json'), 'utf8')) as object;
@@ -195,6 +223,21 @@ describe('action.yml', () => {
     }
   });
 
+  it('names, where an input or output says which operations it is for, exactly the operations that read or set it', async () => {
+    const readers = await readersOf();
+    const setters = await settersOf();
+    const all = Object.keys(REGISTRY).sort();
+    for (const [name, input] of Object.entries(action.inputs)) {
+      const named = operationsNamed(input.description);
+      // An input every operation reads (a shared setting) names none; one a few read says which.
+      const readBy = readers.get(name) ?? all;
+      if (named !== undefined || readBy.length < all.length) expect.soft(named, `input ${name}: ${input.description}`).toEqual(readBy);
+    }
+    for (const [name, output] of Object.entries(action.outputs))
+      if (!(COMMON_OUTPUTS as readonly string[]).includes(name))
+        expect.soft(operationsNamed(output.description), `output ${name}: ${output.description}`).toEqual(setters.get(name));
+  });
+
   it('marks required only what is required, with no default', () => {
     const required = Object.entries(action.inputs)
       .filter(([, i]) => i.required)
@@ -215,6 +258,14 @@ describe('README', () => {
       else if (def?.default !== undefined) expect(code(cell)).toBe(def.default);
       else if (described !== undefined) expect(cell, name).toBe(readmeDefaults(byInput.get(name) ?? new Map()));
       else expect(code(cell), `README gives a default that action.yml does not have: ${cell}`).toBeUndefined();
+    }
+  });
+
+  it("its inputs table names, for an input some operations read, the operations action.yml's description names", () => {
+    for (const row of tableAfter(readme, '## Inputs')) {
+      const name = code(row[0]) ?? '';
+      const named = operationsNamed(action.inputs[name]?.description ?? '');
+      if (named !== undefined) expect.soft(operationsNamed(row[2] ?? ''), `README's row of ${name}: ${row[2]}`).toEqual(named);
     }
   });
 
