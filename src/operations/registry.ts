@@ -132,7 +132,7 @@ const DECLARED: readonly Declaration[] = Object.values(REGISTRY);
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
 
 /** Outputs every operation sets. */
-const COMMON_OUTPUTS = ['data', 'data-file', 'http-status', 'user-id'] as const;
+export const COMMON_OUTPUTS = ['data', 'data-file', 'http-status', 'user-id'] as const;
 
 /** Every input of action.yml: the shared settings and each operation's own. */
 export const INPUT_NAMES = unique([

@@ -131,7 +131,7 @@ export function inputsOf(e: Example, w: ReadmeWorld): Record<string, string> {
 }
 
 /** The outputs later steps of the example read from this one (`steps.<id>.outputs.<name>`). */
-function outputsRead(e: Example): string[] {
+export function outputsRead(e: Example): string[] {
   if (e.step.id === undefined) return [];
   return [...e.block.matchAll(new RegExp(`steps\\.${e.step.id}\\.outputs\\.([\\w-]+)`, 'g'))].map((m) => m[1] ?? '');
 }
