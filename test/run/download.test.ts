@@ -175,7 +175,9 @@ describe('download-artifacts', () => {
     const { dir } = await downloadDir();
     const r = await stepIn(w)({ operation: 'download-artifacts', 'build-id': id, 'download-path': dir });
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatch(/is still STAGE_SUCCESS, waiting for the review of stage 'Release': its files are downloaded once it has ended/);
+    expect(r.errors[0]).toMatch(
+      /is still STAGE_SUCCESS, waiting for the review of stage 'Release': its files are downloaded once it has ended/,
+    );
     expect(await listed(dir)).toEqual([]);
   });
 });

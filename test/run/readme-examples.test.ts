@@ -74,7 +74,10 @@ describe('the shell steps after a download run as written, with the files it wro
         const env = Object.fromEntries(
           Object.entries(step.env).map(([k, v]) => [
             k,
-            v.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, x: string) => GITHUB[x] ?? r.outputs[x.replace(`steps.${e.step.id}.outputs.`, '')] ?? ''),
+            v.replace(
+              /\$\{\{\s*([^}]*?)\s*\}\}/g,
+              (_, x: string) => GITHUB[x] ?? r.outputs[x.replace(`steps.${e.step.id}.outputs.`, '')] ?? '',
+            ),
           ]),
         );
         const shell = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
