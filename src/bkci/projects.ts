@@ -1,8 +1,10 @@
 // bk-ci's projects: where they live, what a ProjectVO holds, and the field mapping a PUT needs.
 import { ActionError, HttpError } from '../base/errors.ts';
 import { exactInteger, type RawJson } from '../base/json.ts';
+import type { JsonItemSink } from '../base/json-stream.ts';
 import { z } from '../base/schema.ts';
-import type { BkciApi } from './client.ts';
+import type { BkciApi, Reply } from './client.ts';
+import type { ListRead } from './list-reader.ts';
 import { perGateway } from './routes.ts';
 
 // Every schema here is built on first use (z.lazy): this module loads at every start, and most
@@ -185,3 +187,23 @@ export async function findProject(api: BkciApi, projectId: string): Promise<{ pr
     throw error;
   }
 }
+
+/** Creates a project from the fields given (bk-ci's defaults under them): whether bk-ci said it did. */
+export async function createProject(api: BkciApi, fields: Record<string, unknown>): Promise<{ done: boolean; status: number }> {
+  const reply = await api.call({ endpoint: PROJECT_CREATE, body: fields, data: z.boolean() });
+  return { done: reply.data !== false, status: reply.status };
+}
+
+/** Writes a project whole (bk-ci's PUT resets every field it is not given): whether bk-ci said it did. */
+export async function putProject(
+  api: BkciApi,
+  projectId: string,
+  body: Record<string, unknown>,
+): Promise<{ done: boolean; status: number }> {
+  const reply = await api.call({ endpoint: PROJECT_UPDATE, params: { projectId }, body, data: z.boolean() });
+  return { done: reply.data !== false, status: reply.status };
+}
+
+/** Every project the user can see, read one at a time as the answer arrives: the first `keep` as objects, all of them into `into`. */
+export const listProjects = (api: BkciApi, keep: number, into: JsonItemSink): Promise<Reply<ListRead<Project>>> =>
+  api.list({ endpoint: PROJECT_LIST, item: projectInPlace, keep, into });

@@ -1,7 +1,6 @@
 import { OperationError, ProjectWriteError } from '../base/errors.ts';
 import type { Block } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
-import { findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
+import { createProject, findProject, PROJECT_CREATE, PROJECT_READ, PROJECT_UPDATE } from '../bkci/projects.ts';
 import { createProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { projectOutcome, readBack, wasDone } from './project-common.ts';
@@ -37,8 +36,8 @@ export default defineOperation({
         projectOutcome(`project ${id} already exists`, existing.project, existing.status),
       );
     }
-    const post = await api.call({ endpoint: PROJECT_CREATE, body: { ...CREATE_DEFAULTS, ...given }, data: z.boolean() });
-    if (post.data === false) throw new ProjectWriteError(`bk-ci answered false to creating project "${id}"`, { status: post.status });
+    const post = await createProject(api, { ...CREATE_DEFAULTS, ...given });
+    if (!post.done) throw new ProjectWriteError(`bk-ci answered false to creating project "${id}"`, { status: post.status });
     const note: Block = { kind: 'note', text: 'The project was created.' };
     const { project, status } = await readBack(api, id, 'created', post.status, [note]);
     return { ...projectOutcome(`created project ${id}`, project, status, [note]), done: wasDone(id, 'created') };

@@ -1,6 +1,6 @@
 import type { Block } from '../base/outcome.ts';
 import { z } from '../base/schema.ts';
-import { PROJECT_LIST, projectInPlace } from '../bkci/projects.ts';
+import { listProjects, PROJECT_LIST } from '../bkci/projects.ts';
 import { defineOperation } from './operation.ts';
 
 const TABLE_LIMIT = 50;
@@ -14,7 +14,7 @@ export default defineOperation({
   describe: () => [],
   waits: () => false,
   async run(_task, { api, dataFile }) {
-    const reply = await api.list({ endpoint: PROJECT_LIST, item: projectInPlace, keep: TABLE_LIMIT, into: dataFile });
+    const reply = await listProjects(api, TABLE_LIMIT, dataFile);
     const count = reply.data?.count ?? 0;
     const rows = (reply.data?.first ?? []).map((project) => [
       project.englishName,

@@ -3,11 +3,10 @@ import { countOf, formatDuration, formatElapsed, seconds } from '../base/duratio
 import { CancelledError, errorMessage, OperationError, ResponseFormatError, statusOf } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
 import type { Block, Cell, Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
 import { cut } from '../base/text.ts';
 import { isHttpUrl } from '../base/url.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { SIGN_DETAIL, SIGN_DOWNLOAD_URL, type SignDetail, signDetailData } from '../bkci/signs.ts';
+import { readSignDetail, readSignDownloadUrl, SIGN_DETAIL, SIGN_DOWNLOAD_URL, type SignDetail } from '../bkci/signs.ts';
 import { signInputs } from '../inputs/sign.ts';
 import { changesTable, type PollEnd, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import { defineOperation, waitRow } from './operation.ts';
@@ -134,12 +133,10 @@ function signWatch(
   let warnedUnknown = false;
   return {
     read: async () => {
-      const reply = await api
-        .call({ endpoint: SIGN_DETAIL, params: { resignId: params.resignId }, data: signDetailData })
-        .catch((error: unknown) => {
-          seen(statusOf(error));
-          throw error;
-        });
+      const reply = await readSignDetail(api, params.resignId).catch((error: unknown) => {
+        seen(statusOf(error));
+        throw error;
+      });
       seen(reply.status);
       if (reply.data === undefined)
         throw new ResponseFormatError({
@@ -177,7 +174,7 @@ async function readDownloadUrl(
 ): Promise<string | undefined> {
   let url: string | undefined;
   try {
-    const reply = await api.call({ endpoint: SIGN_DOWNLOAD_URL, params: { resignId: params.resignId }, data: z.string() });
+    const reply = await readSignDownloadUrl(api, params.resignId);
     seen(reply.status);
     url = reply.data;
   } catch (error) {

@@ -1,8 +1,15 @@
 import { ProjectWriteError } from '../base/errors.ts';
 import type { Block, Outcome } from '../base/outcome.ts';
-import { z } from '../base/schema.ts';
 import type { BkciApi } from '../bkci/client.ts';
-import { findProject, mergeForUpdate, PROJECT_READ, PROJECT_UPDATE, type Project, type ProjectFields } from '../bkci/projects.ts';
+import {
+  findProject,
+  mergeForUpdate,
+  PROJECT_READ,
+  PROJECT_UPDATE,
+  type Project,
+  type ProjectFields,
+  putProject,
+} from '../bkci/projects.ts';
 import { updateProjectInputs } from '../inputs/project.ts';
 import { defineOperation } from './operation.ts';
 import { notFound, projectOutcome, readBack, wasDone } from './project-common.ts';
@@ -25,8 +32,8 @@ export async function updateProject(api: BkciApi, projectId: string, given: Proj
       `project "${projectId}" was not updated: bk-ci's PUT resets every field it is not given, and ${one ? 'this value' : 'these values'} of the project cannot be sent back unchanged: ${problems.join('; ')}. Give ${one ? 'that field' : 'those fields'} in project to set ${one ? 'it' : 'them'} explicitly.`,
     );
   }
-  const put = await api.call({ endpoint: PROJECT_UPDATE, params: { projectId }, body, data: z.boolean() });
-  if (put.data === false) throw new ProjectWriteError(`bk-ci answered false to updating project "${projectId}"`, { status: put.status });
+  const put = await putProject(api, projectId, body);
+  if (!put.done) throw new ProjectWriteError(`bk-ci answered false to updating project "${projectId}"`, { status: put.status });
   const keys = Object.keys(given)
     .filter((k) => k !== 'englishName')
     .map((k) => [k, k === 'logoAddress' ? 'logoAddr' : k] as const);

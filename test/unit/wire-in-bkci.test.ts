@@ -1,6 +1,7 @@
 // bk-ci's wire is spelled only in src/bkci/ (docs/developing.md, How it is built): outside it, no
-// module writes a query or a bk-ci path; it calls bkci/'s typed reads. The one exception is the
-// request operation, whose `query` input is the user's, sent as given.
+// module writes a query or a bk-ci path, nor calls an endpoint with its path's parameters; it
+// calls bkci/'s typed reads and writes. The one exception is the request operation, whose `query`
+// input is the user's, sent as given.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ const USERS_QUERY = new Set(['operations/request.ts', 'operations/registry.ts', 
 const WIRE: [string, RegExp][] = [
   ['a query', /\bquery\s*:/],
   ['a bk-ci path', /['"`]v[34]\//],
+  ['an endpoint called', /\bendpoint\s*:/],
 ];
 
 /** The code of a module without its comments (a comment may name what the code may not spell). */
@@ -33,8 +35,9 @@ describe("bk-ci's wire, only in src/bkci/", () => {
   });
 
   it.each([
-    ["api.call({ endpoint: E, query: { page: '1' } })", ['m.ts: a query']],
+    ["api.call({ endpoint: E, query: { page: '1' } })", ['m.ts: a query', 'm.ts: an endpoint called']],
     ["onBoth('GET', 'v4/projects/{projectId}/build_status')", ['m.ts: a bk-ci path']],
+    ['api.call({ endpoint: PROJECT_UPDATE, params: { projectId }, body })', ['m.ts: an endpoint called']],
     ['// the query: buildId, v4/projects\nreadBuildStatus(api, build);', []],
     ['/** `query:` in words */ const shown = 1;', []],
   ])('finds the wire in %j: %j', (text, found) => {
