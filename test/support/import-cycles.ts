@@ -8,7 +8,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 
 /** Each module of `folder` (paths relative to it) and the modules of the folder it imports, in any way. */
-async function importGraph(folder: string): Promise<Map<string, string[]>> {
+export async function importGraph(folder: string): Promise<Map<string, string[]>> {
   const files = (await readdir(folder, { recursive: true })).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
   const graph = new Map<string, string[]>();
   for (const file of files) {

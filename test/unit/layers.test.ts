@@ -1,53 +1,54 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, normalize, relative } from 'node:path';
+// src/'s rooms stand on each other in one order (docs/developing.md, How it is built): a module
+// imports from its own room or from a room below it, never from one above or beside it, type-only
+// imports, re-exports and dynamic imports counted (the graph of test/support/import-cycles.ts).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/dist-runner.ts';
+import { importGraph } from '../support/import-cycles.ts';
 
-/**
- * The house, top-down: an import may point to its own layer or lower, never up. Leaves (errors,
- * text, clock, …) import nothing above themselves either.
- */
-const LAYERS: [string, number][] = [
-  ['index.ts', 7],
-  ['main.ts', 6],
-  ['operations/', 5],
-  // GitHub's side of a build (the check run): above the build it shows, loaded only by the build operations.
-  ['github/', 4.5],
-  ['pipeline/', 4],
-  // The step's inputs, each declared once: checked against what bk-ci knows (gateways, project fields).
-  ['inputs/', 3.5],
-  // The build's files into the runner: below the inputs (which check its patterns), on bk-ci's client.
-  ['download/', 3.25],
-  ['bkci/', 3],
-  ['http/', 2],
-  ['wait/', 2],
-  ['runner/', 2],
-  ['base/', 1],
-  ['', 1],
+/** The rooms from the top down; rooms on one line stand beside each other and import neither. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['index.ts'],
+  ['main.ts'],
+  ['operations'],
+  ['github'],
+  ['pipeline'],
+  ['inputs'],
+  ['download'],
+  ['bkci'],
+  ['http', 'runner', 'wait'],
+  ['base'],
 ];
-const layerOf = (file: string): number => LAYERS.find(([prefix]) => file.startsWith(prefix))?.[1] ?? 1;
 
-describe('the import graph of src/', () => {
-  it('has no edge from a lower layer up to a higher one, and no cycle through a folder', async () => {
-    const src = join(ROOT, 'src');
-    const files = (await readdir(src, { recursive: true })).filter((f) => f.endsWith('.ts'));
-    const edges: [string, string][] = [];
-    for (const file of files) {
-      const text = await readFile(join(src, file), 'utf8');
-      for (const m of text.matchAll(/from '(\.{1,2}\/[^']+)'|import\('(\.{1,2}\/[^']+)'\)/g)) {
-        const target = relative(src, normalize(join(src, dirname(file), m[1] ?? m[2] ?? '')));
-        edges.push([file, target]);
-      }
+const roomOf = (file: string): string => file.split(/[\\/]/)[0] ?? file;
+const levelOf = (room: string): number => LAYERS.findIndex((rooms) => rooms.includes(room));
+
+/** Each import that goes up or sideways: "from -> to"; a room the order does not know is one too. */
+function against(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, imports] of graph) {
+    const from = roomOf(file);
+    if (levelOf(from) < 0) out.push(`${file}: room ${from} is in no layer`);
+    for (const target of imports) {
+      const to = roomOf(target);
+      if (to !== from && levelOf(to) <= levelOf(from)) out.push(`${file} -> ${target}`);
     }
-    expect(edges.length).toBeGreaterThan(50);
-    const upward = edges.filter(([from, to]) => layerOf(to) > layerOf(from)).map(([from, to]) => `${from} -> ${to}`);
-    expect(upward).toEqual([]);
-    // Peers in different folders of one layer do not import each other.
-    const sideways = edges
-      .filter(([from, to]) => layerOf(to) === layerOf(from) && layerOf(from) > 1 && dirname(from) !== dirname(to))
-      .map(([from, to]) => `${from} -> ${to}`);
-    expect(sideways).toEqual([]);
-    // Nothing is left loose at the root but the entry and run(): every module has a room.
-    expect(files.filter((f) => !f.includes('/')).sort()).toEqual(['index.ts', 'main.ts']);
+  }
+  return out;
+}
+
+describe("src/'s rooms", () => {
+  it('import only from their own room or one below', async () => {
+    expect(against(await importGraph(join(ROOT, 'src')))).toEqual([]);
+  });
+
+  it.each<[string, Record<string, string[]>, string[]]>([
+    ['down is fine', { 'operations/a.ts': ['pipeline/b.ts', 'base/c.ts'], 'pipeline/b.ts': ['base/c.ts'] }, []],
+    ['within a room is fine', { 'pipeline/a.ts': ['pipeline/b.ts'] }, []],
+    ['up is not', { 'bkci/a.ts': ['pipeline/b.ts'] }, ['bkci/a.ts -> pipeline/b.ts']],
+    ['beside is not', { 'http/a.ts': ['runner/b.ts'] }, ['http/a.ts -> runner/b.ts']],
+    ['a new room must be placed', { 'extra/a.ts': ['base/b.ts'] }, ['extra/a.ts: room extra is in no layer']],
+  ])('%s', (_, edges, found) => {
+    expect(against(new Map(Object.entries(edges)))).toEqual(found);
   });
 });
