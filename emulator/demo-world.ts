@@ -91,6 +91,15 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
     // A flaky test: its build fails, and passes when its failed jobs are run again.
     retryResult: 'SUCCEED',
     errorInfoList: [{ taskName: 'unit tests', errorCode: 2199001, errorMsg: '3 tests failed' }],
+    // Every run writes these (a retried run's lines numbered on from the run before it).
+    logs: {
+      steps: [{ tag: 'e-unit', jobId: 'test', stepId: 'unit', containerHashId: 'c-test' }],
+      lines: [
+        { at: 200, step: 'e-unit', text: 'running 120 tests (3 of them flaky)' },
+        { at: 1000, step: 'e-unit', text: 'test_upload_resumes: waiting for the store' },
+        { at: 1800, step: 'e-unit', text: 'unit tests finished' },
+      ],
+    },
   });
   const reviewBuild = startedBuild(emulator, user, DEMO.review);
   const anHourAgo = Date.now() - 3_600_000;

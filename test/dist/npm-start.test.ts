@@ -198,6 +198,12 @@ describe('npm start', () => {
       expect(r.out).toContain(`bk-ci retried the failed jobs of stage-3 of build ${id}: its run 2`);
       expect(r.out).toMatch(/^execute-count=2$/m);
       expect(r.out).toMatch(/^conclusion=success$/m);
+      // Run 2's log, followed as it is written: its lines before its end, once each.
+      const lines = r.out.split('\n');
+      const ended = lines.findIndex((line) => /^\S+: SUCCEED$/.test(line));
+      expect(lines.findIndex((line) => line.endsWith('running 120 tests (3 of them flaky)'))).toBeGreaterThan(-1);
+      expect(lines.findIndex((line) => line.endsWith('running 120 tests (3 of them flaky)'))).toBeLessThan(ended);
+      expect(lines.filter((line) => line.endsWith('unit tests finished'))).toHaveLength(1);
       expect(r.out).not.toMatch(/Warning:/);
       expect(lastLine(r.out)).toMatch(/── exit code 0 after \d/);
     }, 60_000);
