@@ -165,6 +165,41 @@ describe.each([
     expect(w.emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_END']);
   });
 
+  it('the registration fails after a disabled callback was deleted: the step says it is not registered now; a re-run converges', async () => {
+    await step();
+    disable('BUILD_END');
+    w.emu.faults.add({ method: 'POST', fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
+    const r = await step();
+    failedWith(
+      r,
+      /HTTP 500: db busy\. Deleted before it: BUILD_END; the disabled callbacks for BUILD_END were deleted to be created again and are not registered now: run the step again\.$/,
+    );
+    expect(r.summary).toMatch(/callbacks deleted, not re-created/);
+    expect(w.emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_START']);
+    const again = await step();
+    expect(again.errors).toEqual([]);
+    expect(
+      w.emu.callbacks
+        .filter((c) => c.url === receiverUrl && c.enable)
+        .map((c) => c.event)
+        .sort(),
+    ).toEqual(['BUILD_END', 'BUILD_START']);
+  });
+
+  it('a registration that fails with nothing deleted says only why', async () => {
+    await step();
+    w.emu.faults.add({ method: 'POST', fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
+    const r = await step();
+    failedWith(r, /HTTP 500: db busy$/);
+    expect(r.errors[0]).not.toMatch(/Deleted before it/);
+  });
+
+  it('a batch answered without a result fails the step, saying so', async () => {
+    w.emu.faults.add({ method: 'POST', fault: { kind: 'status', status: 200, body: JSON.stringify({ status: 0, data: null }) } });
+    const r = await step();
+    failedWith(r, /failed: bk-ci answered the callback batch without a result$/);
+  });
+
   it('a callback another deploy deleted first is fine', async () => {
     await step();
     disable('BUILD_END');
