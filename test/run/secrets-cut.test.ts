@@ -77,3 +77,28 @@ describe('the login ticket where a bound cuts the text', () => {
       for (const piece of pieces(secret)) expect(text, `${piece} reached ${channel}`).not.toContain(piece);
   });
 });
+
+describe('the access token the token endpoint issues, in an answer that is not JSON', () => {
+  // The token is masked once it is read; an answer cut on its way (a proxy, a gateway) cannot be
+  // read, and the token in it is known to no scrub: the body is not quoted.
+  it.each([
+    ['cut after the token', (t: string) => `{"status":0,"data":{"userId":"alice","accessToken":"${t}","expirationTime":17`],
+    ['cut inside the token', (t: string) => `{"status":0,"data":{"userId":"alice","accessToken":"${t}`],
+    ['broken after the token', (t: string) => `{"status":0,"data":{"accessToken":"${t}" "userId":"alice"}}`],
+  ])('%s: no part of the token shows', async (_, body) => {
+    const secret = w.accessToken;
+    w.emu.faults.add({
+      pattern: /token\/get$/,
+      times: Infinity,
+      fault: { kind: 'status', status: 200, contentType: 'json', body: body(secret) },
+    });
+    const r = await runInProcess({
+      clock: w.clock,
+      inputs: { 'base-url': w.emu.url, 'bk-token': w.bkToken, 'project-id': 'demo', operation: 'get-project', retries: '0' },
+    });
+    const shown = await channels(r);
+    expect(shown.log).toContain('not valid JSON');
+    for (const [channel, text] of Object.entries(shown))
+      for (const piece of pieces(secret)) expect(text, `${piece} reached ${channel}`).not.toContain(piece);
+  });
+});
