@@ -218,6 +218,21 @@ describe('half-done work is told truly', () => {
     ]);
   });
 
+  it('callbacks deleted before a batch whose answer was lost: it may have been applied, never "not registered now"', async () => {
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
+    // bk-ci registers both, and the connection drops before its answer.
+    w.emu.faults.add({ method: 'POST', pattern: /callbacks\/batch/, after: true, fault: { kind: 'reset' } });
+    const r = await register();
+    expect(w.emu.callbacks.map((c) => [c.event, c.enable]).sort()).toEqual([
+      ['BUILD_END', true],
+      ['BUILD_START', true],
+    ]);
+    failedWith(r, /deleted to be created again; the registration was sent and its answer lost, so it may have been applied/);
+    expect(r.stdout).not.toMatch(/not registered now/);
+    expect(r.summary).not.toMatch(/not registered now/);
+  });
+
   it('a project write cancelled while it was on its way says it may have been applied', async () => {
     w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     w.emu.faults.add({ method: 'PUT', pattern: /\/projects\/demo$/, fault: { kind: 'hang' } });
