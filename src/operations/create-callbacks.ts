@@ -121,9 +121,8 @@ export default defineOperation({
         // Another deploy deleted it first: what matters is that it is gone.
         if (!(error instanceof ServerSaidError && error.serverStatus === 2101136)) {
           const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
-          // The write in flight is found through every wrapper around the cancel.
-          const maybe =
-            factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
+          // No answer (a cancel with it on its way, found through every wrapper; a timeout): it may be gone.
+          const maybe = answerLost(error) ? ` (the deletion of ${row.event} was sent and its answer lost: it may have been applied)` : '';
           throw new OperationError(
             `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
             {

@@ -233,6 +233,15 @@ describe('half-done work is told truly', () => {
     expect(r.summary).not.toMatch(/not registered now/);
   });
 
+  it('a deletion whose answer was lost: it may have been applied', async () => {
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'));
+    w.emu.faults.add({ method: 'DELETE', after: true, times: Infinity, fault: { kind: 'reset' } });
+    const r = await register();
+    expect(w.emu.callbacks).toEqual([]);
+    failedWith(r, /not deleted: BUILD_END \(the deletion of BUILD_END was sent and its answer lost: it may have been applied\)/);
+  });
+
   it('a project write cancelled while it was on its way says it may have been applied', async () => {
     w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     w.emu.faults.add({ method: 'PUT', pattern: /\/projects\/demo$/, fault: { kind: 'hang' } });
