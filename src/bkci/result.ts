@@ -22,8 +22,19 @@ const envelope = z.lazy(() =>
   }),
 );
 
-/** The body as JSON; a byte order mark before it is allowed, as curl and browsers allow it. */
-export function parseJson(res: WireResponse, method: string, url: string, scrub: (text: string) => string, exact = false): unknown {
+/**
+ * The body as JSON; a byte order mark before it is allowed, as curl and browsers allow it.
+ * `quoted: false` for an answer that carries a credential no scrub knows until it is read (the
+ * token endpoint's): a body that cannot be read is then not quoted, nor the parser's words on it.
+ */
+export function parseJson(
+  res: WireResponse,
+  method: string,
+  url: string,
+  scrub: (text: string) => string,
+  exact = false,
+  quoted = true,
+): unknown {
   const text = stripBom(res.body);
   const deep = tooDeep(text);
   if (deep !== undefined) throw new ResponseFormatError({ method, url, status: res.status, detail: `JSON ${deep}` });
@@ -31,6 +42,13 @@ export function parseJson(res: WireResponse, method: string, url: string, scrub:
   try {
     value = exact ? parseExact(text) : (JSON.parse(text) as unknown);
   } catch (error) {
+    if (!quoted)
+      throw new ResponseFormatError({
+        method,
+        url,
+        status: res.status,
+        detail: 'not valid JSON (not quoted: it may hold the credential it carries)',
+      });
     throw notJson(error, text, res, method, url, scrub);
   }
   refuseDuplicateKeys(text, res, method, url, scrub);

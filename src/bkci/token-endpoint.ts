@@ -78,7 +78,8 @@ export async function issueToken(options: IssueOptions): Promise<IssuedToken> {
     throw error;
   }
   const scrub = (t: string): string => options.http.scrub(t);
-  const value = parseJson(res, 'GET', url, scrub, true);
+  // The token it issued is masked once it is read: a body that cannot be read is not quoted.
+  const value = parseJson(res, 'GET', url, scrub, true, false);
   const bare = typeof value === 'object' && value !== null && 'accessToken' in value;
   const info = bare ? checked(value, tokenInfo, res, 'GET', url) : unwrap(value, tokenInfo, res, 'GET', url, scrub);
   if (info === undefined) throw new ResponseFormatError({ method: 'GET', url, status: res.status, detail: 'the token result has no data' });

@@ -6,7 +6,7 @@ import type { Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ActionError } from '../base/errors.ts';
 import type { Log } from '../base/log.ts';
-import { collapse } from '../base/text.ts';
+import { collapse, cut } from '../base/text.ts';
 import type { Failure } from '../http/retry.ts';
 import type { StreamGet, StreamResponse } from '../http/stream-get.ts';
 import { firstHop, hopHeaders, redirectHop } from './credential.ts';
@@ -155,7 +155,8 @@ async function excerpt(body: Readable): Promise<string> {
   } finally {
     body.destroy();
   }
-  return said(text).slice(0, 300);
+  // Marked where it is cut: the scrub that comes later finds a secret's start the cut left.
+  return cut(said(text), 300);
 }
 
 /** What an error body says: bk-ci's or bk-repo's JSON `message`, else its text without markup. */

@@ -100,8 +100,8 @@ export default defineOperation({
     const deleted: string[] = [];
     const removed: string[] = [];
     let status: number | undefined;
-    const outcome = (headline: string, result?: z.infer<typeof callbackResult>): Outcome<CallbackOutput> =>
-      describe(headline, task, { deleted, removed, result, disabled: disabled.map((r) => r.event) }, status);
+    const outcome = (headline: string, result?: z.infer<typeof callbackResult>, lost = false): Outcome<CallbackOutput> =>
+      describe(headline, task, { deleted, removed, result, disabled: disabled.map((r) => r.event), lost }, status);
     const deletedSoFar = (): string => [...deleted, ...removed].join(', ');
 
     for (const [row, done] of [...disabled.map((r) => [r, deleted] as const), ...stale.map((r) => [r, removed] as const)]) {
@@ -109,9 +109,10 @@ export default defineOperation({
         status = (await deleteCallback(api, projectId, row.id)) ?? status;
       } catch (error) {
         const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
-        // The write in flight is found through every wrapper around the cancel.
-        const maybe =
-          factsOf(error).inFlight !== undefined ? ` (the deletion of ${row.event} was on its way and may have been applied)` : '';
+        // No answer (a cancel with it on its way, found through every wrapper; a timeout): it may be gone.
+        const maybe = answerLost(error)
+          ? ` (the deletion of ${row.event} was sent and its outcome is unknown: it may have been applied)`
+          : '';
         throw new OperationError(
           `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
           {
@@ -129,10 +130,11 @@ export default defineOperation({
     const reply = await registerCallbacks(api, projectId, registration).catch((cause: unknown) => {
       const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
       if (deleted.length + removed.length === 0) throw error;
-      const maybe = factsOf(cause).inFlight !== undefined ? ' The registration was on its way and may have been applied.' : '';
+      const lost = answerLost(cause);
+      const headline = lost ? 'callbacks deleted, their re-creation unknown' : 'callbacks deleted, not re-created';
       throw new OperationError(
-        `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again and are not registered now` : ''}: run the step again.${maybe}`,
-        { ...outcome('callbacks deleted, not re-created'), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
+        `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${afterDeleted(lost, deleted)}`,
+        { ...outcome(headline, undefined, lost), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
         { cause: cause },
       );
     });
@@ -165,7 +167,7 @@ function sayDeleted(log: Log, deleted: readonly string[], removed: readonly stri
 function describe(
   headline: string,
   task: { 'project-id': string; 'callback-url': string; region: string; events: string[] },
-  done: { deleted: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined },
+  done: { deleted: string[]; removed: string[]; disabled: string[]; result: z.infer<typeof callbackResult> | undefined; lost: boolean },
   status: number | undefined,
 ): Outcome<CallbackOutput> {
   const success = done.result?.successEvents ?? [];
@@ -183,7 +185,7 @@ function describe(
     ...Object.entries(failure).map(([event, why]) => [event, 'failed', why]),
     ...done.deleted
       .filter((e) => !success.includes(e) && !(e in failure))
-      .map((e) => [e, 'deleted, not re-created', 'bk-ci had disabled it; it was deleted to be created again, and is not registered now']),
+      .map((e) => (done.lost ? [e, 'deleted, maybe re-created', LOST_ROW] : [e, 'deleted, not re-created', NOT_RECREATED_ROW])),
     ...done.removed.map((e) => [e, 'removed', 'not in events (replace-events)']),
   ];
   const blocks: Block[] = [
@@ -209,4 +211,26 @@ function describe(
     blocks,
     status,
   };
+}
+
+const NOT_RECREATED_ROW = 'bk-ci had disabled it; it was deleted to be created again, and is not registered now';
+const LOST_ROW =
+  "bk-ci had disabled it; it was deleted to be created again, and the registration's outcome is unknown: it may be registered";
+
+/**
+ * Whether a write's outcome is unknown (no answer: a timeout, a dropped connection, a cut body, a
+ * cancel while it was on its way; or a 5xx): bk-ci may have applied it (`factsOf`). A 4xx or
+ * bk-ci's own refusal is an answer: it was not.
+ */
+function answerLost(cause: unknown): boolean {
+  const facts = factsOf(cause);
+  return facts.inFlight !== undefined || facts.mayHaveApplied;
+}
+
+/** What follows the callbacks deleted before a batch that failed: not registered now, or maybe registered when its outcome is unknown. */
+function afterDeleted(lost: boolean, deleted: readonly string[]): string {
+  const recreated = deleted.length > 0 ? `; the disabled callbacks for ${deleted.join(', ')} were deleted to be created again` : '';
+  if (lost)
+    return `${recreated}; the registration was sent and its outcome is unknown, so it may have been applied: look at the project's callbacks before running the step again.`;
+  return `${recreated}${recreated === '' ? '' : ' and are not registered now'}: run the step again.`;
 }

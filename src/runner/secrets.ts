@@ -194,9 +194,46 @@ const MAY_HOLD_CONTROLS = new RegExp(`[${String.fromCharCode(0x1b, 0x9b)}]|${Str
 function replaceAll(text: string, values: readonly string[]): string {
   let scrubbed = text;
   for (const value of values) if (scrubbed.includes(value)) scrubbed = scrubbed.split(value).join('***');
+  if (scrubbed.includes(CUT_MARK)) scrubbed = replaceCutParts(scrubbed, values);
   if (!MAY_HOLD_CONTROLS.test(scrubbed)) return scrubbed;
   for (const value of values) scrubbed = replaceAcross(scrubbed, value);
   return scrubbed;
+}
+
+/** What every bound of the action leaves where it cut a text (base/text.ts `cut`, a URL quoted in part). */
+const CUT_MARK = '…';
+
+/**
+ * A secret cut by a bound before the text reached the scrub: the start of one (of MIN_SECRET
+ * characters or more) just before a `…`, and the end of one just after it, replaced by `***`.
+ * Whole, the scrub would have found it; cut, only this finds what is left of it.
+ */
+function replaceCutParts(text: string, values: readonly string[]): string {
+  const pieces = text.split(CUT_MARK);
+  return pieces
+    .map((piece, i) => {
+      let out = piece;
+      if (i < pieces.length - 1) {
+        const at = partialStart(out, values);
+        if (out.length - at >= MIN_SECRET) out = `${out.slice(0, at)}***`;
+      }
+      if (i > 0) {
+        const size = partialEndSize(out, values);
+        if (size > 0) out = `***${out.slice(size)}`;
+      }
+      return out;
+    })
+    .join(CUT_MARK);
+}
+
+/** The length of the text's longest start (MIN_SECRET characters or more) that ends one of the values and is shorter than it; 0 when none does. */
+function partialEndSize(text: string, values: readonly string[]): number {
+  const longest = values[0]?.length ?? 0;
+  for (let size = Math.min(longest - 1, text.length); size >= MIN_SECRET; size--) {
+    const start = text.slice(0, size);
+    if (values.some((value) => value.endsWith(start))) return size;
+  }
+  return 0;
 }
 
 /** The text as a terminal shows it: without its control sequences. */

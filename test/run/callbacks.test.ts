@@ -158,21 +158,21 @@ describe.each([
     const r = await step({ events: 'BUILD_END', 'replace-events': 'true' });
     failedWith(
       r,
-      /deleted the callbacks of .* for (BUILD_START|PROJECT_UPDATE), but .*HTTP 500: db busy\. Deleted so far: (BUILD_START|PROJECT_UPDATE); not deleted: (BUILD_START|PROJECT_UPDATE); nothing was registered\. Running the step again finishes the job\./,
+      /deleted the callbacks of .* for (BUILD_START|PROJECT_UPDATE), but .*HTTP 500: db busy\. Deleted so far: (BUILD_START|PROJECT_UPDATE); not deleted: (BUILD_START|PROJECT_UPDATE) \(the deletion of (BUILD_START|PROJECT_UPDATE) was sent and its outcome is unknown: it may have been applied\); nothing was registered\. Running the step again finishes the job\./,
     );
     const again = await step({ events: 'BUILD_END', 'replace-events': 'true' });
     expect(again.errors).toEqual([]);
     expect(w.emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_END']);
   });
 
-  it('the registration fails after a disabled callback was deleted: the step says it is not registered now; a re-run converges', async () => {
+  it('bk-ci refuses the registration after a disabled callback was deleted: the step says it is not registered now; a re-run converges', async () => {
     await step();
     disable('BUILD_END');
-    w.emu.faults.add({ method: 'POST', fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' } });
+    w.emu.faults.add({ method: 'POST', fault: { kind: 'wrapper-status', status: 2101001, message: 'db busy' } });
     const r = await step();
     failedWith(
       r,
-      /HTTP 500: db busy\. Deleted before it: BUILD_END; the disabled callbacks for BUILD_END were deleted to be created again and are not registered now: run the step again\.$/,
+      /db busy.*\. Deleted before it: BUILD_END; the disabled callbacks for BUILD_END were deleted to be created again and are not registered now: run the step again\.$/,
     );
     expect(r.summary).toMatch(/callbacks deleted, not re-created/);
     expect(w.emu.callbacks.filter((c) => c.url === receiverUrl).map((c) => c.event)).toEqual(['BUILD_START']);

@@ -193,18 +193,18 @@ describe('half-done work is told truly', () => {
     createdAt: id,
   });
 
-  it('callbacks deleted before a batch that failed are said, and reenabled-events lists only what was created again', async () => {
+  it('callbacks deleted before a batch bk-ci refused are said, and reenabled-events lists only what was created again', async () => {
     w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
     w.emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
     w.emu.faults.add({
       method: 'POST',
       pattern: /callbacks\/batch/,
-      fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' },
+      fault: { kind: 'wrapper-status', status: 2101001, message: 'db busy' },
     });
     const r = await register();
     failedWith(
       r,
-      /^bk-ci create-callbacks failed: deleted the callbacks of https:\/\/hooks.example.com\/bkci for BUILD_(END|START), BUILD_(END|START), but .*HTTP 500: db busy\. Deleted before it: .*the disabled callbacks for .* were deleted to be created again and are not registered now: run the step again\.$/,
+      /^bk-ci create-callbacks failed: deleted the callbacks of https:\/\/hooks.example.com\/bkci for BUILD_(END|START), BUILD_(END|START), but .*db busy.*\. Deleted before it: .*the disabled callbacks for .* were deleted to be created again and are not registered now: run the step again\.$/,
     );
     expect(r.outputs['reenabled-events']).toBe('[]');
     expect(r.summary).toMatch(/deleted, not re-created/);
@@ -216,6 +216,47 @@ describe('half-done work is told truly', () => {
       ['BUILD_END', true],
       ['BUILD_START', true],
     ]);
+  });
+
+  it('callbacks deleted before a batch whose answer was lost: it may have been applied, never "not registered now"', async () => {
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'), disabled(2, 'BUILD_START'));
+    // bk-ci registers both, and the connection drops before its answer.
+    w.emu.faults.add({ method: 'POST', pattern: /callbacks\/batch/, after: true, fault: { kind: 'reset' } });
+    const r = await register();
+    expect(w.emu.callbacks.map((c) => [c.event, c.enable]).sort()).toEqual([
+      ['BUILD_END', true],
+      ['BUILD_START', true],
+    ]);
+    failedWith(r, /deleted to be created again; the registration was sent and its outcome is unknown, so it may have been applied/);
+    expect(r.stdout).not.toMatch(/not registered now/);
+    expect(r.summary).not.toMatch(/not registered now/);
+  });
+
+  it('callbacks deleted before a batch answered 500: it may have been applied, never "not registered now"', async () => {
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'));
+    w.emu.faults.add({
+      method: 'POST',
+      pattern: /callbacks\/batch/,
+      fault: { kind: 'status', status: 500, contentType: 'text', body: 'db busy' },
+    });
+    const r = await register();
+    failedWith(
+      r,
+      /HTTP 500: db busy\. .*the registration was sent and its outcome is unknown, so it may have been applied: look at the project's callbacks/,
+    );
+    expect(r.stdout + r.summary).not.toMatch(/not registered now/);
+    expect(r.summary).toMatch(/callbacks deleted, their re-creation unknown/);
+  });
+
+  it('a deletion whose answer was lost: it may have been applied', async () => {
+    w.emu.seedProject({ englishName: 'demo', projectName: 'Demo', creator: 'alice' });
+    w.emu.callbacks.push(disabled(1, 'BUILD_END'));
+    w.emu.faults.add({ method: 'DELETE', after: true, times: Infinity, fault: { kind: 'reset' } });
+    const r = await register();
+    expect(w.emu.callbacks).toEqual([]);
+    failedWith(r, /not deleted: BUILD_END \(the deletion of BUILD_END was sent and its outcome is unknown: it may have been applied\)/);
   });
 
   it('a project write cancelled while it was on its way says it may have been applied', async () => {

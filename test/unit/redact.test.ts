@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { cut } from '../../src/base/text.ts';
 import { readError } from '../../src/bkci/error-body.ts';
 import { redactUrl } from '../../src/bkci/redact-url.ts';
 import { unwrap } from '../../src/bkci/result.ts';
@@ -71,6 +73,30 @@ describe('Secrets', () => {
     expect(s.redact(text)).not.toContain(secret);
     expect(s.redact(text)).toMatch(/\*\*\*/);
     for (const part of [form(secret).slice(0, -1), secret]) expect(s.redact(text)).not.toContain(part);
+  });
+
+  it.each([
+    ['its start, cut by a bound', 'url "https://h/?t=tok-S3cret… (9 more characters)"', 'url "https://h/?t=***… (9 more characters)"'],
+    ['its end, after a cut in the middle', 'path a/b…S3cret-9x/c', 'path a/b…***/c'],
+    ['its start at a cut, its JSON-escaped form', '"t=tok-S3\\"cr…"', '"t=***…"'],
+    ['a start of 4 characters', 'see tok-… here', 'see ***… here'],
+    ['not a start of 3 characters', 'see tok… here', 'see tok… here'],
+    ['not a start that no cut ends', 'see tok-S3 here…', 'see tok-S3 here…'],
+    ['not an end that no cut begins', '…there S3cret-9x', '…there S3cret-9x'],
+    ['an end of 4 characters', 'path a…t-9x/c', 'path a…***/c'],
+    ['not an end of 3 characters', 'path a…-9x/c', 'path a…-9x/c'],
+    ['not a start after the last cut', 'cut… then tok-S3', 'cut… then tok-S3'],
+    ['not an end before the first cut', 'cret-9x then…', 'cret-9x then…'],
+  ])('takes out what a cut left of a secret: %s', (_, text, expected) => {
+    const s = new Secrets(() => undefined);
+    s.add('tok-S3cret-9x');
+    s.add('tok-S3"cret-9x');
+    expect(s.redact(text)).toBe(expected);
+    expect(s.redactOwn(text)).toBe(expected);
+  });
+
+  it('leaves a cut text as it is when no secret is known', () => {
+    expect(new Secrets(() => undefined).redact('a cut… text')).toBe('a cut… text');
   });
 
   it('ignores empty and very short values, which would mask half the log', () => {
@@ -147,5 +173,35 @@ describe("bk-ci's unfilled placeholders never show as {0}", () => {
   it('in a 200 whose wrapper says failure', () => {
     const res = { status: 200, headers: {}, body: '{"status":2101999,"message":"用户({0})无权限"}' };
     expect(() => unwrap(JSON.parse(res.body), z.unknown(), res, 'GET', 'u', (t) => t)).toThrow(/error status 2101999: 用户\(\)无权限$/);
+  });
+});
+
+describe('a secret cut by a bound before the scrub', () => {
+  const lower = fc.string({ unit: fc.constantFrom(...'abcdefgh .:/'), maxLength: 60 });
+  const secret = fc.string({ unit: fc.constantFrom(...'ABCDEFGH0123456789-'), minLength: 8, maxLength: 40 });
+  /** Every run of MIN_SECRET characters of the secret. */
+  const runs = (v: string): string[] => Array.from({ length: v.length - 3 }, (_, i) => v.slice(i, i + 4));
+
+  it('leaves no 4 characters of it, wherever cut() cuts the text', () => {
+    fc.assert(
+      fc.property(lower, secret, lower, fc.nat(140), (before, value, after, at) => {
+        const s = new Secrets(() => undefined);
+        s.add(value);
+        const shown = s.redact(cut(`${before}${value}${after}`, at));
+        for (const run of runs(value)) expect(shown).not.toContain(run);
+      }),
+    );
+  });
+
+  it('leaves no 4 characters of it where a text is shortened in the middle (its start … its end)', () => {
+    fc.assert(
+      fc.property(lower, secret, lower, fc.nat(140), fc.nat(140), (before, value, after, head, tail) => {
+        const s = new Secrets(() => undefined);
+        s.add(value);
+        const text = `${before}${value}${after}`;
+        const shown = s.redact(`${text.slice(0, head)}…${text.slice(text.length - Math.min(tail, text.length - head))}`);
+        for (const run of runs(value)) expect(shown).not.toContain(run);
+      }),
+    );
   });
 });
