@@ -5,7 +5,7 @@
 // integers from 1; columns only on one line (start_line equal to end_line); a message of at most
 // 64 KB; a path relative to the repository.
 import type { Diagnostic, FoundDiagnostics } from '../base/outcome.ts';
-import { isControl } from '../base/text.ts';
+import { cut, isControl } from '../base/text.ts';
 import { KEPT_IN_ALL, KEPT_PER_STEP } from '../pipeline/diagnostics.ts';
 
 /** GitHub takes at most 50 annotations per request. */
@@ -185,7 +185,7 @@ function sentence(total: number, tally: Tally): string {
   const why = [
     ...(tally.beyond > 0 ? [`${tally.beyond} beyond the ${ANNOTATIONS_MAX} GitHub takes in one update`] : []),
     ...(tally.outside > 0
-      ? [`${tally.outside} on files outside the repository's checkout (e.g. ${(tally.outsideExample ?? '').slice(0, 200)})`]
+      ? [`${tally.outside} on files outside the repository's checkout (e.g. ${cut(tally.outsideExample ?? '', 200)})`]
       : []),
     ...(tally.repeated > 0 ? [`${tally.repeated} repeated`] : []),
     ...(tally.badLine > 0 ? [`${tally.badLine} with a line number no file has (0, or beyond ${LINE_MAX})`] : []),

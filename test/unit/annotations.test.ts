@@ -19,6 +19,7 @@ import {
 } from '../../src/github/annotations.ts';
 import { parseDiagnostics } from '../../src/pipeline/compiler-lines.ts';
 import { DiagnosticsCollector, KEPT_IN_ALL, KEPT_PER_STEP, MESSAGE_KEPT } from '../../src/pipeline/diagnostics.ts';
+import { Secrets } from '../../src/runner/secrets.ts';
 
 /** The checkout the step's job made: the repository's files. */
 const REPO = new Set([
@@ -243,8 +244,20 @@ describe('every message found and not annotated is counted, with its reason', ()
   it('names one file outside the repository, shortly', () => {
     const long = `/usr/include/${'x/'.repeat(300)}a.h`;
     const said = annotationsOf({ found: [diag(1, { path: long })], unkept: 0 }, place).said ?? '';
-    expect(said).toContain(`(e.g. ${long.slice(0, 200)})`);
+    // Cut with the mark every bound leaves, so that the scrubbing after it knows a cut secret's start.
+    expect(said).toContain(`(e.g. ${long.slice(0, 200)}… (${long.length - 200} more characters))`);
     expect(said.length).toBeLessThan(400);
+  });
+
+  it('a secret in that path, cut by the bound, leaves no part of it once scrubbed', () => {
+    const secret = 'tok-5ecret-v4lue-0042';
+    const path = `/home/agent/${'d/'.repeat(90)}${secret}/x.h`;
+    expect(path.indexOf(secret)).toBeLessThan(200);
+    expect(path.indexOf(secret) + secret.length).toBeGreaterThan(200);
+    const secrets = new Secrets(() => undefined);
+    secrets.add(secret);
+    const shown = secrets.redact(annotationsOf({ found: [diag(1, { path })], unkept: 0 }, place).said ?? '');
+    for (let i = 0; i + 4 <= secret.length; i++) expect(shown).not.toContain(secret.slice(i, i + 4));
   });
 });
 
