@@ -64,6 +64,29 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
     bgName: 'Games',
   });
   emulator.seedSign({ resignId: DEMO.resignId, runningMs: 4000, result: 'SUCCESS', projectId });
+  seedPipelines(emulator, user);
+  const reviewBuild = startedBuild(emulator, user, DEMO.review);
+  const anHourAgo = Date.now() - 3_600_000;
+  const endedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.demo, status: 'SUCCEED', startTime: anHourAgo, userId: user }).id;
+  const failedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.fail, status: 'FAILED', startTime: anHourAgo, userId: user }).id;
+  return {
+    bkToken,
+    accessToken: token.accessToken,
+    reviewBuild,
+    endedBuild,
+    failedBuild,
+    banner: [
+      `project "${projectId}"; re-sign task "${DEMO.resignId}" RUNNING for 4 s from now, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED (a log, variables and artifacts)`,
+      `pipelines "${DEMO.review}" (pauses at a review of stage Release by ${user}), "${DEMO.long}" (runs 10 min), "${DEMO.fail}" (fails after 2 s); build ${reviewBuild} of ${DEMO.review} waits for its review`,
+      `build ${endedBuild} of p-demo ended SUCCEED an hour ago, with its files (app/App.ipa, 1 MiB; reports/coverage.html): download-artifacts brings them in`,
+      `build ${failedBuild} of ${DEMO.fail} FAILED an hour ago (3 tests failed, a flaky test): retry-build runs its failed jobs again, and they pass`,
+    ],
+  };
+}
+
+/** The demo's four pipelines: p-demo (a log, variables, files), p-review, p-long and p-fail (a flaky test). */
+function seedPipelines(emulator: Emulator, user: string): void {
+  const projectId = DEMO.projectId;
   emulator.seedPipeline({
     projectId,
     pipelineId: DEMO.demo,
@@ -101,23 +124,6 @@ export function seedDemoWorld(emulator: Emulator, user: string): DemoWorld {
       ],
     },
   });
-  const reviewBuild = startedBuild(emulator, user, DEMO.review);
-  const anHourAgo = Date.now() - 3_600_000;
-  const endedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.demo, status: 'SUCCEED', startTime: anHourAgo, userId: user }).id;
-  const failedBuild = emulator.seedBuild({ projectId, pipelineId: DEMO.fail, status: 'FAILED', startTime: anHourAgo, userId: user }).id;
-  return {
-    bkToken,
-    accessToken: token.accessToken,
-    reviewBuild,
-    endedBuild,
-    failedBuild,
-    banner: [
-      `project "${projectId}"; re-sign task "${DEMO.resignId}" RUNNING for 4 s from now, then SUCCESS; pipeline "p-demo": QUEUE 1 s, RUNNING 3 s, SUCCEED (a log, variables and artifacts)`,
-      `pipelines "${DEMO.review}" (pauses at a review of stage Release by ${user}), "${DEMO.long}" (runs 10 min), "${DEMO.fail}" (fails after 2 s); build ${reviewBuild} of ${DEMO.review} waits for its review`,
-      `build ${endedBuild} of p-demo ended SUCCEED an hour ago, with its files (app/App.ipa, 1 MiB; reports/coverage.html): download-artifacts brings them in`,
-      `build ${failedBuild} of ${DEMO.fail} FAILED an hour ago (3 tests failed, a flaky test): retry-build runs its failed jobs again, and they pass`,
-    ],
-  };
 }
 
 /** Starts a build of the pipeline as `user`, as build_start would: its id. */

@@ -109,18 +109,7 @@ export default defineOperation({
         status = (await deleteCallback(api, projectId, row.id)) ?? status;
       } catch (error) {
         const left = [...disabled, ...stale].filter((r) => !deleted.includes(r.event) && !removed.includes(r.event)).map((r) => r.event);
-        // No answer (a cancel with it on its way, found through every wrapper; a timeout): it may be gone.
-        const maybe = answerLost(error)
-          ? ` (the deletion of ${row.event} was sent and its outcome is unknown: it may have been applied)`
-          : '';
-        throw new OperationError(
-          `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${deletedSoFar() || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
-          {
-            ...outcome('callbacks half updated'),
-            ...(deleted.length + removed.length > 0 ? { done: `deleted the callbacks of ${url} for ${deletedSoFar()}` } : {}),
-          },
-          { cause: error },
-        );
+        throw deletionFailed(error, row.event, left, { projectId, url, soFar: deletedSoFar(), outcome: outcome('callbacks half updated') });
       }
       done.push(row.event);
     }
@@ -128,15 +117,7 @@ export default defineOperation({
 
     const registration = { url, region: task.region, events: task.events, secretToken: task['secret-token'] };
     const reply = await registerCallbacks(api, projectId, registration).catch((cause: unknown) => {
-      const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
-      if (deleted.length + removed.length === 0) throw error;
-      const lost = answerLost(cause);
-      const headline = lost ? 'callbacks deleted, their re-creation unknown' : 'callbacks deleted, not re-created';
-      throw new OperationError(
-        `${errorMessage(error)}. Deleted before it: ${deletedSoFar()}${afterDeleted(lost, deleted)}`,
-        { ...outcome(headline, undefined, lost), done: `deleted the callbacks of ${url} for ${deletedSoFar()}` },
-        { cause: cause },
-      );
+      throw registrationFailed(cause, deleted, { projectId, url, soFar: deletedSoFar(), outcome });
     });
     status = reply.status;
     const failed = Object.entries(reply.data?.failureEvents ?? {});
@@ -154,6 +135,50 @@ export default defineOperation({
     return result;
   },
 });
+
+/** What a failure of the step's writes says of them: the project, the URL, what was deleted before it. */
+interface WritesSoFar<T> {
+  projectId: string;
+  url: string;
+  /** The events whose callbacks were deleted, "" when none. */
+  soFar: string;
+  outcome: T;
+}
+
+/** A deletion that failed half way, as the step fails with it: what was and was not deleted, and whether this one may have been. */
+function deletionFailed(
+  error: unknown,
+  event: string,
+  left: readonly string[],
+  writes: WritesSoFar<Outcome<CallbackOutput>>,
+): OperationError {
+  const { projectId, url, soFar } = writes;
+  // No answer (a cancel with it on its way, found through every wrapper; a timeout) or a 5xx: it may be gone.
+  const maybe = answerLost(error) ? ` (the deletion of ${event} was sent and its outcome is unknown: it may have been applied)` : '';
+  return new OperationError(
+    `${errorMessage(rightMissing(error, 'deleting a callback', 'manager', projectId))}. Deleted so far: ${soFar || 'none'}; not deleted: ${left.join(', ')}${maybe}; nothing was registered. Running the step again finishes the job.`,
+    { ...writes.outcome, ...(soFar === '' ? {} : { done: `deleted the callbacks of ${url} for ${soFar}` }) },
+    { cause: error },
+  );
+}
+
+/** A batch that failed: bk-ci's reason alone when nothing was deleted before it, else what was deleted and whether it may be registered. */
+function registrationFailed(
+  cause: unknown,
+  deleted: readonly string[],
+  writes: WritesSoFar<(headline: string, result: undefined, lost: boolean) => Outcome<CallbackOutput>>,
+): unknown {
+  const { projectId, url, soFar } = writes;
+  const error = rightMissing(cause, 'registering callbacks', 'manager', projectId);
+  if (soFar === '') return error;
+  const lost = answerLost(cause);
+  const headline = lost ? 'callbacks deleted, their re-creation unknown' : 'callbacks deleted, not re-created';
+  return new OperationError(
+    `${errorMessage(error)}. Deleted before it: ${soFar}${afterDeleted(lost, deleted)}`,
+    { ...writes.outcome(headline, undefined, lost), done: `deleted the callbacks of ${url} for ${soFar}` },
+    { cause },
+  );
+}
 
 /** What the deletions before the batch were for. */
 function sayDeleted(log: Log, deleted: readonly string[], removed: readonly string[]): void {

@@ -100,14 +100,7 @@ export async function poll<T>(watch: Watch<T>, options: PollOptions, progress: P
       value = await watch.read();
     } catch (cause) {
       if (cause instanceof DeadlineError) return 'timeout';
-      // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
-      if (!(cause instanceof CancelledError)) progress.polls++;
-      if (!options.wait || !isTransient(cause)) throw cause;
-      const after = cause instanceof HttpError ? parseRetryAfter(cause.retryAfter, clock.now()) : undefined;
-      if (after !== undefined) notBefore = clock.now() + after;
-      const error = cause instanceof Error ? cause.message : String(cause);
-      if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
-      progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(cause), error };
+      notBefore = pollFailed(cause, pollAt, options, progress, elapsed);
     }
     if (value !== undefined) {
       progress.polls++;
@@ -147,6 +140,24 @@ export async function poll<T>(watch: Watch<T>, options: PollOptions, progress: P
       throw new CancelledError();
     });
   }
+}
+
+/**
+ * A read that failed: thrown on unless the wait goes on past it (a passing failure); then the
+ * trouble is noted (said once) and the result is when the next poll may be sent at the earliest
+ * (the server's Retry-After), 0 when it did not say.
+ */
+function pollFailed<T>(cause: unknown, pollAt: number, options: PollOptions, progress: Progress<T>, elapsed: () => string): number {
+  // A read that was sent and failed is a poll too: `polls` counts the reads made, not the answers.
+  if (!(cause instanceof CancelledError)) progress.polls++;
+  if (!options.wait || !isTransient(cause)) throw cause;
+  const { clock, log } = options;
+  const after = cause instanceof HttpError ? parseRetryAfter(cause.retryAfter, clock.now()) : undefined;
+  const notBefore = after === undefined ? 0 : clock.now() + after;
+  const error = cause instanceof Error ? cause.message : String(cause);
+  if (progress.trouble === undefined) log.info(`${elapsed()}: a poll failed (${error}); waiting on`);
+  progress.trouble = { since: progress.trouble?.since ?? pollAt, reason: reasonOf(cause), error };
+  return notBefore;
 }
 
 /** Reading on after the end, a pause between reads, until the follower has it all, its time is up or a cancel. */
