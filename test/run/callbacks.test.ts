@@ -200,6 +200,39 @@ describe.each([
     failedWith(r, /failed: bk-ci answered the callback batch without a result$/);
   });
 
+  it('an event the batch reports failed fails the step, naming it; the summary and outputs say which failed and which registered', async () => {
+    w.emu.faults.add({
+      method: 'POST',
+      fault: { kind: 'patch', data: { successEvents: ['BUILD_START'], failureEvents: { BUILD_END: 'region closed' } } },
+    });
+    const r = await step();
+    failedWith(r, /failed: 1 of 2 callbacks failed: BUILD_END \(region closed\)$/);
+    expect(r.outputs).toMatchObject({ 'success-events': '["BUILD_START"]', 'failure-events': '{"BUILD_END":"region closed"}' });
+    expect(r.summary).toMatch(/^\| BUILD_START \| registered \| — \|$/m);
+    expect(r.summary).toMatch(/^\| BUILD_END \| failed \| region closed \|$/m);
+  });
+
+  it('replace-events says what it removed, in the log and in the summary; the data output holds the batch', async () => {
+    await step({ events: 'BUILD_START,BUILD_END' });
+    const r = await step({ events: 'BUILD_END', 'replace-events': 'true' });
+    expect(r.errors).toEqual([]);
+    expect(r.stdout).toMatch(/removed BUILD_START: no longer in events \(replace-events\)/);
+    expect(r.stdout).not.toMatch(/re-enabling/);
+    expect(r.summary).toMatch(/^\| BUILD_START \| removed \| not in events \(replace-events\) \|$/m);
+    expect(JSON.parse(r.outputs.data ?? '')).toEqual({ successEvents: ['BUILD_END'], failureEvents: {} });
+  });
+
+  it('a disabled callback deleted and then left out by the batch is said as deleted, not re-created', async () => {
+    await step();
+    disable('BUILD_END');
+    w.emu.faults.add({ method: 'POST', fault: { kind: 'patch', data: { successEvents: ['BUILD_START'], failureEvents: {} } } });
+    const r = await step();
+    expect(r.outputs['reenabled-events']).toBe('[]');
+    expect(r.summary).toMatch(
+      /^\| BUILD_END \| deleted, not re-created \| bk-ci had disabled it; it was deleted to be created again, and is not registered now \|$/m,
+    );
+  });
+
   it('a callback another deploy deleted first is fine', async () => {
     await step();
     disable('BUILD_END');
