@@ -175,8 +175,8 @@ export class BuildCheck {
       problem = written.problem;
       if (written.problem.kind !== 'invalid') attempts += 1;
       const next = afterFailedFinal(written.problem, size, SMALLEST, attempts);
-      // GitHub will not take the check from this token: said once already, and nothing of it is there.
-      if (next === 'stop' && ENDS_CHECK.has(problem.kind) && this.#run.id === undefined && !this.#run.mayExist) return undefined;
+      // GitHub will not take the check from this token: said already, with how the check was left (#report).
+      if (next === 'stop' && ENDS_CHECK.has(problem.kind)) return undefined;
       if (next === 'stop') return this.#left(problem, 0);
       if (next === 'smaller') size = (size + 1) as Size;
       else if (sizeAgain(written.problem, size) !== size) {
@@ -210,6 +210,11 @@ export class BuildCheck {
         : problem === undefined
           ? 'no time was left for GitHub'
           : describeProblem(problem);
+    return this.#leftLine(why);
+  }
+
+  /** How the check was left, and why: one line (check-words.ts). */
+  #leftLine(why: string): string {
     return leftWords({ name: this.#name(), runId: this.#run.id, mayExist: this.#run.mayExist, buildId: this.#build?.id ?? '', why });
   }
 
@@ -228,7 +233,11 @@ export class BuildCheck {
     const ends = ENDS_CHECK.has(problem.kind);
     if (ends) this.#off = true;
     if (problem.kind === 'invalid') this.#progressSize = SMALLEST;
-    const text = whileRunning(problem, ends, this.#cadence.waitFrom(this.#o.clock.now()));
+    // A check GitHub has (or may have) and will no longer take from this token stays in progress: said so.
+    const left = ends && (this.#run.id !== undefined || this.#run.mayExist);
+    const text = left
+      ? this.#leftLine(`${describeProblem(problem)}; the build is followed as without check`)
+      : whileRunning(problem, ends, this.#cadence.waitFrom(this.#o.clock.now()));
     if (this.#quiet && !ends) this.#o.log.debug(text);
     else if (this.#said.first(problem.kind)) this.#o.log.warning(text);
     else this.#o.log.debug(text);

@@ -157,3 +157,27 @@ describe('a refused update is sent again without what GitHub refused', () => {
     expect(summaries[3]).toMatch(/^Build #1 b-\w+ succeeded\nStages\n/);
   });
 });
+
+describe('a check GitHub stops taking mid-build is said to be left in progress', () => {
+  it.each([
+    ['github-token expiring mid-build (401)', 401, /GitHub refused github-token \(401: Fault\)/],
+    ['another refusal of an update (a door not listed: 409)', 409, /GitHub refused the check run \(409: Fault\)/],
+  ])('%s: one line names the check left in progress, and why', async (_, status, why) => {
+    w.pipeline({
+      name: 'App',
+      phases: [
+        { status: 'RUNNING', ms: 15_000, stage: 'Build' },
+        { status: 'RUNNING', ms: 15_000, stage: 'Release' },
+      ],
+    });
+    github.gh.fault({ kind: 'error', status, method: 'PATCH', times: 1000 });
+    const r = await step({});
+    expect(r.outputs.conclusion).toBe('success');
+    const id = r.outputs['check-run-id'];
+    expect(id).not.toBe('');
+    expect(github.gh.runs[0]?.status).toBe('in_progress');
+    expect(warnings(r.stdout)).toEqual([
+      expect.stringMatching(new RegExp(`^::warning::check: the check run "bk-ci App" \\(${id}\\) was left in progress, .*: ${why.source}`)),
+    ]);
+  });
+});
