@@ -214,8 +214,8 @@ function unknownBuild(error: unknown, build: BuildRef): unknown {
   );
 }
 
-/** A read about one build: its answer must be about that build, never another's (a proxy or cache may mix answers up). */
-async function readAbout<T extends { id: string }>(
+/** A read about one build: its answer must be about that build, of its pipeline, never another's (a proxy or cache may mix answers up). */
+async function readAbout<T extends { id: string; pipelineId?: string | null | undefined }>(
   api: Calls,
   build: BuildRef,
   spec: Pick<CallSpec<T>, 'endpoint' | 'data'> & { what: string },
@@ -230,6 +230,12 @@ async function readAbout<T extends { id: string }>(
   if (data.id !== build.id)
     throw new StrayAnswerError(
       `bk-ci answered ${spec.what} with build ${data.id} when asked for ${build.id}: the answer is not trusted (a proxy or cache between the runner and bk-ci may mix answers up)`,
+      { status: reply.status },
+    );
+  // build_detail names the build's pipeline: one asked for by its pipeline is that pipeline's, whatever the history said.
+  if (build.pipelineId !== undefined && data.pipelineId && data.pipelineId !== build.pipelineId)
+    throw new StrayAnswerError(
+      `bk-ci answered ${spec.what} of build ${build.id} as a build of pipeline ${data.pipelineId}, not of ${build.pipelineId}: the answer is not trusted`,
       { status: reply.status },
     );
   return { ...reply, data };

@@ -122,6 +122,24 @@ describe("someone else's build is never the step's", () => {
   });
 });
 
+describe('a history and a build_detail that disagree: nothing is taken', () => {
+  it.each([
+    ['a succeeded build whose build_detail says another pipeline: not adopted', 'SUCCEED'],
+    ['a failed one (a door not listed): not retried', 'FAILED'],
+  ])('%s, nothing started, and why', async (_, result) => {
+    w.pipeline({ ...DECLARED, result });
+    await start(1);
+    w.emu.faults.add({ pattern: /build_detail$/, times: Infinity, fault: { kind: 'patch', data: { pipelineId: 'p-other' } } });
+    const second = await start(2);
+    expect(second.outputs.rerun ?? 'none').toBe('none');
+    expect(second.code).toBe(1);
+    expect(second.errors[0]).toMatch(/build_detail of build b-\w+ .*pipeline p-other.*not trusted/);
+    expect(second.errors[0]).toMatch(/nothing was started/);
+    expect(requests('build_start')).toHaveLength(1);
+    expect(requests('build_retry')).toHaveLength(0);
+  });
+});
+
 describe('when a re-run finds no build of its own, the log says why', () => {
   it('the job started one with other build-params (a vars value changed): named, with what to do', async () => {
     w.pipeline(DECLARED);
