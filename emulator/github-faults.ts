@@ -11,9 +11,13 @@ export const faultBody = z
     /**
      * secondary: 403 (or `status` 429) with retry-after; primary: x-ratelimit-remaining 0; error:
      * `status` with GitHub's answer (its HTML error page for 5xx); invalid: 422 Validation Failed;
-     * drop: the change is made, the answer lost; hang: the request is held, never answered.
+     * drop: the change is made, the answer lost; hang: the request is held, never answered;
+     * redirect: 307 to `location` (GitHub's API redirects with 301, 302 and 307, docs.github.com
+     * "Using the REST API": "HTTP redirects"), nothing changed.
      */
-    kind: z.enum(['secondary', 'primary', 'error', 'invalid', 'drop', 'hang']),
+    kind: z.enum(['secondary', 'primary', 'error', 'invalid', 'drop', 'hang', 'redirect']),
+    /** Where a redirect leads. */
+    location: z.string().optional(),
     method: z.string().optional(),
     /** A part of the path the fault applies to. */
     path: z.string().optional(),
@@ -106,6 +110,9 @@ export const FAULTS: Record<Fault['kind'], (fault: Fault, apply: () => Answer, n
   }),
   drop: (_, apply) => ({ answer: apply(), after: 'drop' }),
   hang: () => ({ answer: { status: 0, body: '' }, after: 'hold' }),
+  redirect: (fault) => ({
+    answer: { ...message(307, 'Temporary Redirect', { url: fault.location ?? '' }), headers: { location: fault.location ?? '/' } },
+  }),
 };
 
 /** Whether the JSON body has the field at the dot path. */

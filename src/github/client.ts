@@ -39,7 +39,10 @@ export interface Call {
 }
 
 /** What sends a call: Octokit's request(), or a test's. */
-export type Send = (route: string, params: Record<string, unknown>) => Promise<{ status: number; data: unknown }>;
+export type Send = (
+  route: string,
+  params: Record<string, unknown>,
+) => Promise<{ status: number; data: unknown; headers?: Record<string, unknown> }>;
 
 const errorShape = z.looseObject({
   status: z.number().optional(),
@@ -116,6 +119,19 @@ const notSent = (kind: ProblemKind, message: string): Result<never> => ({
   problem: { kind, status: undefined, message, maybeApplied: false },
 });
 
+/** A redirect GitHub's API answered: not followed, nothing applied; where it led, said by its origin. */
+function notFollowed(reply: { status: number; headers?: Record<string, unknown> }): Result<never> {
+  const location = String(reply.headers?.location ?? '');
+  let origin = 'nowhere named';
+  try {
+    origin = new URL(location).origin;
+  } catch {
+    if (location !== '') origin = 'a path of its own';
+  }
+  const message = `it answered with a redirect to ${origin}, which is not followed: GITHUB_API_URL must answer itself`;
+  return { ok: false, problem: { kind: 'refused', status: reply.status, message, maybeApplied: false } };
+}
+
 /** One GitHub, rate limits remembered: a call made while GitHub asked to wait is not sent. */
 export class GitHub {
   #blockedUntil = 0;
@@ -153,8 +169,10 @@ export class GitHub {
       const params = scrubDeep(request.params, this.#o.scrub) as Record<string, unknown>;
       const reply = await this.#send(`${request.method} ${request.route}`, {
         ...params,
-        request: { signal: AbortSignal.any([timeout, given]) },
+        // A redirect is not followed: the body and its answer stay with GITHUB_API_URL (fetch would take them elsewhere).
+        request: { signal: AbortSignal.any([timeout, given]), redirect: 'manual' },
       });
+      if (reply.status >= 300 && reply.status < 400) return notFollowed(reply);
       const parsed = data.safeParse(reply.data);
       if (parsed.success) return { ok: true, data: parsed.data };
       const message = 'GitHub answered with an unexpected body';

@@ -2,7 +2,8 @@
 // emulator and the emulator's GitHub side, on the clock they share (a request GitHub holds lets
 // the step's timeout for it pass at once). GitHub is bounded by the step's clock, its failures
 // cost a cadence, a look-up that failed is not "none", and a refused update is sent again smaller.
-import { afterAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { END_GRACE_MS } from '../../src/github/check-state.ts';
 import { seen } from '../support/github-markdown.ts';
 import { useGitHub } from '../support/github-world.ts';
@@ -179,5 +180,39 @@ describe('a check GitHub stops taking mid-build is said to be left in progress',
     expect(warnings(r.stdout)).toEqual([
       expect.stringMatching(new RegExp(`^::warning::check: the check run "bk-ci App" \\(${id}\\) was left in progress, .*: ${why.source}`)),
     ]);
+  });
+});
+
+describe("GitHub's API redirecting elsewhere (a door not listed)", () => {
+  /** Another origin on loopback, answering as GitHub would: what it received is kept. */
+  async function elsewhere(): Promise<{ url: string; received: { method: string; headers: IncomingHttpHeaders; body: string }[] }> {
+    const received: { method: string; headers: IncomingHttpHeaders; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += String(c);
+      });
+      req.on('end', () => {
+        received.push({ method: req.method ?? '', headers: req.headers, body });
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 7, name: 'bk-ci App', status: 'queued', html_url: 'http://elsewhere.invalid/run/7' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const address = server.address();
+    return { url: `http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}`, received };
+  }
+
+  it("the create is not sent on to the other origin, nor its answer taken as GitHub's: one line says why", async () => {
+    pipeline(2000);
+    const other = await elsewhere();
+    github.gh.fault({ kind: 'redirect', method: 'POST', location: `${other.url}/repos/octo/app/check-runs` });
+    const r = await step({});
+    expect(r.outputs.conclusion).toBe('success');
+    expect(other.received).toEqual([]);
+    expect(r.outputs['check-url']).not.toMatch(/elsewhere/);
+    expect(r.outputs['check-run-id']).toBe('');
+    expect(warnings(r.stdout)).toEqual([expect.stringMatching(/^::warning::check: .*redirect.*localhost:\d+.*not followed/)]);
   });
 });
