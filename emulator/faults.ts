@@ -17,8 +17,8 @@ const faultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hang') }),
   /** HTTP 200 whose JSON body stops half-way. */
   z.object({ kind: z.literal('truncate') }),
-  /** The normal answer's status and headers and its first `bytes` bytes, then the connection drops. */
-  z.object({ kind: z.literal('cut'), bytes: z.number().int().min(0) }),
+  /** The normal answer's status and headers (a build file's with `set` as in `headers`) and its first `bytes` bytes, then the connection drops. */
+  z.object({ kind: z.literal('cut'), bytes: z.number().int().min(0), set: z.record(z.string(), z.string().nullable()).optional() }),
   /** Headers and part of the body (a build file's first `bytes`, by default half of it), then nothing more: the body never ends. */
   z.object({ kind: z.literal('stall'), bytes: z.number().int().min(0).optional() }),
   /** A build file answered whole, with an X-Checksum-Sha256 and ETag that are not its bytes'. */

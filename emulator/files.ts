@@ -187,8 +187,9 @@ export class FileServer {
       headers['x-checksum-sha256'] = wrong;
       headers.etag = wrong;
     }
-    if (fault?.kind === 'headers')
-      for (const [name, value] of Object.entries(fault.set)) {
+    const set = fault?.kind === 'headers' || fault?.kind === 'cut' ? fault.set : undefined;
+    if (set !== undefined)
+      for (const [name, value] of Object.entries(set)) {
         if (value === null) delete headers[name.toLowerCase()];
         else headers[name.toLowerCase()] = value;
       }

@@ -95,7 +95,11 @@ export async function admit(res: Answer, from: number, facts: FileFacts): Promis
   if (status === 206 && from > 0) {
     const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(headers['content-range'] ?? '');
     const total = range?.[2] === undefined || range[2] === '*' ? undefined : Number(range[2]);
-    const same = Number(range?.[1]) === from && headers.etag === facts.etag && (total === undefined || total === facts.total);
+    const same =
+      Number(range?.[1]) === from &&
+      facts.etag !== undefined &&
+      headers.etag === facts.etag &&
+      (total === undefined || total === facts.total);
     if (same) return 'rest';
     res.body.destroy();
     facts.ranges = false;
@@ -127,7 +131,9 @@ function learn(headers: Record<string, string>, facts: FileFacts): void {
   facts.total ??= length;
   facts.etag = headers.etag;
   facts.checksum = checksumOf(headers);
-  facts.ranges = /(^|,)\s*bytes\s*(,|$)/i.test(headers['accept-ranges'] ?? '');
+  // A range continues the file only when a strong ETag says the rest is of the same file (RFC 9110 13.1.5).
+  const identity = facts.etag !== undefined && facts.etag.trim() !== '' && !/^\s*W\//.test(facts.etag);
+  facts.ranges = identity && /(^|,)\s*bytes\s*(,|$)/i.test(headers['accept-ranges'] ?? '');
 }
 
 /** bk-repo's X-Checksum-Sha256, else an ETag of 64 hex digits (bk-repo's ETag is the file's SHA-256). */

@@ -25,6 +25,23 @@ function oneFile(size = SIZE): string {
 const BKREPO = /^\/bkrepo\//;
 
 describe('a transfer cut or silent', () => {
+  it.each([
+    ['without an ETag', null],
+    ['with a weak ETag', 'W/"v1"'],
+  ])('%s nothing proves the rest is the same file: a cut starts again, never resumes (a door not listed)', async (_, etag) => {
+    const id = oneFile();
+    const bare = { etag, 'x-checksum-sha256': null };
+    w.emu.faults.add(
+      { pattern: BKREPO, fault: { kind: 'cut', bytes: 100_000, set: bare } },
+      { pattern: BKREPO, fault: { kind: 'headers', set: bare } },
+    );
+    const { dir } = await downloadDir();
+    const r = await download({ 'build-id': id, 'download-path': dir });
+    expect(fileRequests(w).map((q) => q.headers.range)).toEqual([undefined, undefined]);
+    expect(r.errors).toEqual([]);
+    expect(await sha256Of(join(dir, 'app/App.ipa'))).toBe(madeUp(id, 'app/App.ipa', SIZE));
+  });
+
   it('resumes with Range where it stopped: the bytes sent add up to the file once', async () => {
     const id = oneFile();
     w.emu.faults.add({ pattern: BKREPO, fault: { kind: 'cut', bytes: 100_000 } });
