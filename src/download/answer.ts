@@ -113,6 +113,12 @@ export async function admit(res: Answer, from: number, facts: FileFacts): Promis
     facts.ranges = false;
     throw new PassingFailure('the server refused the range (HTTP 416)', { kind: 'network', beforeSend: false });
   }
+  // Another success (a 206 nobody asked for, a 204): the body is a file's or nothing, never words to quote.
+  if (status >= 200 && status < 300) {
+    res.body.destroy();
+    const asked = from > 0 ? `the rest of the file from byte ${from}` : 'the whole file';
+    throw new FileError('server', `${res.hop.origin} answered HTTP ${status} to a request for ${asked}: not taken`, { status });
+  }
   const said = await excerpt(res.body);
   const words = `HTTP ${status}${said === '' ? '' : ` (${said})`}`;
   if (status === 401 || status === 403) throw new FileError('login', words, { status, hop: res.hop });

@@ -145,6 +145,22 @@ describe('a silence', () => {
 });
 
 describe('whole and verified, or not kept', () => {
+  it('a 206 to a request for the whole file is no answer to take: refused in words, none of its body in the log (a door not listed)', async () => {
+    const id = oneFile();
+    const body = 'PARTIAL-CONTENT-OF-A-FILE-'.repeat(20);
+    w.emu.faults.add({
+      pattern: BKREPO,
+      times: Infinity,
+      fault: { kind: 'status', status: 206, body, contentType: 'text', headers: { 'content-range': 'bytes 0-9/300000' } },
+    });
+    const { dir } = await downloadDir();
+    const r = await download({ 'build-id': id, 'download-path': dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/app\/App\.ipa.*HTTP 206.*whole file/);
+    expect(r.stdout + r.summary).not.toContain('PARTIAL-CONTENT');
+    expect(await listed(dir)).toEqual([]);
+  });
+
   it('a checksum that does not match keeps no file, and says what was expected and what came', async () => {
     const id = oneFile();
     w.emu.faults.add({ pattern: BKREPO, fault: { kind: 'checksum' } });
