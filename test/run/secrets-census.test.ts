@@ -114,3 +114,43 @@ describe("a build variable's value the step masks, in the build's log lines", ()
     },
   );
 });
+
+describe("a password-type parameter's value in the build's live log, whatever else the step asks", () => {
+  // bk-ci's status answer declares each start parameter's type (buildParameters' valueType) and
+  // carries its value (variables), every poll: a password is masked from the first poll, whether
+  // or not `variables` names it, and whether or not the build's model can be read.
+  const rows = [
+    { why: 'not asked for as a variable', variables: '', modelHangs: false },
+    { why: 'asked for, the model unreadable', variables: 'DEPLOY_PASS', modelHangs: true },
+  ] as const;
+  it.each(rows.map((row) => [row.why, row] as const))('%s: masked from the first poll, shown nowhere', async (_, row) => {
+    const value = 'pass-W0rd-value';
+    w.pipeline({
+      phases: [{ status: 'RUNNING', ms: 3000 }],
+      passwords: ['DEPLOY_PASS'],
+      logs: {
+        steps: [{ tag: 'e-deploy', jobId: 'ship', stepId: 'deploy', containerHashId: 'c-1' }],
+        lines: [{ at: 100, step: 'e-deploy', text: `deploying with ${planted(value)}` }],
+      },
+    });
+    if (row.modelHangs) w.emu.faults.add({ pattern: /build_detail$/, times: 100, fault: { kind: 'hang' } });
+    const r = await runInProcess({
+      clock: w.clock,
+      inputs: {
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
+        'project-id': 'demo',
+        'pipeline-id': 'p-app',
+        operation: 'start-build',
+        'poll-interval': '1s',
+        logs: 'live',
+        variables: row.variables,
+        'build-params': JSON.stringify({ DEPLOY_PASS: value }),
+      },
+    });
+    expect(r.outputs.conclusion).toBe('success');
+    const { 'output variables': _variables, ...shown } = await channels(r);
+    expect(asRead(shown.log ?? '')).toMatch(/deploying with leak\[\*\*\*\]end/);
+    for (const [channel, text] of Object.entries(shown)) expect(asRead(text), `${row.why} reached ${channel}`).not.toContain(value);
+  });
+});
