@@ -197,7 +197,12 @@ export class BuildCheck {
 
   /** When the time GitHub may take is over (check-state.ts). */
   #until(): number {
-    return until({ deadline: this.#o.deadline, finishedAt: this.#finishedAt, cancelledAt: this.#cancelledAt });
+    return until({
+      deadline: this.#o.deadline,
+      finishedAt: this.#finishedAt,
+      cancelledAt: this.#cancelledAt,
+      answering: !this.#cadence.failing,
+    });
   }
 
   /** Words for a check its last update did not reach: GitHub asked to wait too long, failed, or no time was left. */
