@@ -110,7 +110,7 @@ export class BuildVariables {
       } catch (e) {
         if (e instanceof CancelledError) throw e;
         this.#ctx.log.warning(
-          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked: ${errorMessage(e)}`,
+          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked, unless too short or common to mask: ${errorMessage(e)}`,
         );
       }
     }
