@@ -3,12 +3,12 @@
 // makes it answer about another build, as a confused server would.
 
 import { QUEUED } from './build-life.ts';
-import { startVariables } from './build-model.ts';
 import type { BuildWorld } from './builds.ts';
 import { historyRow } from './histories.ts';
+import type { VariableWorld } from './variables.ts';
 import type { Reply } from './wire.ts';
 
-export function buildStatus(builds: BuildWorld, projectId: string, query: URLSearchParams): Reply {
+export function buildStatus(builds: BuildWorld, variables: VariableWorld, projectId: string, query: URLSearchParams): Reply {
   const found = builds.find(projectId, query.get('buildId'), query.get('pipelineId'));
   if (!('id' in found)) return found;
   // answerAsBuild: the whole answer is that build's when it exists, else this one's with its id.
@@ -24,11 +24,7 @@ export function buildStatus(builds: BuildWorld, projectId: string, query: URLSea
     // BuildHistoryWithVars: computed only while the build waits in the queue.
     currentQueuePosition: queued ? (builds.pipelineOf(shown)?.queuePosition ?? 1) : 0,
     ...(asked !== undefined && other === undefined ? { id: asked } : {}),
-    variables: {
-      ...startVariables(builds.pipelineOf(shown), shown.params),
-      BK_CI_BUILD_MSG: shown.buildMsg,
-      BK_CI_BUILD_ID: shown.id,
-      BK_CI_BUILD_NUM: String(shown.num),
-    },
+    // Every variable the build has now (bk-ci's getAllVariable): what its steps set too, raw.
+    variables: { ...variables.all(shown), BK_CI_BUILD_MSG: shown.buildMsg },
   });
 }

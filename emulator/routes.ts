@@ -49,7 +49,7 @@ const ROUTES: [string, string, Route][] = [
     'v4/projects/:p/build_start',
     (worlds, call, project) => worlds.builds.start(project, call.query.get('pipelineId'), call.userId, call.body),
   ],
-  ['GET', 'v4/projects/:p/build_status', (worlds, call, project) => buildStatus(worlds.builds, project, call.query)],
+  ['GET', 'v4/projects/:p/build_status', (worlds, call, project) => buildStatus(worlds.builds, worlds.variables, project, call.query)],
   [
     'POST',
     'v4/projects/:p/build_stop',

@@ -66,7 +66,11 @@ export async function downloadBuildFiles(ask: DownloadAsk, build: BuildRef, cont
     records = listed.items;
   } catch (e) {
     const cancelled = e instanceof CancelledError;
-    const done = nothingDone({ cancelled, problem: cancelled ? undefined : `the build's files could not be listed: ${errorMessage(e)}` });
+    const done = nothingDone({
+      cancelled,
+      cancelledBefore: cancelled,
+      problem: cancelled ? undefined : `the build's files could not be listed: ${errorMessage(e)}`,
+    });
     return report(planDownload([], build, []), done, ask.root);
   }
   const plan = planDownload(records, build, ask.patterns.map(compile));
@@ -101,6 +105,7 @@ async function fetchAll(
   build: BuildRef,
   context: DownloadContext,
 ): Promise<TransferTally> {
+  if (context.signal.aborted) return nothingDone({ cancelled: true, cancelledBefore: true });
   const done = nothingDone({});
   try {
     await mkdir(ask.root, { recursive: true });

@@ -31,6 +31,8 @@ export interface TransferTally {
   stopped: string | undefined;
   untried: string[];
   cancelled: boolean;
+  /** The job was cancelled before any file was asked for (during the listing, or a read before it). */
+  cancelledBefore?: boolean;
   /** A failure before any file (the folder could not be made). */
   problem: string | undefined;
 }
@@ -125,7 +127,12 @@ const some = (list: readonly LeftOut[]): string =>
 /** Everything that failed, in one message: the step fails with it after the other files were written. */
 function problemOf(plan: Plan, done: TransferTally): string | undefined {
   const parts: string[] = [];
-  if (done.cancelled) parts.push('the job was cancelled during the download; no partial file was kept');
+  if (done.cancelled)
+    parts.push(
+      done.cancelledBefore === true
+        ? 'the job was cancelled before the download began; no file was fetched'
+        : 'the job was cancelled during the download; no partial file was kept',
+    );
   if (done.problem !== undefined) parts.push(done.problem);
   if (done.stopped !== undefined) parts.push(done.stopped);
   if (plan.refused.length > 0)

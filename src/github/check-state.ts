@@ -55,6 +55,11 @@ export class Cadence {
     this.#next = now + Math.max(backoff(this.#failures), githubWaitMs);
   }
 
+  /** Whether the last write failed. */
+  get failing(): boolean {
+    return this.#failures > 0;
+  }
+
   /** How long from `now` until the next write may go (0: it may). */
   waitFrom(now: number): number {
     return Math.max(0, this.#next - now);
@@ -62,9 +67,20 @@ export class Cadence {
 }
 
 /** When the time GitHub may take is over: the step's timeout and its grace, the end's own budget, a cancel's window. */
-export function until(times: { deadline: number; finishedAt?: number | undefined; cancelledAt?: number | undefined }): number {
+export function until(times: {
+  deadline: number;
+  finishedAt?: number | undefined;
+  cancelledAt?: number | undefined;
+  /** Whether GitHub took the last write (or none was sent yet). */
+  answering?: boolean;
+}): number {
+  // The grace runs from the timeout; for a GitHub that has been answering, from the end when the
+  // reads of bk-ci after the build's end (each on a budget of its own, docs/seeing-the-build.md)
+  // ran past the timeout: a check GitHub would take is not left in progress for time the step
+  // spent on bk-ci. A GitHub that failed keeps the timeout's grace.
+  const graceFrom = times.answering === true ? Math.max(times.deadline, times.finishedAt ?? times.deadline) : times.deadline;
   return Math.min(
-    times.deadline + END_GRACE_MS,
+    graceFrom + END_GRACE_MS,
     times.finishedAt === undefined ? Number.POSITIVE_INFINITY : times.finishedAt + FINAL_BUDGET_MS,
     times.cancelledAt === undefined ? Number.POSITIVE_INFINITY : times.cancelledAt + CANCEL_WINDOW_MS,
   );

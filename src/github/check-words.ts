@@ -45,6 +45,10 @@ export function leftWords(check: { name: string; runId: number | undefined; mayE
   return `check: no check run was written for build ${check.buildId}: ${check.why}`;
 }
 
+/** A check run left in progress on purpose (`wait: false`): who completes it. */
+export const leftRunning = (name: string, runId: number): string =>
+  `check: the check run "${name}" (${runId}) stays in progress while the build goes on in bk-ci; a later step with operation: build-status, check: true and the same check-name completes it`;
+
 /** GitHub asked to wait longer than the step may. */
 export const waitTooLong = (p: Problem, waitMs: number): string =>
   `GitHub asked to wait ${formatDuration(Math.ceil(waitMs / 1000) * 1000)} (${p.status === undefined ? '' : `${p.status}: `}${p.message}), longer than the step may still take (its timeout plus ${formatDuration(END_GRACE_MS)}, or ${formatDuration(FINAL_BUDGET_MS)} after the build's end)`;

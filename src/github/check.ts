@@ -15,7 +15,7 @@ import { annotationsOf, type Notes, repositoryPath, workspaceRoots } from './ann
 import { type AnnotationsOff, type BodyOf, OFF_WORDS, type Size, SMALLEST } from './body.ts';
 import { CheckRunOnGitHub, type WriteResult } from './check-run.ts';
 import { afterFailedFinal, Cadence, ENDS_CHECK, FirstOfKind, sizeAgain, until } from './check-state.ts';
-import { describeProblem, leftWords, waitTooLong, whileRunning } from './check-words.ts';
+import { describeProblem, leftRunning, leftWords, waitTooLong, whileRunning } from './check-words.ts';
 import { GitHub, octokitSend, type Problem, type Send } from './client.ts';
 import { type CheckTarget, checkTarget } from './commit.ts';
 import { plainLine, type Scrub } from './text.ts';
@@ -148,6 +148,7 @@ export class BuildCheck {
       const notes = this.#annotations(outcome);
       const left = await this.#final(shown, notes);
       if (left !== undefined) this.#o.log.warning(left);
+      else if (shown.status !== 'completed' && this.#run.id !== undefined) this.#o.log.info(leftRunning(this.#name(), this.#run.id));
       if (notes.said !== undefined)
         outcome.blocks.push({ kind: 'facts', rows: [['Compiler messages', notesSaid(notes, this.#landed, this.#annotationsOff)]] });
     } catch (e) {
@@ -197,7 +198,12 @@ export class BuildCheck {
 
   /** When the time GitHub may take is over (check-state.ts). */
   #until(): number {
-    return until({ deadline: this.#o.deadline, finishedAt: this.#finishedAt, cancelledAt: this.#cancelledAt });
+    return until({
+      deadline: this.#o.deadline,
+      finishedAt: this.#finishedAt,
+      cancelledAt: this.#cancelledAt,
+      answering: !this.#cadence.failing,
+    });
   }
 
   /** Words for a check its last update did not reach: GitHub asked to wait too long, failed, or no time was left. */

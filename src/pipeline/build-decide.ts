@@ -77,11 +77,17 @@ export function reportEnd(end: PollEnd, last: BuildStatus | undefined, gateOpen:
   return over === 'waiting' ? undefined : over === 'success' ? 'done' : 'failed';
 }
 
-/** The conclusion of a wait broken off: by the job's cancel (the build stopped or not), or by a read that failed. */
+/**
+ * The conclusion of a wait broken off: by the job's cancel (the build stopped or not; `after`, the
+ * end bk-ci showed once the stop was sent: a build that had already ended keeps its own), or by a
+ * read that failed.
+ */
 export function brokenOff(
-  how: { cancelled: true; stopEnded: boolean } | { cancelled: false; unknownBuild: boolean; lastEnded: boolean },
+  how:
+    | { cancelled: true; stopEnded: boolean; after?: BuildEnd | undefined }
+    | { cancelled: false; unknownBuild: boolean; lastEnded: boolean },
 ): Conclusion {
-  if (how.cancelled) return how.stopEnded ? 'cancelled' : 'running';
+  if (how.cancelled) return how.after !== undefined && how.after !== 'running' ? how.after : how.stopEnded ? 'cancelled' : 'running';
   return how.unknownBuild || how.lastEnded ? 'failure' : 'running';
 }
 

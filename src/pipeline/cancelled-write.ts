@@ -6,6 +6,7 @@
 // the build as far as it is known. One way out for every such write.
 import { ActionError, InputError, OperationError, statusOf } from '../base/errors.ts';
 import type { Build, BuildContext } from './build.ts';
+import { brokenOff, endConclusion } from './build-decide.ts';
 import { stopAndSee } from './build-stop.ts';
 import { describeUnread } from './outcome.ts';
 
@@ -33,7 +34,11 @@ export async function stopCancelled(
   const outcome = describeUnread(
     `build (${build.id}): cancelled`,
     build,
-    { conclusion: stop.ended ? 'cancelled' : 'running', stopped: stop.shown ?? stop.said, last: stop.status },
+    {
+      conclusion: brokenOff({ cancelled: true, stopEnded: stop.ended, after: stop.status && endConclusion(stop.status, undefined) }),
+      stopped: stop.shown ?? stop.said,
+      last: stop.status,
+    },
     ctx,
   );
   return new OperationError(`cancelled while ${write.write} was in flight${write.done ? `; ${write.done}` : ''}; ${stop.said}`, {

@@ -1,6 +1,6 @@
 // The build's variables a later step asks for: each secret value masked before anything can print
 // it — while the build runs as soon as it is known secret (bk-ci's status carries every variable,
-// raw; a password-type parameter once the model says so), and once it has ended when they are read
+// raw, and declares which start parameters are passwords), and once it has ended when they are read
 // with build_variables, before any line of its log read after the end is printed. Facts:
 // docs/bkci/artifacts-and-variables.md (values come back raw, secrets included; an unknown name reads as "").
 import type { Clock } from '../base/clock.ts';
@@ -47,18 +47,22 @@ export class BuildVariables {
   }
 
   /**
-   * Masks what a status shows of the variables asked for, once each is known secret. Nothing is
+   * Masks what a status shows of the variables asked for, once each is known secret, and of every
+   * password-type parameter, asked for or not: the status declares each parameter's type itself
+   * (`buildParameters`), so a model that cannot be read leaves no password printable. Nothing is
    * said here: the end says what is not masked.
    */
   see(status: BuildStatus): void {
     const shown = status.variables;
-    if (this.#names.length === 0 || shown === null || shown === undefined) return;
+    if (shown === null || shown === undefined) return;
+    const passwords = new Set(this.#passwords);
+    for (const param of status.buildParameters ?? []) if (param.valueType?.toUpperCase() === 'PASSWORD') passwords.add(param.key);
     const values: Record<string, string> = {};
-    for (const name of this.#names) {
+    for (const name of new Set([...this.#names, ...this.#listed, ...passwords])) {
       const value = shown[name];
       if (typeof value === 'string') values[name] = value;
     }
-    maskSecret(values, { passwords: this.#passwords ?? new Set(), listed: this.#listed }, this.#ctx.secrets);
+    maskSecret(values, { passwords, listed: this.#listed }, this.#ctx.secrets);
   }
 
   /** The build ended: the variables are read now (once), every mask they call for registered. */
@@ -106,7 +110,7 @@ export class BuildVariables {
       } catch (e) {
         if (e instanceof CancelledError) throw e;
         this.#ctx.log.warning(
-          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked: ${errorMessage(e)}`,
+          `could not read the build's model (build_detail) to learn which parameters are passwords, so every variable output is masked, unless too short or common to mask: ${errorMessage(e)}`,
         );
       }
     }

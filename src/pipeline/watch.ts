@@ -9,7 +9,7 @@ import { type BuildStatus, UnknownBuildError } from '../bkci/builds.ts';
 import type { DownloadResult } from '../download/report.ts';
 import { type PollEnd, type PollOptions, type Progress, poll, troubleNote, type Watch } from '../wait/poll.ts';
 import type { Build, BuildContext } from './build.ts';
-import { brokenOff, decideEnd, pollVerdict, reportEnd } from './build-decide.ts';
+import { brokenOff, decideEnd, endConclusion, pollVerdict, reportEnd } from './build-decide.ts';
 import { downloadOnEnd, withFilesProblem } from './build-download.ts';
 import type { BuildOutput } from './build-outputs.ts';
 import { nameOf, notify, ofPipeline, readPoll, urlOf } from './build-read.ts';
@@ -147,7 +147,8 @@ async function brokenOffError(wait: BuildWait, error: unknown): Promise<Operatio
   const stopped = options.stopOnCancel ? await stopAndSee(ctx.api, state.build, ctx.clock, ctx.log.info) : undefined;
   if (stopped?.status !== undefined) seeAfterStop(progress, stopped.status, ctx.clock.now());
   const message = `cancelled after ${formatElapsed(elapsedMs())}, last status ${lastStatus ?? 'unknown'}; ${stopped?.said ?? 'the build goes on in bk-ci'}`;
-  const conclusion = brokenOff({ cancelled: true, stopEnded: stopped?.ended === true });
+  const after = stopped?.status && endConclusion(stopped.status, state.detail);
+  const conclusion = brokenOff({ cancelled: true, stopEnded: stopped?.ended === true, after });
   return new OperationError(
     message,
     outcomeOf(wait, { headline: `${nameOf(wait)}: cancelled`, conclusion, seen, elapsedMs: elapsedMs(), stopped: stopped?.shown }),

@@ -12,10 +12,10 @@ import { useWorld } from '../support/world.ts';
 
 const w = useWorld();
 
-/** A build of p-app running 10 minutes; the job is cancelled once the wait saw it RUNNING. What the step made of it. */
-async function cancelMidWait(onCancel: () => void = () => {}) {
+/** A build of p-app running 10 minutes (or `runMs`); the job is cancelled once the wait saw it RUNNING. What the step made of it. */
+async function cancelMidWait(onCancel: () => void = () => {}, runMs = 600_000) {
   w.pipeline();
-  const { id } = w.emu.seedBuild({ pipelineId: 'p-app', status: 'RUNNING', runMs: 600_000 });
+  const { id } = w.emu.seedBuild({ pipelineId: 'p-app', status: 'RUNNING', runMs });
   const job = new AbortController();
   const cancelOnRunning = (v: BuildView) => {
     if (v.status !== 'RUNNING' || job.signal.aborted) return;
@@ -59,6 +59,15 @@ describe('a cancel mid-wait with stop-on-cancel', () => {
     const said = `the build ${r.id} was stopped in bk-ci (stop-on-cancel); the stop was sent, but its end was not seen: bk-ci still shows it RUNNING`;
     expect(r.facts).toMatchObject({ Status: 'RUNNING', Stopped: said });
     expect(r.log).toContain('info: the stop was sent, but its end was not seen: bk-ci still shows it RUNNING');
+  });
+
+  it('the build had ended before the stop reached it: the conclusion is its own end, as build-status shows it', async () => {
+    // The build succeeds between the poll that saw it RUNNING and the cancel.
+    const r = await cancelMidWait(() => {
+      w.clock.t += 2000;
+    }, 1500);
+    expect(r.message).toBe(`cancelled after 2s, last status RUNNING; the build ${r.id} had already ended`);
+    expect(r.outputs).toMatchObject({ 'build-status': 'SUCCEED', conclusion: 'success' });
   });
 
   it('the status cannot be read again: the last one seen, and why the end was not seen', async () => {

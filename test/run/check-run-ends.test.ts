@@ -72,6 +72,18 @@ describe('a step that fails still completes its check', () => {
   });
 });
 
+describe('reads of bk-ci after the end that run past the timeout', () => {
+  it("a build that ends at its timeout, its log's tail slow to read: GitHub, answering, still gets the last update", async () => {
+    running(59_000);
+    w.emu.faults.add({ pattern: /after_line_logs$/, times: Infinity, fault: { kind: 'hang' } });
+    const r = await start({ timeout: '1m', logs: 'live', 'request-timeout': '10s' });
+    expect(r.outputs.conclusion).toBe('success');
+    expect(r.code).toBe(0);
+    expect(only()).toMatchObject({ status: 'completed', conclusion: 'success' });
+    expect(r.stdout).not.toMatch(/left in progress/);
+  });
+});
+
 describe('an error nobody wrapped (a door not listed)', () => {
   /** The step's context as openCheck reads it. */
   const log: Log = { debug: () => {}, info: () => {}, warning: () => {} };

@@ -104,12 +104,16 @@ describe('the check run', () => {
     noRefusals();
   });
 
-  it('wait: false leaves it in progress; build-status with check takes it over and completes it: no second check', async () => {
+  it('wait: false leaves it in progress, and says so; build-status with check takes it over and completes it: no second check', async () => {
     pipeline({ phases: [{ status: 'RUNNING', ms: 20_000, stage: 'Build' }] });
     const first = await step({ wait: 'false' });
     expect(first.errors).toEqual([]);
     expect(gh.runs).toHaveLength(1);
     expect(gh.runs[0]?.status).toBe('in_progress');
+    // Left in progress on purpose, and said so: who completes it.
+    expect(first.stdout).toMatch(
+      /^check: the check run "bk-ci App" \(\d+\) stays in progress while the build goes on in bk-ci; a later step with operation: build-status, check: true and the same check-name completes it$/m,
+    );
     const id = first.outputs['build-id'] ?? '';
     const later = await stepIn(w)({ operation: 'build-status', 'build-id': id, 'poll-interval': '5s', ...withCheck }, { env: env() });
     expect(later.errors).toEqual([]);

@@ -57,6 +57,32 @@ describe('a cancel', () => {
   });
 });
 
+describe('a cancel before the download began', () => {
+  it('(during a read before it, say the variables) says nothing was fetched, not that a transfer was cut', async () => {
+    const { id, c } = ended();
+    job.current.abort();
+    const { dir } = await downloadDir();
+    const ask = {
+      patterns: ['**'],
+      root: dir,
+      origins: [w.emu.url],
+      token: w.bkToken,
+      silenceMs: 30_000,
+      retries: 3,
+      deadline: w.clock.now() + 600_000,
+    };
+    const fetched = await downloadBuildFiles(
+      ask,
+      { projectId: 'demo', pipelineId: 'p-app', id },
+      { ...c, clock: w.clock, signal: job.current.signal },
+    );
+    expect(fetched.cancelled).toBe(true);
+    expect(fetched.problem).toBe('the job was cancelled before the download began; no file was fetched');
+    expect(w.emu.requests({ path: '/bkrepo/' })).toEqual([]);
+    expect(await listed(dir)).toEqual([]);
+  });
+});
+
 describe('a full disk', () => {
   it('fails the file in words and removes its temporary file', async () => {
     const { id, c } = ended();

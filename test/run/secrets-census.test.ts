@@ -114,3 +114,51 @@ describe("a build variable's value the step masks, in the build's log lines", ()
     },
   );
 });
+
+describe("a value the status shows secret, in the build's live log, whatever else the step asks", () => {
+  // bk-ci's status answer declares each start parameter's type (buildParameters' valueType) and
+  // carries every variable's value (variables), every poll: a password, and a value named in
+  // mask-variables, is masked from the poll that shows it, whether or not `variables` names it,
+  // and whether or not the build's model can be read.
+  const rows = [
+    { why: 'a password not asked for as a variable', variables: '', mask: '', modelHangs: false },
+    { why: 'a password asked for, the model unreadable', variables: 'DEPLOY_PASS', mask: '', modelHangs: true },
+    { why: 'a value a step set, named in mask-variables only', variables: '', mask: 'DEPLOY_KEY', modelHangs: false },
+  ] as const;
+  it.each(rows.map((row) => [row.why, row] as const))('%s: masked from the first poll, shown nowhere', async (_, row) => {
+    const value = 'pass-W0rd-value';
+    w.pipeline({
+      phases: [{ status: 'RUNNING', ms: 3000 }],
+      passwords: ['DEPLOY_PASS'],
+      variables: { DEPLOY_KEY: { value: 'key-S3cret-value', at: 50 } },
+      logs: {
+        steps: [{ tag: 'e-deploy', jobId: 'ship', stepId: 'deploy', containerHashId: 'c-1' }],
+        lines: [
+          { at: 100, step: 'e-deploy', text: `deploying with ${planted(value)}` },
+          { at: 100, step: 'e-deploy', text: `signing with ${planted('key-S3cret-value')}` },
+        ],
+      },
+    });
+    if (row.modelHangs) w.emu.faults.add({ pattern: /build_detail$/, times: 100, fault: { kind: 'hang' } });
+    const r = await runInProcess({
+      clock: w.clock,
+      inputs: {
+        'base-url': w.emu.url,
+        'bk-token': w.bkToken,
+        'project-id': 'demo',
+        'pipeline-id': 'p-app',
+        operation: 'start-build',
+        'poll-interval': '1s',
+        logs: 'live',
+        variables: row.variables,
+        'mask-variables': row.mask,
+        'build-params': JSON.stringify({ DEPLOY_PASS: value }),
+      },
+    });
+    expect(r.outputs.conclusion).toBe('success');
+    const { 'output variables': _variables, ...shown } = await channels(r);
+    const secret = row.mask === '' ? value : 'key-S3cret-value';
+    expect(asRead(shown.log ?? '')).toMatch(new RegExp(`${row.mask === '' ? 'deploying' : 'signing'} with leak\\[\\*\\*\\*\\]end`));
+    for (const [channel, text] of Object.entries(shown)) expect(asRead(text), `${row.why} reached ${channel}`).not.toContain(secret);
+  });
+});

@@ -126,6 +126,11 @@ describe('brokenOff: the conclusion of a wait broken off', () => {
   it.each<[string, Parameters<typeof brokenOff>[0], string]>([
     ['cancelled, the build stopped (or already ended)', { cancelled: true, stopEnded: true }, 'cancelled'],
     ['cancelled, the build not stopped', { cancelled: true, stopEnded: false }, 'running'],
+    ['cancelled, the build stopped: the CANCELED end shown after', { cancelled: true, stopEnded: true, after: 'cancelled' }, 'cancelled'],
+    ['cancelled, the build had already succeeded', { cancelled: true, stopEnded: true, after: 'success' }, 'success'],
+    ['cancelled, the build had already failed', { cancelled: true, stopEnded: true, after: 'failure' }, 'failure'],
+    ['cancelled, the stop sent but bk-ci still shows it running', { cancelled: true, stopEnded: true, after: 'running' }, 'cancelled'],
+    ['cancelled, not stopped, the end seen', { cancelled: true, stopEnded: false, after: 'success' }, 'success'],
     ['a read failed, the build under way', { cancelled: false, unknownBuild: false, lastEnded: false }, 'running'],
     ['a read failed after the end was seen', { cancelled: false, unknownBuild: false, lastEnded: true }, 'failure'],
     ['no such build', { cancelled: false, unknownBuild: true, lastEnded: false }, 'failure'],

@@ -55,6 +55,7 @@ describe('the cadence', () => {
 
   it('an interval after a write GitHub took; longer after each failure; never before GitHub asked', () => {
     const c = new Cadence();
+    expect(c.failing).toBe(false);
     expect(c.waitFrom(0)).toBe(0);
     c.ok(1000);
     expect([c.waitFrom(1000), c.waitFrom(10_999), c.waitFrom(11_000), c.waitFrom(50_000)]).toEqual([UPDATE_EVERY_MS, 1, 0, 0]);
@@ -66,7 +67,9 @@ describe('the cadence', () => {
     expect(c.waitFrom(50_000)).toBe(50_000);
     c.failed(100_000, 0);
     expect(c.waitFrom(100_000)).toBe(MAX_BACKOFF_MS);
+    expect(c.failing).toBe(true);
     c.ok(200_000);
+    expect(c.failing).toBe(false);
     c.failed(210_000, 0);
     expect(c.waitFrom(210_000)).toBe(10_000);
   });
@@ -80,6 +83,26 @@ describe('the time GitHub may take', () => {
     ['a cancel’s window', { deadline: 100_000, finishedAt: 50_000, cancelledAt: 40_000 }, 40_000 + CANCEL_WINDOW_MS],
     ['a cancel during the end', { deadline: 100_000, finishedAt: 50_000, cancelledAt: 60_000 }, 60_000 + CANCEL_WINDOW_MS],
     ['a cancel after the timeout', { deadline: 100_000, cancelledAt: 104_000 }, 100_000 + END_GRACE_MS],
+    [
+      'an end after the grace, GitHub answering: the grace from the end',
+      { deadline: 100_000, finishedAt: 108_000, answering: true },
+      108_000 + END_GRACE_MS,
+    ],
+    [
+      'an end after the grace, GitHub failing: the timeout’s grace',
+      { deadline: 100_000, finishedAt: 108_000, answering: false },
+      100_000 + END_GRACE_MS,
+    ],
+    [
+      'an end before the timeout, GitHub answering: the timeout’s grace',
+      { deadline: 100_000, finishedAt: 99_000, answering: true },
+      100_000 + END_GRACE_MS,
+    ],
+    [
+      'a cancel during an end after the grace',
+      { deadline: 100_000, finishedAt: 108_000, cancelledAt: 109_000, answering: true },
+      109_000 + CANCEL_WINDOW_MS,
+    ],
   ])('%s', (_, t, at) => {
     expect(until(t)).toBe(at);
   });
