@@ -17,13 +17,13 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/run-temp.ts'],
-    // Half as many workers again as cores, three on two (vitest caps a percentage at the cores): a
-    // file waits on loopback sockets and the built action's processes for about a fifth of its
-    // time (the timeouts and deadlines the built action keeps are real), and the third worker runs
-    // another file meanwhile. On this machine: 33-36 s against 36-42 s idle, and 55 s against 65 s
-    // with both cores kept busy by other processes (BENCHMARKS.md, "The test suite's time"). A
-    // fourth gave nothing clear for more CPU.
-    maxWorkers: Math.ceil(availableParallelism() * 1.5),
+    // Two and a half workers a core, five on two (vitest caps a percentage at the cores): the suites
+    // that run the built action wait on loopback sockets and its real timeouts for most of their
+    // time, and the suite is bound by those waits more than by CPU (44-50 s of CPU in a 30 s run on
+    // three workers, three files always running). On this machine, idle: 25.3-25.8 s with five or
+    // six, 26.3-27.1 s with four, 28-31 s with three; with two `yes` processes keeping both cores
+    // busy, 31.4 s with five against 38.4 s with three (BENCHMARKS.md, "The test suite's time").
+    maxWorkers: Math.ceil(availableParallelism() * 2.5),
     // Workers are reused across files instead of one process per file: a fresh worker costs a
     // process, vitest's environment and every module of src/ and emulator/ transformed and loaded
     // again (a third of the suite's CPU time). Nothing a file leaves behind reaches the next: tests
