@@ -32,25 +32,27 @@ function ended() {
   return { id, c };
 }
 
+/** The build's files the patterns choose, into a new folder, with the job's signal. */
+async function fetch(id: string, c: ReturnType<typeof ended>['c'], patterns: string[]) {
+  const { dir } = await downloadDir();
+  const ask = {
+    patterns,
+    root: dir,
+    origins: [w.emu.url],
+    token: w.bkToken,
+    silenceMs: 30_000,
+    retries: 3,
+    deadline: w.clock.now() + 600_000,
+  };
+  const build = { projectId: 'demo', pipelineId: 'p-app', id };
+  return { dir, fetched: await downloadBuildFiles(ask, build, { ...c, clock: w.clock, signal: job.current.signal }) };
+}
+
 describe('a cancel', () => {
   it('during a body leaves no temporary file and says the download was cancelled', async () => {
     const { id, c } = ended();
     w.emu.faults.add({ pattern: /App\.ipa$/, fault: { kind: 'stall', bytes: 500_000 } });
-    const { dir } = await downloadDir();
-    const ask = {
-      patterns: ['app/App.ipa'],
-      root: dir,
-      origins: [w.emu.url],
-      token: w.bkToken,
-      silenceMs: 30_000,
-      retries: 3,
-      deadline: w.clock.now() + 600_000,
-    };
-    const fetched = await downloadBuildFiles(
-      ask,
-      { projectId: 'demo', pipelineId: 'p-app', id },
-      { ...c, clock: w.clock, signal: job.current.signal },
-    );
+    const { dir, fetched } = await fetch(id, c, ['app/App.ipa']);
     expect(fetched.cancelled).toBe(true);
     expect(fetched.problem).toBe('the job was cancelled during the download; no partial file was kept');
     expect(await listed(dir)).toEqual([]);
@@ -61,21 +63,7 @@ describe('a cancel before the download began', () => {
   it('(during a read before it, say the variables) says nothing was fetched, not that a transfer was cut', async () => {
     const { id, c } = ended();
     job.current.abort();
-    const { dir } = await downloadDir();
-    const ask = {
-      patterns: ['**'],
-      root: dir,
-      origins: [w.emu.url],
-      token: w.bkToken,
-      silenceMs: 30_000,
-      retries: 3,
-      deadline: w.clock.now() + 600_000,
-    };
-    const fetched = await downloadBuildFiles(
-      ask,
-      { projectId: 'demo', pipelineId: 'p-app', id },
-      { ...c, clock: w.clock, signal: job.current.signal },
-    );
+    const { dir, fetched } = await fetch(id, c, ['**']);
     expect(fetched.cancelled).toBe(true);
     expect(fetched.problem).toBe('the job was cancelled before the download began; no file was fetched');
     expect(w.emu.requests({ path: '/bkrepo/' })).toEqual([]);
