@@ -47,10 +47,11 @@ export class BuildVariables {
   }
 
   /**
-   * Masks what a status shows of the variables asked for, once each is known secret, and of every
-   * password-type parameter, asked for or not: the status declares each parameter's type itself
-   * (`buildParameters`), so a model that cannot be read leaves no password printable. Nothing is
-   * said here: the end says what is not masked.
+   * Masks what a status shows of the build's variables, whichever a later step asks for: each one
+   * the mask plan calls secret (variable-masks.ts: a password-type parameter, a name in
+   * `mask-variables` or `*`, a credential-shaped value). The status declares each parameter's type
+   * itself (`buildParameters`), so a model that cannot be read leaves no password printable.
+   * Nothing is said here: the end says what is not masked.
    */
   see(status: BuildStatus): void {
     const shown = status.variables;
@@ -58,10 +59,7 @@ export class BuildVariables {
     const passwords = new Set(this.#passwords);
     for (const param of status.buildParameters ?? []) if (param.valueType?.toUpperCase() === 'PASSWORD') passwords.add(param.key);
     const values: Record<string, string> = {};
-    for (const name of new Set([...this.#names, ...this.#listed, ...passwords])) {
-      const value = shown[name];
-      if (typeof value === 'string') values[name] = value;
-    }
+    for (const [name, value] of Object.entries(shown)) if (typeof value === 'string') values[name] = value;
     maskSecret(values, { passwords, listed: this.#listed }, this.#ctx.secrets);
   }
 

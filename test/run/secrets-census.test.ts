@@ -124,6 +124,7 @@ describe("a value the status shows secret, in the build's live log, whatever els
     { why: 'a password not asked for as a variable', variables: '', mask: '', modelHangs: false },
     { why: 'a password asked for, the model unreadable', variables: 'DEPLOY_PASS', mask: '', modelHangs: true },
     { why: 'a value a step set, named in mask-variables only', variables: '', mask: 'DEPLOY_KEY', modelHangs: false },
+    { why: 'a value a step set, with mask-variables: * and no variable asked for', variables: '', mask: '*', modelHangs: false },
   ] as const;
   it.each(rows.map((row) => [row.why, row] as const))('%s: masked from the first poll, shown nowhere', async (_, row) => {
     const value = 'pass-W0rd-value';
