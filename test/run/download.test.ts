@@ -10,6 +10,20 @@ import { useWorld } from '../support/world.ts';
 
 afterAll(cleanupRuns);
 
+/** A build of p-app (files APP_FILES) started by alice, paused at the review of stage Release; `after`, what it does once approved. */
+function pausedAtReview(w: ReturnType<typeof useWorld>, after: { status: string; ms: number; stage: string }[]): string {
+  w.pipeline({
+    artifacts: APP_FILES,
+    stages: ['Build', 'Release'],
+    phases: [
+      { status: 'RUNNING', ms: 0, stage: 'Build' },
+      { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
+      ...after,
+    ],
+  });
+  return (JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id;
+}
+
 describe('start-build with download', () => {
   const w = useWorld();
   const step = stepIn(w, { operation: 'start-build', ...P_APP });
@@ -129,16 +143,7 @@ describe('the other build operations take download at their end', () => {
   });
 
   it('review-build needs wait: true for it, and then downloads once the build has ended', async () => {
-    w.pipeline({
-      artifacts: APP_FILES,
-      stages: ['Build', 'Release'],
-      phases: [
-        { status: 'RUNNING', ms: 0, stage: 'Build' },
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
-        { status: 'RUNNING', ms: 1000, stage: 'Release' },
-      ],
-    });
-    const id = (JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id;
+    const id = pausedAtReview(w, [{ status: 'RUNNING', ms: 1000, stage: 'Release' }]);
     const review = { operation: 'review-build', 'build-id': id, 'pipeline-id': 'p-app', decision: 'approve', download: 'reports/' };
     const refused = await stepIn(w)(review);
     expect(refused.errors[0]).toContain('download needs wait: true');
@@ -163,15 +168,7 @@ describe('download-artifacts', () => {
   });
 
   it('refuses a build paused at a stage review, saying that it waits for that review rather than a bare status', async () => {
-    w.pipeline({
-      artifacts: APP_FILES,
-      stages: ['Build', 'Release'],
-      phases: [
-        { status: 'RUNNING', ms: 0, stage: 'Build' },
-        { status: 'STAGE_SUCCESS', stage: 'Release', review: { groups: [{ name: 'QA', reviewers: ['alice'] }] } },
-      ],
-    });
-    const id = (JSON.parse(w.emu.builds.start('demo', 'p-app', 'alice', {}).body) as { data: { id: string } }).data.id;
+    const id = pausedAtReview(w, []);
     const { dir } = await downloadDir();
     const r = await stepIn(w)({ operation: 'download-artifacts', 'build-id': id, 'download-path': dir });
     expect(r.errors).toHaveLength(1);
